@@ -1,0 +1,20 @@
+package org.magejvm.api;
+
+import java.util.List;
+
+/**
+ * Turns scored turns into advantages by comparing each turn with its groups (no critic).
+ *
+ * <p>GiGPO compares a turn's episode score with the other turns of its episode group, and its step return with the
+ * other turns that saw the same anchor state; GRPO uses the episode term only.
+ */
+public interface AdvantageNormalizer {
+
+  /**
+   * Computes advantages.
+   *
+   * @param turns the turns of one training batch, in any order
+   * @return advantages indexed like {@code turns}
+   */
+  Advantages compute(List<ScoredTurn> turns);
+}

@@ -1,0 +1,36 @@
+package org.magejvm.api;
+
+/**
+ * Per-turn advantages with their two GiGPO terms and step-group statistics. Arrays are indexed like the input turns;
+ * treat them as read-only.
+ *
+ * @param values the advantage of each turn, {@code episode + omega * step}
+ * @param episodeTerm the episode-level term {@code A^E} of each turn
+ * @param stepTerm the step-level term {@code A^S} of each turn (0 in singleton step groups and for GRPO)
+ * @param stepGroupCount the number of distinct step groups (0 for GRPO)
+ * @param meanStepGroupSize the mean number of turns per step group (0 for GRPO)
+ */
+public record Advantages(
+    double[] values, double[] episodeTerm, double[] stepTerm, int stepGroupCount, double meanStepGroupSize) {
+
+  /**
+   * Checks the arrays agree in length.
+   *
+   * @param values advantages
+   * @param episodeTerm episode terms
+   * @param stepTerm step terms
+   * @param stepGroupCount number of step groups
+   * @param meanStepGroupSize mean step group size
+   */
+  public Advantages {
+    if (values.length != episodeTerm.length || values.length != stepTerm.length) {
+      throw new IllegalArgumentException("advantage arrays differ in length: " + values.length + ", "
+          + episodeTerm.length + ", " + stepTerm.length);
+    }
+  }
+
+  /** @return the number of turns */
+  public int size() {
+    return values.length;
+  }
+}

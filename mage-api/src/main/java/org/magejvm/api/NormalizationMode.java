@@ -1,0 +1,9 @@
+package org.magejvm.api;
+
+/** How a group's values are turned into advantages. */
+public enum NormalizationMode {
+  /** {@code A = x - mean(group)} (the reference default). */
+  MEAN_NORM,
+  /** {@code A = (x - mean(group)) / (std(group) + epsilon)} with the unbiased standard deviation. */
+  MEAN_STD_NORM
+}

@@ -1,0 +1,13 @@
+package org.magejvm.api;
+
+/** How an episode ended. */
+public enum Outcome {
+  /** The agent won. */
+  WON,
+  /** The game ended without a winner. */
+  DRAW,
+  /** The agent lost (or, in a single-player task, the episode ended unsolved). */
+  LOST,
+  /** The turn limit was reached before the game ended. */
+  TRUNCATED
+}

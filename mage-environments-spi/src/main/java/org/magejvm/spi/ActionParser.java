@@ -1,0 +1,19 @@
+package org.magejvm.spi;
+
+/**
+ * Reads a game action out of a policy's free-form response. Implementations never throw on bad text: they return
+ * {@link ParsedAction#failure(String, String)} instead, and they stay linear in the length of the text.
+ *
+ * @param <A> the game's action type
+ */
+@FunctionalInterface
+public interface ActionParser<A> {
+
+  /**
+   * Parses a response.
+   *
+   * @param response the policy's full response text
+   * @return the parsed action or a failure
+   */
+  ParsedAction<A> parse(String response);
+}

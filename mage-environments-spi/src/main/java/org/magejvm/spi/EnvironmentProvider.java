@@ -1,0 +1,70 @@
+package org.magejvm.spi;
+
+import java.util.List;
+import java.util.Map;
+import org.magejvm.api.LanguagePolicy;
+import org.magejvm.api.OpponentPool;
+import org.magejvm.api.Seat;
+import org.magejvm.api.plugin.Provider;
+
+/**
+ * Describes a game and creates its {@link Environment}s. Found through {@link java.util.ServiceLoader} (list the
+ * class in {@code META-INF/services/org.magejvm.spi.EnvironmentProvider}) or registered with {@link
+ * EnvironmentRegistry#register(EnvironmentProvider)}.
+ */
+public interface EnvironmentProvider extends Provider {
+
+  /**
+   * Creates an environment.
+   *
+   * @param options game options as text (for example {@code boxes=3}); empty for the defaults
+   * @return a new environment, not yet reset
+   * @throws IllegalArgumentException naming the option when one is unknown or malformed
+   */
+  Environment create(Map<String, String> options);
+
+  /** @return the options {@link #create} accepts, each with a one-line description and its default */
+  default Map<String, String> options() {
+    return Map.of();
+  }
+
+  /** @return the reference settings for this game */
+  EnvironmentDefaults defaults();
+
+  /**
+   * The built-in opponents: the training population (weighted) and every other named opponent as held out.
+   * Single-player games return an empty pool.
+   *
+   * @return the opponent pool
+   */
+  OpponentPool opponents();
+
+  /** @return whether the game has an opponent */
+  default boolean twoPlayer() {
+    return !opponents().isEmpty() || !opponents().heldOut().isEmpty();
+  }
+
+  /** @return the id of the opponent the reference evaluates against, or the empty string */
+  default String evaluationOpponent() {
+    return "";
+  }
+
+  /** @return the seat the reference evaluates in */
+  default Seat evaluationSeat() {
+    return Seat.FIRST;
+  }
+
+  /** @return the names of the scripted policies this game offers (always including {@code random}) */
+  List<String> scriptedPolicies();
+
+  /**
+   * Creates a scripted policy: it answers prompts of this game with action text, so the whole pipeline runs
+   * without a neural model.
+   *
+   * @param name one of {@link #scriptedPolicies()}
+   * @param seed the policy's random seed
+   * @return the policy
+   * @throws IllegalArgumentException naming the known policies when the name is unknown
+   */
+  LanguagePolicy scriptedPolicy(String name, long seed);
+}
