@@ -117,8 +117,13 @@ final class GroupNormalization {
       for (int k = from; k < to; k++) {
         int i = members[k];
         double d = values[i] - mean;
-        // A zero denominator needs epsilon 0 and a group without spread: every deviation is then 0 as well.
-        out[i] = denominator == 0.0 ? 0.0 : d / denominator;
+        if (!Double.isFinite(std)) {
+          // squared deviations overflowed: dividing by infinity would silently give 0, so report it instead
+          out[i] = Double.NaN;
+        } else {
+          // A zero denominator needs epsilon 0 and a group without spread: every deviation is then 0 as well.
+          out[i] = denominator == 0.0 ? 0.0 : d / denominator;
+        }
       }
     }
     return out;
