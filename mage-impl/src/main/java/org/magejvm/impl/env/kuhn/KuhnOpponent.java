@@ -19,6 +19,7 @@ public interface KuhnOpponent extends Opponent, KuhnStrategy {
    * @param random the environment's seeded generator
    * @return PASS or BET
    * @throws IllegalArgumentException if the history is not a decision point for this player
+   * @throws IllegalStateException if the opponent's BET probability there is outside [0, 1]
    */
   default KuhnAction act(KuhnCard card, int player, String history, Random random) {
     if (KuhnRules.playerToAct(history) != player) {
@@ -26,6 +27,10 @@ public interface KuhnOpponent extends Opponent, KuhnStrategy {
           + " at history '" + history + "', where player " + KuhnRules.playerToAct(history) + " acts");
     }
     double p = betProbability(card, history);
+    if (!(p >= 0 && p <= 1)) {
+      throw new IllegalStateException("opponent '" + id() + "' gives BET probability " + p + " at '"
+          + card.letter() + history + "'; it must lie in [0, 1]");
+    }
     if (p >= 1) {
       return KuhnAction.BET;
     }

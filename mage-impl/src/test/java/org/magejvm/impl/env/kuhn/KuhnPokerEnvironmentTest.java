@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.magejvm.api.AnchorKey;
@@ -229,5 +230,12 @@ class KuhnPokerEnvironmentTest {
     assertThatThrownBy(() -> env.reset(1, null, Seat.FIRST)).hasMessageContaining("opponent");
     assertThatThrownBy(() -> env.reset(1, KuhnOpponents.cfr(), null)).hasMessageContaining("seat");
     assertThat(env.promptRenderer()).isSameAs(KuhnPrompts.RENDERER);
+    KuhnOpponent broken = KuhnOpponents.of("broken", "", (card, history) -> 1.5);
+    assertThatThrownBy(() -> env.reset(1, broken, Seat.SECOND)).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("broken").hasMessageContaining("1.5");
+    assertThatThrownBy(() -> KuhnOpponents.cfr().act(KuhnCard.KING, 1, "", new Random(1)))
+        .hasMessageContaining("player 0");
+    assertThatThrownBy(() -> KuhnOpponents.byId("mcts")).hasMessageContaining("'mcts'")
+        .hasMessageContaining("cfr-mixed");
   }
 }
