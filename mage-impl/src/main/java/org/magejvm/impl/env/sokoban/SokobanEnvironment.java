@@ -14,9 +14,10 @@ import org.magejvm.spi.StepResult;
 /**
  * Single-player Sokoban with gym-sokoban's rewards, played a few moves per turn.
  *
- * <p><b>Task.</b> {@link #reset(long, Opponent, Seat)} generates a room from the seed with {@link SokobanGenerator}
- * (its shortest solution is between the configured bounds, 5 and 21 moves by default). {@link #resetTo(SokobanState)}
- * starts from a given position instead. {@link #restart()} goes back to the same start position.
+ * <p><b>Task.</b> {@link #reset(long, Opponent, Seat)} generates a room from the seed with {@link
+ * SokobanGenerator} (its shortest solution is between the configured bounds, 5 and 21 moves by default). {@link
+ * #resetTo(SokobanState)} starts from a given position instead. {@link #restart()} goes back to the same start
+ * position.
  *
  * <p><b>Turns.</b> A response holds up to {@link SokobanConfig#movesPerTurn()} moves (read by {@link
  * SokobanParser}); they are carried out in order. Each move earns, as in gym-sokoban: -0.1 (every move, including

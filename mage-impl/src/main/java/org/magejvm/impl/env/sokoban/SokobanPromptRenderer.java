@@ -73,8 +73,8 @@ public final class SokobanPromptRenderer extends StandardPromptRenderer {
   }
 
   /**
-   * Verbose lines read {@code Action {i}: {moves}}, plus {@code Observation {i}:} and the room on the following lines
-   * when the state is shown; compact lines keep the shared format.
+   * Verbose lines read {@code Action {i}: {moves}}, plus {@code Observation {i}:} and the room on the following
+   * lines when the state is shown; compact lines keep the shared format.
    */
   @Override
   protected String formatStep(HistoryStep step, PromptStyle style) {
