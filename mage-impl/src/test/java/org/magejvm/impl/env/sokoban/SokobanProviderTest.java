@@ -1,0 +1,167 @@
+package org.magejvm.impl.env.sokoban;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.magejvm.api.Generation;
+import org.magejvm.api.LanguagePolicy;
+import org.magejvm.api.Outcome;
+import org.magejvm.api.Phase;
+import org.magejvm.api.PolicyRequest;
+import org.magejvm.api.SamplingConfig;
+import org.magejvm.api.Seat;
+import org.magejvm.spi.Environment;
+import org.magejvm.spi.EnvironmentDefaults;
+import org.magejvm.spi.EnvironmentProvider;
+import org.magejvm.spi.EnvironmentRegistry;
+import org.magejvm.spi.HistoryStep;
+import org.magejvm.spi.PastEpisode;
+import org.magejvm.spi.PromptContext;
+import org.magejvm.spi.PromptStyle;
+import org.magejvm.spi.StepResult;
+
+class SokobanProviderTest {
+
+  private final SokobanProvider provider = new SokobanProvider();
+
+  @Test
+  void isFoundThroughServiceLoader() {
+    EnvironmentProvider p = EnvironmentRegistry.discover().require("mage-sokoban");
+    assertThat(p).isInstanceOf(SokobanProvider.class);
+    assertThat(p.version()).isEqualTo("0.1.0");
+    assertThat(p.description()).isNotEmpty();
+  }
+
+  @Test
+  void isSinglePlayerWithTheReferenceDefaults() {
+    assertThat(provider.opponents().isEmpty()).isTrue();
+    assertThat(provider.opponents().heldOut()).isEmpty();
+    assertThat(provider.twoPlayer()).isFalse();
+    assertThat(provider.evaluationOpponent()).isEmpty();
+    EnvironmentDefaults d = provider.defaults();
+    assertThat(d).isEqualTo(new EnvironmentDefaults(7, 3, 0.95, 0.9, 0.5, 1.0, 4096));
+  }
+
+  @Test
+  void createsEnvironmentsFromOptions() {
+    Environment env = provider.create(Map.of());
+    assertThat(env.id()).isEqualTo("mage-sokoban");
+    assertThat(((SokobanEnvironment) env).config()).isEqualTo(SokobanConfig.DEFAULT);
+    SokobanEnvironment custom = (SokobanEnvironment) provider.create(Map.of(
+        "boxes", "3", "size", " 7 ", "min-moves", "6", "max-moves", "20", "moves-per-turn", "4"));
+    assertThat(custom.config()).isEqualTo(new SokobanConfig(7, 3, 6, 20, 4));
+    String board = custom.reset(9, null, Seat.FIRST);
+    assertThat(board.split("\n")).hasSize(7);
+    assertThat(board).startsWith("0:#######");
+    assertThat(SokobanConfig.fromOptions(custom.config().toOptions())).isEqualTo(custom.config());
+    assertThat(provider.options()).containsOnlyKeys("boxes", "size", "min-moves", "max-moves", "moves-per-turn");
+  }
+
+  @Test
+  void rejectsBadOptionsNamingThem() {
+    expectBad(Map.of("colour", "red"), "colour", "red");
+    expectBad(Map.of("boxes", "4"), "boxes", "4");
+    expectBad(Map.of("boxes", "0"), "boxes", "0");
+    expectBad(Map.of("boxes", "two"), "boxes", "two");
+    expectBad(Map.of("size", "4"), "size", "4");
+    expectBad(Map.of("size", "11"), "size", "11");
+    expectBad(Map.of("size", "6.5"), "size", "6.5");
+    expectBad(Map.of("min-moves", "0"), "min-moves", "0");
+    expectBad(Map.of("min-moves", "10", "max-moves", "9"), "max-moves", "9");
+    expectBad(Map.of("max-moves", "31"), "max-moves", "31");
+    expectBad(Map.of("moves-per-turn", "0"), "moves-per-turn", "0");
+    expectBad(Map.of("moves-per-turn", ""), "moves-per-turn", "''");
+  }
+
+  private void expectBad(Map<String, String> options, String name, String value) {
+    assertThatThrownBy(() -> provider.create(options)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'" + name + "'").hasMessageContaining(value);
+  }
+
+  @Test
+  void offersRandomAndSolverPolicies() {
+    assertThat(provider.scriptedPolicies()).containsExactly("random", "solver");
+    assertThatThrownBy(() -> provider.scriptedPolicy("greedy", 1)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("greedy").hasMessageContaining("random").hasMessageContaining("solver");
+  }
+
+  @Test
+  void theRandomPolicyPlaysFullTurnsReproducibly() {
+    SokobanEnvironment env = (SokobanEnvironment) provider.create(Map.of("moves-per-turn", "4"));
+    env.reset(3, null, Seat.FIRST);
+    PolicyRequest request = new PolicyRequest(env.observation(), Phase.PLAY, "w", 0, 0, env.legalActions(),
+        env.state(), List.of());
+    String a = answer(provider.scriptedPolicy("random", 42), request);
+    String b = answer(provider.scriptedPolicy("random", 42), request);
+    assertThat(a).isEqualTo(b);
+    StepResult r = env.step(a);
+    assertThat(r.actionValid()).isTrue();
+    assertThat(r.action().split(", ")).hasSizeLessThanOrEqualTo(4);
+    assertThat(a).matches("<action>(up|down|left|right)(, (up|down|left|right)){3}</action>");
+    // without the environment state it falls back to three moves
+    assertThat(answer(provider.scriptedPolicy("random", 1), PolicyRequest.of("room")))
+        .matches("<action>(up|down|left|right)(, (up|down|left|right)){2}</action>");
+    Set<String> seen = new HashSet<>();
+    LanguagePolicy random = provider.scriptedPolicy("random", 5);
+    for (int i = 0; i < 50; i++) {
+      seen.add(answer(random, request));
+    }
+    assertThat(seen.size()).isGreaterThan(30);
+  }
+
+  @Test
+  void theSolverPolicyNeedsTheState() {
+    LanguagePolicy solver = provider.scriptedPolicy("solver", 1);
+    assertThatThrownBy(() -> answer(solver, PolicyRequest.of("room"))).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("SokobanSnapshot");
+  }
+
+  private static String answer(LanguagePolicy policy, PolicyRequest request) {
+    List<Generation> out = policy.generate(List.of(request), SamplingConfig.evaluation(64));
+    return out.get(0).text();
+  }
+
+  @Test
+  void verbosePromptsExplainTheGameAndUseSokobanHistories() {
+    SokobanEnvironment env = (SokobanEnvironment) provider.create(Map.of());
+    String start = env.reset(11, null, Seat.FIRST);
+    StepResult r1 = env.step("<action>up, left</action>");
+    StepResult r2 = env.step("<action>fly</action>");
+    List<HistoryStep> steps = List.of(
+        new HistoryStep(1, r1.action(), true, null),
+        new HistoryStep(2, r2.action(), false, r2.observation()));
+    String play = env.promptRenderer().renderPlay(
+        new PromptContext(PromptStyle.VERBOSE, start, 0, List.of(), steps, null));
+    assertThat(play).contains("Sokoban").contains(start)
+        .contains("# wall").contains("_ empty floor").contains("O target").contains("X box").contains("√ box")
+        .contains("P you").contains("S you").contains("never pull").contains("up to 3 moves")
+        .contains("<action>up, up, left</action>")
+        .contains("Action 1: up, left\n")
+        .contains("Action 2: fly, but it is invalid\nObservation 2:\n" + r2.observation())
+        .doesNotContain("Observation 1:").doesNotContain("Step 1");
+    String second = env.promptRenderer().renderPlay(new PromptContext(PromptStyle.VERBOSE, start, 1,
+        List.of(new PastEpisode(0, List.of(), Outcome.LOST, "Push the left box first.")), List.of(), null));
+    assertThat(second).contains("Push the left box first.").contains("attempt #2");
+    String reflect = env.promptRenderer().renderReflect(
+        new PromptContext(PromptStyle.VERBOSE, start, 0, List.of(), steps, Outcome.LOST));
+    assertThat(reflect).contains("<remark>").contains("Action 2: fly, but it is invalid");
+  }
+
+  @Test
+  void compactPromptsAreShort() {
+    SokobanEnvironment env = (SokobanEnvironment) provider.create(Map.of("moves-per-turn", "2"));
+    String start = env.reset(12, null, Seat.FIRST);
+    PromptContext c = new PromptContext(PromptStyle.COMPACT, start, 0, List.of(), List.of(), null);
+    String compact = env.promptRenderer().renderPlay(c);
+    String verbose = env.promptRenderer().renderPlay(
+        new PromptContext(PromptStyle.VERBOSE, start, 0, List.of(), List.of(), null));
+    assertThat(compact).contains(start).contains("√").contains("<action>up, up</action>")
+        .contains("at most 2 moves");
+    assertThat(compact.length()).isLessThan(verbose.length() / 2);
+  }
+}
