@@ -14,6 +14,9 @@ import java.util.Objects;
  * @param compactActionFormat the compact instruction, for example {@code Reply <action>(row, col)</action>.}
  * @param historyNote a sentence explaining the history (empty for none)
  * @param stateNoun what the state is called: board, hand, room
+ * @param replayNote the reflect prompt's sentence on what the next attempt keeps the same, for example "You will
+ *     play again from the same starting board against the same opponent."
+ * @param reflectionExample an example reflection for the reflect prompt's answer format, in the game's terms
  */
 public record GameText(
     String name,
@@ -24,7 +27,9 @@ public record GameText(
     String compactRules,
     String compactActionFormat,
     String historyNote,
-    String stateNoun) {
+    String stateNoun,
+    String replayNote,
+    String reflectionExample) {
 
   /**
    * Validates.
@@ -38,6 +43,8 @@ public record GameText(
    * @param compactActionFormat compact action instruction
    * @param historyNote history note
    * @param stateNoun state noun
+   * @param replayNote what the next attempt keeps the same
+   * @param reflectionExample an example reflection
    */
   public GameText {
     Objects.requireNonNull(name, "name");
@@ -49,5 +56,30 @@ public record GameText(
     Objects.requireNonNull(compactActionFormat, "compactActionFormat");
     historyNote = historyNote == null ? "" : historyNote;
     Objects.requireNonNull(stateNoun, "stateNoun");
+    replayNote = replayNote == null || replayNote.isBlank()
+        ? "You will play again from the same starting " + stateNoun + "."
+        : replayNote;
+    reflectionExample = reflectionExample == null || reflectionExample.isBlank()
+        ? "I lost because I ignored the threat on the last move; next time I will block it first."
+        : reflectionExample;
+  }
+
+  /**
+   * The sentences of a game with the generic replay note and example reflection.
+   *
+   * @param name name
+   * @param role role line
+   * @param rules rules
+   * @param goal goal
+   * @param actionFormat action instruction
+   * @param compactRules compact rules
+   * @param compactActionFormat compact action instruction
+   * @param historyNote history note
+   * @param stateNoun state noun
+   */
+  public GameText(String name, String role, String rules, String goal, String actionFormat, String compactRules,
+      String compactActionFormat, String historyNote, String stateNoun) {
+    this(name, role, rules, goal, actionFormat, compactRules, compactActionFormat, historyNote, stateNoun, null,
+        null);
   }
 }

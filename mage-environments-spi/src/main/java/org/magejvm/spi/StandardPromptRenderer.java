@@ -94,9 +94,8 @@ public class StandardPromptRenderer implements PromptRenderer {
     sb.append("# Task\n");
     sb.append("You just finished attempt #").append(c.episodeIndex() + 1).append(" and it ended ")
         .append(outcomePhrase(c.outcome()))
-        .append(". You will play again from the same starting ").append(text.stateNoun())
-        .append(" against the same opponent. Review the attempt, find the mistakes, and devise a short, concrete"
-            + " plan for the next attempt.\n\n");
+        .append(". ").append(text.replayNote().strip())
+        .append(" Review the attempt, find the mistakes, and devise a short, concrete plan for the next attempt.\n\n");
     sb.append("# Past experience\n");
     sb.append("The ").append(text.stateNoun()).append(" at the start:\n");
     sb.append(c.initialObservation().strip()).append("\n\n");
@@ -109,8 +108,7 @@ public class StandardPromptRenderer implements PromptRenderer {
     sb.append("The attempt ended ").append(outcomePhrase(c.outcome())).append(".\n\n");
     sb.append("# Your answer\n");
     sb.append("Reason about what went wrong, then write your reflection and plan inside <remark> </remark>,"
-        + " for example <remark>The opponent always answers a corner with the center; open on an edge next"
-        + " time.</remark>");
+        + " for example <remark>").append(text.reflectionExample().strip()).append("</remark>");
     return sb.toString();
   }
 

@@ -34,7 +34,10 @@ public final class KuhnPrompts {
       "Answer <action>PASS</action> or <action>BET</action>.",
       "Only your own actions are listed; each observation shows the betting after your action and the"
           + " opponent's reply.",
-      "hand");
+      "hand",
+      "You will be dealt the same cards again and face the same opponent.",
+      "I bet with the Queen and the opponent called with the King; this opponent only calls with strong"
+          + " cards, so next time I will check the Queen and fold if it bets.");
 
   /** The renderer used by every Kuhn Poker environment (stateless, shared). */
   public static final StandardPromptRenderer RENDERER = new StandardPromptRenderer(GAME_TEXT);

@@ -60,7 +60,10 @@ public final class SokobanPromptRenderer extends StandardPromptRenderer {
     return new GameText("Sokoban",
         "You are an expert Sokoban player. You steer a warehouse worker through a small walled room and push"
             + " boxes onto the marked target squares.",
-        rules, goal, actionFormat, compactRules, compactActionFormat, historyNote, "room");
+        rules, goal, actionFormat, compactRules, compactActionFormat, historyNote, "room",
+        "The next attempt starts from the same room.",
+        "I pushed the left box into the corner, where it can never reach a target; next time I will push the"
+            + " right box first and keep the left one away from the walls.");
   }
 
   private static String example(int n) {
