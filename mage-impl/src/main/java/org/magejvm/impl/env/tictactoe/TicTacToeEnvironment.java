@@ -102,6 +102,10 @@ public final class TicTacToeEnvironment implements Environment {
     return restart();
   }
 
+  /**
+   * {@inheritDoc} The board returns to its state right after {@link #reset} (the opponent's opening included); the
+   * random generator is not reseeded and continues from where it is.
+   */
   @Override
   public String restart() {
     requireReset("restart()");
