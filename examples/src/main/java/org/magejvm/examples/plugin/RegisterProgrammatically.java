@@ -96,6 +96,11 @@ public final class RegisterProgrammatically {
         Generation answer = policy.generate(List.of(request), sampling).get(0);
         StepResult result = env.step(answer.text());
         results.add(result);
+        // Only the latest step carries its observation (the engine's window is configurable): this game's
+        // observation already lists every earlier round.
+        if (!shown.isEmpty()) {
+          shown.set(shown.size() - 1, shown.get(shown.size() - 1).withoutObservation());
+        }
         shown.add(new HistoryStep(turn + 1, result.action(), result.actionValid(), result.observation()));
 
         out.println();
