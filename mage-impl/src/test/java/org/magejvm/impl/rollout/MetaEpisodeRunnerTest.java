@@ -28,6 +28,7 @@ import org.magejvm.impl.testenv.RecordingPolicy;
 import org.magejvm.impl.testenv.ToyDuel;
 import org.magejvm.impl.testenv.ToyDuelProvider;
 import org.magejvm.impl.testenv.ToyWalkProvider;
+import org.magejvm.spi.EnvironmentRegistry;
 import org.magejvm.spi.HistoryStep;
 import org.magejvm.spi.PromptContext;
 import org.junit.jupiter.api.Test;
@@ -465,6 +466,37 @@ class MetaEpisodeRunnerTest {
         .isInstanceOf(RolloutException.class)
         .hasMessageContaining("policy 'thrower' threw at episode 0, turn 0")
         .hasCause(cause);
+    assertThat(duel.closed()).as("environments are closed after an aborted run").isEqualTo(48);
+  }
+
+  @Test
+  void reportsProgressAndClosesEnvironments() {
+    List<String> events = new ArrayList<>();
+    RolloutListener listener = new RolloutListener() {
+      @Override
+      public void onPolicyCall(Phase phase, int episodeIndex, int turnIndex, int batchSize, long nanos) {
+        events.add(phase + " " + episodeIndex + "." + turnIndex + " x" + batchSize);
+      }
+
+      @Override
+      public void onMetaEpisode(MetaEpisode metaEpisode) {
+        events.add("done " + metaEpisode.groupId() + "/" + metaEpisode.indexInGroup());
+      }
+
+      @Override
+      public void onFailure(WorkerFailure failure) {
+        events.add("failed " + failure.workerKey());
+      }
+    };
+    long bad = Seeds.taskSeed(7, 0);
+    RolloutResult result = new MetaEpisodeRunner(EnvironmentRegistry.empty().register(duel),
+        listener).run(duelConfig().optTasks(2).optFixedOpponent("greedy").addEnvironmentOption("explode_at",
+        "step").addEnvironmentOption("explode_seed", "" + bad).build(), learner());
+    assertThat(events.get(0)).isEqualTo("PLAY 0.0 x4");
+    assertThat(events).contains("failed g0/0", "failed g0/1", "done g1/0", "done g1/1");
+    assertThat(events.stream().filter(e -> e.startsWith("PLAY") || e.startsWith("REFLECT")).count())
+        .isEqualTo(result.policyCalls());
+    assertThat(duel.closed()).isEqualTo(4);
   }
 
   @Test

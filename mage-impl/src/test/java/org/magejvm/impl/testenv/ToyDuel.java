@@ -32,6 +32,7 @@ public final class ToyDuel implements Environment {
 
   private final Map<String, String> options;
   private final Consumer<PromptContext> sink;
+  private final Runnable onClose;
   private long seed;
   private DuelOpponent opponent;
   private int secret;
@@ -43,9 +44,15 @@ public final class ToyDuel implements Environment {
   private int episode;
   private int turn;
 
-  ToyDuel(Map<String, String> options, Consumer<PromptContext> sink) {
+  ToyDuel(Map<String, String> options, Consumer<PromptContext> sink, Runnable onClose) {
     this.options = options;
     this.sink = sink;
+    this.onClose = onClose;
+  }
+
+  @Override
+  public void close() {
+    onClose.run();
   }
 
   /**

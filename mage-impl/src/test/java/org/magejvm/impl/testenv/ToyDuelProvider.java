@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.magejvm.api.Episode;
 import org.magejvm.api.Generation;
@@ -38,6 +39,12 @@ public final class ToyDuelProvider implements EnvironmentProvider {
 
   private final List<PromptContext> contexts = new CopyOnWriteArrayList<>();
   private final Consumer<PromptContext> sink = contexts::add;
+  private final AtomicInteger closed = new AtomicInteger();
+
+  /** @return how many environments of this provider were closed */
+  public int closed() {
+    return closed.get();
+  }
 
   /** @return every prompt context rendered by environments of this provider, in order */
   public List<PromptContext> contexts() {
@@ -61,7 +68,7 @@ public final class ToyDuelProvider implements EnvironmentProvider {
         throw new IllegalArgumentException("unknown toy-duel option '" + k + "'; known: " + OPTIONS);
       }
     }
-    return new ToyDuel(Map.copyOf(options), sink);
+    return new ToyDuel(Map.copyOf(options), sink, closed::incrementAndGet);
   }
 
   @Override
