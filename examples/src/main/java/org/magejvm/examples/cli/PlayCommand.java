@@ -1,0 +1,240 @@
+package org.magejvm.examples.cli;
+
+import com.google.gson.GsonBuilder;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.magejvm.api.ContextMode;
+import org.magejvm.api.LanguagePolicy;
+import org.magejvm.api.Seat;
+import org.magejvm.impl.eval.Evaluation;
+import org.magejvm.impl.eval.EvaluationConfig;
+import org.magejvm.impl.eval.EvaluationMetrics;
+import org.magejvm.impl.eval.Evaluator;
+import org.magejvm.impl.eval.MethodPreset;
+import org.magejvm.impl.eval.OutcomeRates;
+import org.magejvm.impl.rollout.RolloutConfig;
+import org.magejvm.impl.rollout.Seeds;
+import org.magejvm.impl.rollout.WorkerFailure;
+import org.magejvm.spi.EnvironmentProvider;
+import org.magejvm.spi.EnvironmentRegistry;
+import org.magejvm.spi.PromptStyle;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code mage play}: plays M meta-episodes of an environment with one of its scripted policies and prints the
+ * evaluation metrics, as a table or (with {@code --json}) as a JSON object {@code {"settings": {...}, "metrics":
+ * {...}, "failures": [...]}} whose metrics use the keys of {@link EvaluationMetrics#toMap()}.
+ *
+ * <p>The scripted policy's seed is derived from {@code --seed} (see {@link Seeds#POLICY}). Exit code 0 on success,
+ * 1 on an error or when some meta-episode's environment failed (the metrics then cover the others).
+ */
+@Command(name = "play", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "Play meta-episodes with a scripted policy and print the evaluation metrics.")
+final class PlayCommand implements Callable<Integer> {
+
+  @Option(names = "--env", required = true, paramLabel = "ID", description = "Environment id (see `mage envs`).")
+  String env;
+
+  @Option(names = "--opponent", paramLabel = "NAME",
+      description = "Opponent id (default: the environment's evaluation opponent).")
+  String opponent;
+
+  @Option(names = "--seat", paramLabel = "first|second",
+      description = "The agent's seat (default: the environment's evaluation seat).")
+  String seat;
+
+  @Option(names = "--policy", paramLabel = "NAME", defaultValue = "random",
+      description = "Scripted policy of the environment (default: ${DEFAULT-VALUE}).")
+  String policy;
+
+  @Option(names = "--meta-episodes", paramLabel = "M", defaultValue = "32",
+      description = "Number of independent meta-episodes (default: ${DEFAULT-VALUE}).")
+  int metaEpisodes;
+
+  @Option(names = "--episodes", paramLabel = "N",
+      description = "Episodes per meta-episode (default: the preset's or the environment's).")
+  Integer episodes;
+
+  @Option(names = "--seed", paramLabel = "S", defaultValue = "0", description = "Base seed (default: 0).")
+  long seed;
+
+  @Option(names = "--context-mode", paramLabel = "MODE",
+      description = "reflection_only, history_and_reflection, history_only or none"
+          + " (default: the preset's, else reflection_only).")
+  String contextMode;
+
+  @Option(names = "--prompt-style", paramLabel = "verbose|compact", defaultValue = "verbose",
+      description = "Prompt style (default: ${DEFAULT-VALUE}).")
+  String promptStyle;
+
+  @Option(names = "--preset", paramLabel = "NAME",
+      description = "Evaluate as a method would be: react, reflexion, grpo, gigpo, lamer or mage.")
+  String preset;
+
+  @Option(names = "--max-turns", paramLabel = "T", description = "Play turns per episode (default: the env's).")
+  Integer maxTurns;
+
+  @Option(names = "--no-early-stop", description = "Keep playing after a won episode.")
+  boolean noEarlyStop;
+
+  @Option(names = "--env-option", paramLabel = "KEY=VALUE", description = "An environment option (repeatable).")
+  Map<String, String> envOptions = new LinkedHashMap<>();
+
+  @Option(names = "--json", description = "Print JSON instead of a table.")
+  boolean json;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    EnvironmentRegistry registry = EnvironmentRegistry.discover();
+    EnvironmentProvider provider = registry.require(env);
+    if (!provider.scriptedPolicies().contains(policy)) {
+      throw new IllegalArgumentException("unknown policy '" + policy + "' for environment '" + env
+          + "'; known policies: " + String.join(", ", provider.scriptedPolicies()));
+    }
+    EvaluationConfig.Builder b = preset == null
+        ? EvaluationConfig.builder().setEnvironmentId(env)
+        : MethodPreset.parse(preset).evaluation(provider);
+    b.optMetaEpisodes(metaEpisodes).optSeed(seed).optPromptStyle(parsePromptStyle(promptStyle))
+        .optEnvironmentOptions(envOptions).optEarlyStop(!noEarlyStop);
+    if (episodes != null) {
+      b.optEpisodes(episodes);
+    }
+    if (maxTurns != null) {
+      b.optMaxTurns(maxTurns);
+    }
+    if (contextMode != null) {
+      b.optContextMode(parseContextMode(contextMode));
+    }
+    if (opponent != null) {
+      if (!provider.twoPlayer()) {
+        throw new IllegalArgumentException("environment '" + env + "' is single-player and has no opponents");
+      }
+      provider.opponents().require(opponent);
+      b.optOpponent(opponent);
+    }
+    if (seat != null) {
+      b.optSeat(Seat.parse(seat));
+    }
+    EvaluationConfig config = b.build();
+    Evaluation evaluation;
+    try (LanguagePolicy p = provider.scriptedPolicy(policy, Seeds.derive(seed, Seeds.POLICY, 0))) {
+      evaluation = new Evaluator(registry).evaluate(config, p);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      Map<String, Object> root = new LinkedHashMap<>();
+      root.put("settings", settings(evaluation.rolloutConfig(), evaluation));
+      root.put("metrics", evaluation.metrics().toMap());
+      List<String> failures = new ArrayList<>();
+      for (WorkerFailure f : evaluation.rollout().failures()) {
+        failures.add(f.describe());
+      }
+      root.put("failures", failures);
+      out.println(new GsonBuilder().setPrettyPrinting().create().toJson(root));
+    } else {
+      printTable(out, evaluation);
+    }
+    out.flush();
+    PrintWriter err = spec.commandLine().getErr();
+    for (WorkerFailure f : evaluation.rollout().failures()) {
+      err.println("warning: " + f.describe());
+    }
+    err.flush();
+    return evaluation.rollout().complete() ? 0 : 1;
+  }
+
+  private Map<String, Object> settings(RolloutConfig r, Evaluation e) {
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put("environment", r.environmentId());
+    s.put("environment_options", r.environmentOptions());
+    s.put("policy", policy);
+    s.put("opponent", r.fixedOpponent().orElse(""));
+    s.put("seat", r.fixedOpponent().isPresent() ? r.seating().toString() : "");
+    s.put("preset", preset == null ? "" : MethodPreset.parse(preset).id());
+    s.put("context_mode", r.contextMode().name().toLowerCase(Locale.ROOT));
+    s.put("prompt_style", r.promptStyle().name().toLowerCase(Locale.ROOT));
+    s.put("meta_episodes", r.tasks());
+    s.put("episodes", e.rollout().episodes());
+    s.put("max_turns", e.rollout().maxTurns());
+    s.put("early_stop", r.earlyStop());
+    s.put("seed", r.seed());
+    return s;
+  }
+
+  private void printTable(PrintWriter out, Evaluation e) {
+    RolloutConfig r = e.rolloutConfig();
+    EvaluationMetrics m = e.metrics();
+    out.printf(Locale.ROOT, "mage play: %s, policy %s, %s%s%n", r.environmentId(), policy,
+        r.fixedOpponent().map(o -> "opponent " + o + " (seat " + r.seating() + "), ").orElse(""),
+        r.contextMode().name().toLowerCase(Locale.ROOT));
+    out.printf(Locale.ROOT, "%d meta-episodes x %d episodes (at most %d turns each), seed %d%s%n%n",
+        r.tasks(),
+        e.rollout().episodes(), e.rollout().maxTurns(), r.seed(),
+        e.rollout().complete() ? "" : ", " + e.rollout().failures().size() + " failed");
+    printRates(out, "", m.overall());
+    m.byOpponent().forEach((id, rates) -> {
+      out.printf(Locale.ROOT, "%nopponent %s (%d meta-episodes)%n", id, rates.metaEpisodes());
+      printRates(out, "  ", rates);
+    });
+    out.printf(Locale.ROOT,
+        "%nplay turns %d, invalid action rate %.3f; reflection turns %d, invalid reflection rate %.3f%n",
+        m.playTurns(), m.invalidActionRate(), m.reflectionTurns(), m.reflectionInvalidRate());
+    out.printf(Locale.ROOT, "mean response length %.1f characters%s; truncated responses %.3f%n",
+        m.meanResponseChars(),
+        m.meanResponseTokens().isPresent()
+            ? String.format(Locale.ROOT, ", %.1f tokens", m.meanResponseTokens().getAsDouble()) : "",
+        m.truncatedResponseRate());
+  }
+
+  private static void printRates(PrintWriter out, String indent, OutcomeRates r) {
+    StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%s%-26s", indent, "episode k"));
+    for (int k = 0; k < r.episodes(); k++) {
+      header.append(String.format(Locale.ROOT, "%8s", "[" + k + "]"));
+    }
+    out.println(header);
+    row(out, indent, "success_rate", r.successRate());
+    row(out, indent, "draw_rate", r.drawRate());
+    row(out, indent, "success_and_draw_rate", r.successAndDrawRate());
+    row(out, indent, "independent_success_rate", r.independentSuccessRate());
+    row(out, indent, "independent_draw_rate", r.independentDrawRate());
+    row(out, indent, "score", r.score());
+  }
+
+  private static void row(PrintWriter out, String indent, String name, List<Double> values) {
+    StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%s%-26s", indent, name));
+    for (double v : values) {
+      sb.append(String.format(Locale.ROOT, "%8.3f", v));
+    }
+    out.println(sb);
+  }
+
+  static ContextMode parseContextMode(String text) {
+    String t = text.trim().toUpperCase(Locale.ROOT).replace('-', '_');
+    for (ContextMode c : ContextMode.values()) {
+      if (c.name().equals(t)) {
+        return c;
+      }
+    }
+    throw new IllegalArgumentException("unknown context mode '" + text
+        + "': expected reflection_only, history_and_reflection, history_only or none");
+  }
+
+  static PromptStyle parsePromptStyle(String text) {
+    String t = text.trim().toUpperCase(Locale.ROOT);
+    for (PromptStyle p : PromptStyle.values()) {
+      if (p.name().equals(t)) {
+        return p;
+      }
+    }
+    throw new IllegalArgumentException("unknown prompt style '" + text + "': expected verbose or compact");
+  }
+}

@@ -1,0 +1,131 @@
+package org.magejvm.examples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.magejvm.examples.testenv.GuessProvider;
+import org.magejvm.impl.rollout.Seeds;
+import org.junit.jupiter.api.Test;
+
+class PlayCommandTest {
+
+  /** What one run printed. */
+  private record Run(int code, String out, String err) {
+    JsonObject json() {
+      return JsonParser.parseString(out).getAsJsonObject();
+    }
+
+    double metric(String key) {
+      return json().getAsJsonObject("metrics").get(key).getAsDouble();
+    }
+  }
+
+  private static Run run(String... args) {
+    PrintStream oldOut = System.out;
+    PrintStream oldErr = System.err;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    try {
+      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+      int code = MageCli.run(args);
+      return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    } finally {
+      System.setOut(oldOut);
+      System.setErr(oldErr);
+    }
+  }
+
+  private static double shareOfSecret(int meta, long seed, int secret) {
+    int n = 0;
+    for (int b = 0; b < meta; b++) {
+      n += GuessProvider.secretFor(Seeds.taskSeed(seed, b)) == secret ? 1 : 0;
+    }
+    return n / (double) meta;
+  }
+
+  @Test
+  void printsJsonMetricsOfAScriptedPolicy() {
+    Run r = run("play", "--env", "cli-guess", "--policy", "learner", "--meta-episodes", "20", "--seed", "3",
+        "--json");
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonObject settings = r.json().getAsJsonObject("settings");
+    assertThat(settings.get("opponent").getAsString()).isEqualTo("greedy");
+    assertThat(settings.get("seat").getAsString()).isEqualTo("first");
+    assertThat(settings.get("context_mode").getAsString()).isEqualTo("reflection_only");
+    assertThat(settings.get("episodes").getAsInt()).isEqualTo(3);
+    assertThat(r.metric("meta_episodes")).isEqualTo(20);
+    // the learner tries 1, 2, 3 in successive episodes against an opponent that punishes every wrong guess
+    double first = shareOfSecret(20, 3, 1);
+    assertThat(r.metric("success_rate[0]")).isCloseTo(first, within(1e-9));
+    assertThat(r.metric("success_rate[1]")).isCloseTo(first + shareOfSecret(20, 3, 2), within(1e-9));
+    assertThat(r.metric("success_rate[2]")).isEqualTo(1.0);
+    assertThat(r.metric("greedy/success_rate[2]")).isEqualTo(1.0);
+    assertThat(r.json().getAsJsonArray("failures")).isEmpty();
+  }
+
+  @Test
+  void printsAReadableTable() {
+    Run r = run("play", "--env", "cli-guess", "--policy", "learner", "--meta-episodes", "8", "--opponent",
+        "patient", "--seat", "second", "--prompt-style", "compact");
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out()).contains("mage play: cli-guess, policy learner, opponent patient (seat second)",
+        "8 meta-episodes x 3 episodes", "success_rate", "independent_success_rate", "score",
+        "opponent patient (8 meta-episodes)", "invalid action rate 0.000");
+    // against the patient opponent the learner always finds the number in the first episode
+    assertThat(r.out()).containsPattern("\\nsuccess_rate\\s+1\\.000\\s+1\\.000\\s+1\\.000");
+  }
+
+  @Test
+  void presetsAndContextModesChangeWhatIsPlayed() {
+    Run gigpo = run("play", "--env", "cli-guess", "--policy", "learner", "--meta-episodes", "20", "--seed", "3",
+        "--preset", "gigpo", "--json");
+    assertThat(gigpo.code()).as(gigpo.err()).isZero();
+    assertThat(gigpo.json().getAsJsonObject("settings").get("context_mode").getAsString()).isEqualTo("none");
+    assertThat(gigpo.json().getAsJsonObject("settings").get("preset").getAsString()).isEqualTo("gigpo");
+    double first = shareOfSecret(20, 3, 1);
+    assertThat(gigpo.metric("success_rate[2]")).isCloseTo(first, within(1e-9));
+    assertThat(gigpo.metric("reflection_turns")).isZero();
+
+    Run history = run("play", "--env", "cli-guess", "--policy", "learner", "--meta-episodes", "5",
+        "--context-mode", "history-only", "--episodes", "2", "--json");
+    assertThat(history.code()).as(history.err()).isZero();
+    assertThat(history.metric("reflection_turns")).isZero();
+    assertThat(history.json().getAsJsonObject("metrics").has("success_rate[1]")).isTrue();
+    assertThat(history.json().getAsJsonObject("metrics").has("success_rate[2]")).isFalse();
+  }
+
+  @Test
+  void namesTheKnownValuesOnBadInput() {
+    Run env = run("play", "--env", "nowhere");
+    assertThat(env.code()).isEqualTo(1);
+    assertThat(env.err()).contains("error:", "'nowhere'", "cli-guess");
+    Run opponent = run("play", "--env", "cli-guess", "--opponent", "mcts");
+    assertThat(opponent.code()).isEqualTo(1);
+    assertThat(opponent.err()).contains("unknown opponent 'mcts'", "greedy", "patient");
+    Run policy = run("play", "--env", "cli-guess", "--policy", "oracle");
+    assertThat(policy.code()).isEqualTo(1);
+    assertThat(policy.err()).contains("unknown policy 'oracle'", "known policies: random, learner");
+    assertThat(run("play", "--env", "cli-guess", "--seat", "third").err()).contains("'first' or 'second'");
+    assertThat(run("play", "--env", "cli-guess", "--context-mode", "all").err())
+        .contains("unknown context mode 'all'", "history_only");
+    assertThat(run("play", "--env", "cli-guess", "--preset", "ppo").err()).contains("lamer, mage");
+    assertThat(run("play").code()).isEqualTo(2);
+  }
+
+  @Test
+  void reportsFailedEnvironmentsAndMeasuresTheRest() {
+    long bad = Seeds.taskSeed(0, 0);
+    Run r = run("play", "--env", "cli-guess", "--policy", "learner", "--meta-episodes", "6", "--env-option",
+        "explode_seed=" + bad, "--json");
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.metric("meta_episodes")).isEqualTo(5);
+    assertThat(r.json().getAsJsonArray("failures")).hasSize(1);
+    assertThat(r.err()).contains("warning: environment 'cli-guess' failed in meta-episode eval0/0", "kaboom");
+  }
+}

@@ -1,0 +1,141 @@
+package org.magejvm.impl.credit;
+
+import java.util.Objects;
+import org.magejvm.api.MetaReturn;
+import org.magejvm.spi.EnvironmentDefaults;
+
+/**
+ * How {@link CreditAssigner} turns rewards into step returns and episode scores. Immutable; start from an
+ * environment's reference settings with {@link #forEnvironment(EnvironmentDefaults)} and override what differs.
+ *
+ * @param metaReturn differential (MAGE), cumulative (LaMer) or single-episode (GiGPO) returns
+ * @param gammaStep the discount between turns of an episode
+ * @param gammaTraj the discount between episodes (unused by single-episode returns)
+ * @param invalidPenalty subtracted from the episode score of every turn whose action (or reflection tag) was invalid
+ * @param lengthPenalty the coefficient of the overlong-response penalty on the episode score (0 disables it)
+ * @param maxResponseTokens {@code Lmax}: responses longer than {@code Lmax/2} tokens are penalised, fully at
+ *     {@code Lmax}
+ */
+public record CreditConfig(
+    MetaReturn metaReturn,
+    double gammaStep,
+    double gammaTraj,
+    double invalidPenalty,
+    double lengthPenalty,
+    int maxResponseTokens) {
+
+  /**
+   * Validates.
+   *
+   * @param metaReturn the return kind
+   * @param gammaStep step discount
+   * @param gammaTraj episode discount
+   * @param invalidPenalty invalid-action penalty
+   * @param lengthPenalty length-penalty coefficient
+   * @param maxResponseTokens response-token limit
+   */
+  public CreditConfig {
+    Objects.requireNonNull(metaReturn, "metaReturn");
+    requireUnit("gammaStep", gammaStep);
+    requireUnit("gammaTraj", gammaTraj);
+    if (!(invalidPenalty >= 0) || Double.isInfinite(invalidPenalty)) {
+      throw new IllegalArgumentException("invalidPenalty must be finite and >= 0, got " + invalidPenalty);
+    }
+    if (!(lengthPenalty >= 0) || Double.isInfinite(lengthPenalty)) {
+      throw new IllegalArgumentException("lengthPenalty must be finite and >= 0, got " + lengthPenalty);
+    }
+    if (maxResponseTokens < 1) {
+      throw new IllegalArgumentException("maxResponseTokens must be >= 1, got " + maxResponseTokens);
+    }
+  }
+
+  private static void requireUnit(String name, double v) {
+    if (!(v >= 0 && v <= 1)) {
+      throw new IllegalArgumentException(name + " must lie in [0, 1], got " + v);
+    }
+  }
+
+  /**
+   * A builder preset with an environment's reference discounts and penalties and differential returns.
+   *
+   * @param defaults the environment's defaults
+   * @return the builder
+   */
+  public static Builder forEnvironment(EnvironmentDefaults defaults) {
+    return new Builder()
+        .optGammaStep(defaults.stepGamma())
+        .optGammaTraj(defaults.trajGamma())
+        .optInvalidPenalty(defaults.invalidPenalty())
+        .optLengthPenalty(defaults.lengthPenalty())
+        .optMaxResponseTokens(defaults.maxResponseTokens());
+  }
+
+  /** @return a builder with the reference's Tic-Tac-Toe values (0.95, 0.6, 0.5, 2.0, 3072), differential */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** @return a builder preset with this config's values */
+  public Builder toBuilder() {
+    return new Builder()
+        .optMetaReturn(metaReturn)
+        .optGammaStep(gammaStep)
+        .optGammaTraj(gammaTraj)
+        .optInvalidPenalty(invalidPenalty)
+        .optLengthPenalty(lengthPenalty)
+        .optMaxResponseTokens(maxResponseTokens);
+  }
+
+  /** Builds a {@link CreditConfig}; every value has a default. */
+  public static final class Builder {
+    private MetaReturn metaReturn = MetaReturn.DIFFERENTIAL;
+    private double gammaStep = 0.95;
+    private double gammaTraj = 0.6;
+    private double invalidPenalty = 0.5;
+    private double lengthPenalty = 2.0;
+    private int maxResponseTokens = 3072;
+
+    private Builder() {}
+
+    /** @param v the return kind (default differential) @return this builder */
+    public Builder optMetaReturn(MetaReturn v) {
+      metaReturn = v;
+      return this;
+    }
+
+    /** @param v the step discount (default 0.95) @return this builder */
+    public Builder optGammaStep(double v) {
+      gammaStep = v;
+      return this;
+    }
+
+    /** @param v the episode discount (default 0.6) @return this builder */
+    public Builder optGammaTraj(double v) {
+      gammaTraj = v;
+      return this;
+    }
+
+    /** @param v the invalid-action penalty (default 0.5) @return this builder */
+    public Builder optInvalidPenalty(double v) {
+      invalidPenalty = v;
+      return this;
+    }
+
+    /** @param v the length-penalty coefficient (default 2.0; 0 disables) @return this builder */
+    public Builder optLengthPenalty(double v) {
+      lengthPenalty = v;
+      return this;
+    }
+
+    /** @param v the response-token limit Lmax (default 3072) @return this builder */
+    public Builder optMaxResponseTokens(int v) {
+      maxResponseTokens = v;
+      return this;
+    }
+
+    /** @return the validated config */
+    public CreditConfig build() {
+      return new CreditConfig(metaReturn, gammaStep, gammaTraj, invalidPenalty, lengthPenalty, maxResponseTokens);
+    }
+  }
+}

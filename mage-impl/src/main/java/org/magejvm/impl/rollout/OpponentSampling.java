@@ -1,0 +1,14 @@
+package org.magejvm.impl.rollout;
+
+/** How often the rollout engine draws an opponent from the pool. */
+public enum OpponentSampling {
+  /**
+   * One opponent per episode group, shared by its meta-episodes (MAGE's opponent-stationary groups; the default).
+   */
+  PER_GROUP,
+  /**
+   * A fresh draw for every meta-episode, so one group may face several opponents (the mixed-group ablation; pair it
+   * with {@link org.magejvm.api.Grouping#MIXED} in the optimizer).
+   */
+  PER_META_EPISODE
+}

@@ -1,0 +1,317 @@
+package org.magejvm.impl.rollout;
+
+import com.google.common.collect.ImmutableMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import org.magejvm.api.ContextMode;
+import org.magejvm.api.OpponentPool;
+import org.magejvm.api.SamplingConfig;
+import org.magejvm.spi.PromptStyle;
+
+/**
+ * What one call of {@link MetaEpisodeRunner#run} plays: {@code tasks x groupSize} meta-episodes of {@code episodes}
+ * episodes each, against opponents drawn from a pool. Immutable; build with {@link #builder()}.
+ *
+ * <p>Empty optional values fall back to the environment provider's {@link org.magejvm.spi.EnvironmentDefaults} (turn
+ * limit, episodes, response-token limit) and built-in opponent pool when the run starts.
+ *
+ * @param environmentId the id of the environment provider
+ * @param environmentOptions options passed to {@link org.magejvm.spi.EnvironmentProvider#create(Map)}
+ * @param tasks B, the number of episode groups (each with its own task seed)
+ * @param groupSize G, the meta-episodes per group (same task seed, opponent and seat)
+ * @param episodes N, the episodes per meta-episode; empty for the provider's default
+ * @param maxTurns the play-turn limit per episode; empty for the provider's default
+ * @param contextMode what play prompts show about earlier episodes, and whether reflections are written
+ * @param earlyStop whether a meta-episode stops after its first won episode (the reference behaviour)
+ * @param promptStyle verbose or compact prompts
+ * @param historyLength how many of the current episode's latest steps a play prompt lists
+ * @param playObservations how many of those steps (the latest) show the state after them
+ * @param reflectObservations how many of the finished episode's latest steps a reflect prompt shows with their
+ *     state ({@link Integer#MAX_VALUE}, the default, for all)
+ * @param seating the agent's seat per group
+ * @param opponentPool the pool to draw training opponents from; empty for the provider's pool
+ * @param fixedOpponent the id of the one opponent every meta-episode faces (looked up in the pool, training or
+ *     held out); empty to sample
+ * @param opponentSampling draw an opponent per group (opponent-stationary) or per meta-episode
+ * @param sampling how the policy samples; empty for the reference's training sampling at the provider's
+ *     response-token limit
+ * @param seed the base seed every other seed is derived from (see {@link Seeds})
+ * @param groupPrefix the prefix of group ids ({@code prefix + groupIndex}); keep it distinct when batches of several
+ *     runs are trained together
+ */
+public record RolloutConfig(
+    String environmentId,
+    Map<String, String> environmentOptions,
+    int tasks,
+    int groupSize,
+    OptionalInt episodes,
+    OptionalInt maxTurns,
+    ContextMode contextMode,
+    boolean earlyStop,
+    PromptStyle promptStyle,
+    int historyLength,
+    int playObservations,
+    int reflectObservations,
+    Seating seating,
+    Optional<OpponentPool> opponentPool,
+    Optional<String> fixedOpponent,
+    OpponentSampling opponentSampling,
+    Optional<SamplingConfig> sampling,
+    long seed,
+    String groupPrefix) {
+
+  /**
+   * Validates and copies.
+   *
+   * @param environmentId environment id
+   * @param environmentOptions environment options
+   * @param tasks number of groups
+   * @param groupSize meta-episodes per group
+   * @param episodes episodes per meta-episode
+   * @param maxTurns turn limit
+   * @param contextMode context mode
+   * @param earlyStop early stop after a win
+   * @param promptStyle prompt style
+   * @param historyLength steps listed in play prompts
+   * @param playObservations steps with observations in play prompts
+   * @param reflectObservations steps with observations in reflect prompts
+   * @param seating seating
+   * @param opponentPool opponent pool
+   * @param fixedOpponent fixed opponent id
+   * @param opponentSampling opponent sampling
+   * @param sampling sampling config
+   * @param seed base seed
+   * @param groupPrefix group-id prefix
+   */
+  public RolloutConfig {
+    if (environmentId == null || environmentId.isBlank()) {
+      throw new IllegalArgumentException("environmentId must be set (setEnvironmentId)");
+    }
+    environmentOptions = ImmutableMap.copyOf(environmentOptions);
+    requireAtLeast("tasks", tasks, 1);
+    requireAtLeast("groupSize", groupSize, 1);
+    Objects.requireNonNull(episodes, "episodes");
+    Objects.requireNonNull(maxTurns, "maxTurns");
+    if (episodes.isPresent()) {
+      requireAtLeast("episodes", episodes.getAsInt(), 1);
+    }
+    if (maxTurns.isPresent()) {
+      requireAtLeast("maxTurns", maxTurns.getAsInt(), 1);
+    }
+    Objects.requireNonNull(contextMode, "contextMode");
+    Objects.requireNonNull(promptStyle, "promptStyle");
+    requireAtLeast("historyLength", historyLength, 0);
+    requireAtLeast("playObservations", playObservations, 0);
+    requireAtLeast("reflectObservations", reflectObservations, 0);
+    Objects.requireNonNull(seating, "seating");
+    Objects.requireNonNull(opponentPool, "opponentPool");
+    Objects.requireNonNull(fixedOpponent, "fixedOpponent");
+    if (fixedOpponent.isPresent() && fixedOpponent.get().isBlank()) {
+      throw new IllegalArgumentException("fixedOpponent must not be blank");
+    }
+    Objects.requireNonNull(opponentSampling, "opponentSampling");
+    Objects.requireNonNull(sampling, "sampling");
+    Objects.requireNonNull(groupPrefix, "groupPrefix");
+  }
+
+  private static void requireAtLeast(String name, int value, int min) {
+    if (value < min) {
+      throw new IllegalArgumentException(name + " must be >= " + min + ", got " + value);
+    }
+  }
+
+  /** @return the number of meta-episodes, {@code tasks * groupSize} */
+  public int metaEpisodes() {
+    return tasks * groupSize;
+  }
+
+  /** @return a builder with the defaults listed on its methods */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** @return a builder preset with this config's values */
+  public Builder toBuilder() {
+    Builder b = new Builder()
+        .setEnvironmentId(environmentId)
+        .optEnvironmentOptions(environmentOptions)
+        .optTasks(tasks)
+        .optGroupSize(groupSize)
+        .optContextMode(contextMode)
+        .optEarlyStop(earlyStop)
+        .optPromptStyle(promptStyle)
+        .optHistoryLength(historyLength)
+        .optPlayObservations(playObservations)
+        .optReflectObservations(reflectObservations)
+        .optSeating(seating)
+        .optOpponentSampling(opponentSampling)
+        .optSeed(seed)
+        .optGroupPrefix(groupPrefix);
+    b.episodes = episodes;
+    b.maxTurns = maxTurns;
+    b.opponentPool = opponentPool;
+    b.fixedOpponent = fixedOpponent;
+    b.sampling = sampling;
+    return b;
+  }
+
+  /** Builds a {@link RolloutConfig}; only the environment id is required. */
+  public static final class Builder {
+    private String environmentId;
+    private final Map<String, String> environmentOptions = new LinkedHashMap<>();
+    private int tasks = 16;
+    private int groupSize = 8;
+    private OptionalInt episodes = OptionalInt.empty();
+    private OptionalInt maxTurns = OptionalInt.empty();
+    private ContextMode contextMode = ContextMode.REFLECTION_ONLY;
+    private boolean earlyStop = true;
+    private PromptStyle promptStyle = PromptStyle.VERBOSE;
+    private int historyLength = 7;
+    private int playObservations = 2;
+    private int reflectObservations = Integer.MAX_VALUE;
+    private Seating seating = Seating.first();
+    private Optional<OpponentPool> opponentPool = Optional.empty();
+    private Optional<String> fixedOpponent = Optional.empty();
+    private OpponentSampling opponentSampling = OpponentSampling.PER_GROUP;
+    private Optional<SamplingConfig> sampling = Optional.empty();
+    private long seed;
+    private String groupPrefix = "g";
+
+    private Builder() {}
+
+    /** @param v the environment provider id (required) @return this builder */
+    public Builder setEnvironmentId(String v) {
+      environmentId = v;
+      return this;
+    }
+
+    /** @param v environment options, replacing any set before (default none) @return this builder */
+    public Builder optEnvironmentOptions(Map<String, String> v) {
+      environmentOptions.clear();
+      environmentOptions.putAll(v);
+      return this;
+    }
+
+    /**
+     * @param key an environment option
+     * @param value its value
+     * @return this builder
+     */
+    public Builder addEnvironmentOption(String key, String value) {
+      environmentOptions.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+      return this;
+    }
+
+    /** @param v B, the number of episode groups (default 16) @return this builder */
+    public Builder optTasks(int v) {
+      tasks = v;
+      return this;
+    }
+
+    /** @param v G, meta-episodes per group (default 8) @return this builder */
+    public Builder optGroupSize(int v) {
+      groupSize = v;
+      return this;
+    }
+
+    /** @param v N, episodes per meta-episode (default: the provider's) @return this builder */
+    public Builder optEpisodes(int v) {
+      episodes = OptionalInt.of(v);
+      return this;
+    }
+
+    /** @param v the play-turn limit per episode (default: the provider's) @return this builder */
+    public Builder optMaxTurns(int v) {
+      maxTurns = OptionalInt.of(v);
+      return this;
+    }
+
+    /** @param v the context mode (default reflection only) @return this builder */
+    public Builder optContextMode(ContextMode v) {
+      contextMode = v;
+      return this;
+    }
+
+    /** @param v stop a meta-episode after its first win (default true) @return this builder */
+    public Builder optEarlyStop(boolean v) {
+      earlyStop = v;
+      return this;
+    }
+
+    /** @param v the prompt style (default verbose) @return this builder */
+    public Builder optPromptStyle(PromptStyle v) {
+      promptStyle = v;
+      return this;
+    }
+
+    /** @param v steps listed in play prompts (default 7) @return this builder */
+    public Builder optHistoryLength(int v) {
+      historyLength = v;
+      return this;
+    }
+
+    /** @param v latest steps shown with their state in play prompts (default 2) @return this builder */
+    public Builder optPlayObservations(int v) {
+      playObservations = v;
+      return this;
+    }
+
+    /** @param v latest steps shown with their state in reflect prompts (default all) @return this builder */
+    public Builder optReflectObservations(int v) {
+      reflectObservations = v;
+      return this;
+    }
+
+    /** @param v the seating (default first) @return this builder */
+    public Builder optSeating(Seating v) {
+      seating = v;
+      return this;
+    }
+
+    /** @param v the pool to sample from (default: the provider's pool) @return this builder */
+    public Builder optOpponentPool(OpponentPool v) {
+      opponentPool = Optional.of(v);
+      return this;
+    }
+
+    /** @param v the id of the only opponent (default: sample from the pool) @return this builder */
+    public Builder optFixedOpponent(String v) {
+      fixedOpponent = Optional.of(v);
+      return this;
+    }
+
+    /** @param v per group (default) or per meta-episode @return this builder */
+    public Builder optOpponentSampling(OpponentSampling v) {
+      opponentSampling = v;
+      return this;
+    }
+
+    /** @param v sampling (default: temperature 1 at the provider's token limit) @return this builder */
+    public Builder optSampling(SamplingConfig v) {
+      sampling = Optional.of(v);
+      return this;
+    }
+
+    /** @param v the base seed (default 0) @return this builder */
+    public Builder optSeed(long v) {
+      seed = v;
+      return this;
+    }
+
+    /** @param v the group-id prefix (default {@code g}) @return this builder */
+    public Builder optGroupPrefix(String v) {
+      groupPrefix = v;
+      return this;
+    }
+
+    /** @return the validated config */
+    public RolloutConfig build() {
+      return new RolloutConfig(environmentId, environmentOptions, tasks, groupSize, episodes, maxTurns, contextMode,
+          earlyStop, promptStyle, historyLength, playObservations, reflectObservations, seating, opponentPool,
+          fixedOpponent, opponentSampling, sampling, seed, groupPrefix);
+    }
+  }
+}

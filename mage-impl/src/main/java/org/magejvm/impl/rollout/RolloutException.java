@@ -1,0 +1,23 @@
+package org.magejvm.impl.rollout;
+
+/**
+ * A rollout could not go on as a whole: the policy threw or answered with the wrong number of generations, or the
+ * environments could not be created. (An environment that throws during play stops only its own meta-episode; see
+ * {@link WorkerFailure}.)
+ */
+public class RolloutException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  /** @param message what went wrong, naming the policy or environment and the step */
+  public RolloutException(String message) {
+    super(message);
+  }
+
+  /**
+   * @param message what went wrong
+   * @param cause the underlying error
+   */
+  public RolloutException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}
