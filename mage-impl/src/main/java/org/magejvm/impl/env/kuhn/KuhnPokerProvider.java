@@ -24,6 +24,10 @@ public final class KuhnPokerProvider implements EnvironmentProvider {
   public static final String RANDOM_POLICY = "random";
   /** Name of the scripted equilibrium policy (alpha = 0). */
   public static final String NASH_POLICY = "nash";
+  /** Name of the scripted player that switches to an untried line after a lost attempt. */
+  public static final String ADAPTIVE_POLICY = "adaptive";
+  /** Name of the scripted player that repeats its first line in every attempt. */
+  public static final String FIXED_LINE_POLICY = "fixed-line";
 
   private static final OpponentPool POOL = OpponentPool.builder()
       .addOpponent(KuhnOpponents.conservative(), 0.3)
@@ -83,7 +87,7 @@ public final class KuhnPokerProvider implements EnvironmentProvider {
 
   @Override
   public List<String> scriptedPolicies() {
-    return List.of(RANDOM_POLICY, NASH_POLICY);
+    return List.of(RANDOM_POLICY, NASH_POLICY, ADAPTIVE_POLICY, FIXED_LINE_POLICY);
   }
 
   @Override
@@ -93,6 +97,12 @@ public final class KuhnPokerProvider implements EnvironmentProvider {
     }
     if (NASH_POLICY.equals(name)) {
       return KuhnStrategyPolicy.nash(seed);
+    }
+    if (ADAPTIVE_POLICY.equals(name)) {
+      return KuhnLinePolicy.adaptive(seed);
+    }
+    if (FIXED_LINE_POLICY.equals(name)) {
+      return KuhnLinePolicy.fixed(seed);
     }
     throw new IllegalArgumentException("unknown " + ID + " scripted policy '" + name + "'; known policies: "
         + scriptedPolicies());
