@@ -58,7 +58,8 @@ class JinjaParityTest {
     }
     if (p.isNumber()) {
       String s = p.getAsString();
-      return s.contains(".") || s.contains("e") || s.contains("E") ? (Object) p.getAsDouble() : (Object) p.getAsLong();
+      boolean isFloat = s.contains(".") || s.contains("e") || s.contains("E");
+      return isFloat ? (Object) p.getAsDouble() : (Object) p.getAsLong();
     }
     return p.getAsString();
   }
