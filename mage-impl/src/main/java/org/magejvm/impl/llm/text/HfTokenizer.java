@@ -27,7 +27,9 @@ import org.magejvm.impl.llm.safetensors.CheckpointException;
  * padding, and no automatically added special tokens (a chat template writes them into the text, as
  * {@code transformers}' {@code apply_chat_template} does). Special-token texts inside the input are matched as
  * tokens. Nothing is downloaded; set {@code DJL_OFFLINE=true} (or {@code -Dai.djl.offline=true}) so that DJL also
- * skips its usage report.
+ * skips its usage report. On a CUDA machine DJL would pick (and try to download) a CUDA build of the native
+ * tokenizer library; unless {@code RUST_FLAVOR} is already set (environment or system property), {@link #load}
+ * sets the system property {@code RUST_FLAVOR=cpu} so the CPU build inside the DJL jar is used.
  *
  * <p>Encoding and decoding are thread-safe. The tokenizer holds native memory: {@link #close()} it when done.
  */
@@ -35,6 +37,7 @@ public final class HfTokenizer implements AutoCloseable {
 
   /** The file name inside a checkpoint directory. */
   public static final String FILE_NAME = "tokenizer.json";
+  private static final String RUST_FLAVOR = "RUST_FLAVOR";
 
   private final Path file;
   private final HuggingFaceTokenizer tokenizer;
@@ -72,6 +75,9 @@ public final class HfTokenizer implements AutoCloseable {
       throw new CheckpointException(FILE_NAME + " not found: " + file);
     }
     Header header = readHeader(file);
+    if (System.getenv(RUST_FLAVOR) == null && System.getProperty(RUST_FLAVOR) == null) {
+      System.setProperty(RUST_FLAVOR, "cpu");
+    }
     HuggingFaceTokenizer tok;
     try {
       tok = HuggingFaceTokenizer.newInstance(file,

@@ -98,7 +98,10 @@ class TinyTokenizerTest {
     int[] ids = tok.encode(longText);
     assertThat(ids.length).isGreaterThan(4000);
     assertThat(tok.decode(ids, false)).isEqualTo(longText);
-    assertThat(tok.encodeBatch(List.of(longText, "x")).get(0)).containsExactly(ids);
+    List<int[]> batch = tok.encodeBatch(List.of(longText, "x"));
+    assertThat(batch.get(0)).containsExactly(ids);
+    // no padding: the short text keeps its own length
+    assertThat(batch.get(1)).containsExactly(tok.encode("x"));
   }
 
   @Test

@@ -15,7 +15,7 @@ final class Parser {
   /** Tags Jinja has but this interpreter does not. */
   private static final Set<String> UNSUPPORTED_TAGS = Set.of(
       "extends", "block", "include", "import", "from", "call", "filter", "with", "autoescape", "trans", "do",
-      "pluralize", "endblock", "endcall", "endfilter", "endwith", "endautoescape", "endtrans");
+      "pluralize");
 
   private final List<Token> tokens;
   private int pos;
@@ -179,6 +179,9 @@ final class Parser {
         return new Ast.Block(t, body);
       }
       default:
+        if (tag.startsWith("end") || tag.equals("elif") || tag.equals("else")) {
+          throw error("unexpected tag '" + tag + "': there is no open block it belongs to", t);
+        }
         if (UNSUPPORTED_TAGS.contains(tag)) {
           throw error("unsupported tag '" + tag + "' (chat templates may use if, for, set, macro, break, continue, "
               + "generation and raw)", t);

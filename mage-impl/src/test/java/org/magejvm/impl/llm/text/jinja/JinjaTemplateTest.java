@@ -151,6 +151,7 @@ class JinjaTemplateTest {
     assertThatThrownBy(() -> JinjaTemplate.parse("{{ a ]}}")).hasMessageContaining("unexpected ']'");
     assertThatThrownBy(() -> JinjaTemplate.parse("{{ 'abc }}")).hasMessageContaining("unterminated string");
     assertThatThrownBy(() -> JinjaTemplate.parse("{# never closed")).hasMessageContaining("comment");
+    assertThatThrownBy(() -> JinjaTemplate.parse("x{% endfor %}")).hasMessageContaining("unexpected tag 'endfor'");
   }
 
   @Test
