@@ -1,0 +1,343 @@
+package org.magejvm.impl.llm;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.magejvm.api.Generation;
+import org.magejvm.api.LanguagePolicy;
+import org.magejvm.api.PolicyRequest;
+import org.magejvm.api.SamplingConfig;
+import org.magejvm.impl.llm.generate.GeneratedSequence;
+import org.magejvm.impl.llm.generate.TokenGenerator;
+import org.magejvm.impl.llm.safetensors.CheckpointException;
+import org.magejvm.impl.llm.text.ChatMessage;
+import org.magejvm.impl.llm.text.ChatTemplate;
+import org.magejvm.impl.llm.text.ChatTemplates;
+import org.magejvm.impl.llm.text.HfTokenizer;
+import org.magejvm.impl.llm.text.StopTokens;
+import org.magejvm.impl.llm.text.TokenizerConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link LanguagePolicy} over a token-level model: chat formatting, tokenisation, one batched
+ * {@link TokenGenerator} call per {@link #generate} call, and decoding.
+ *
+ * <p>As in the reference implementation, every request is a single-turn chat: its prompt becomes one user message,
+ * rendered with the chat template and a generation prompt ({@code add_generation_prompt=True}) and with
+ * {@code enable_thinking} as configured (default {@code true}, the reference's setting for Qwen3). The response is
+ * decoded with special tokens skipped; Qwen3's {@code <think>} tags are not special and stay in the text.
+ *
+ * <p>Prompts longer than {@code maxPromptTokens} (after chat formatting) fail by default, naming the length and
+ * the limit. With {@link PromptOverflow#KEEP_LAST} they are cut to their last {@code maxPromptTokens} tokens
+ * instead (the reference trainer's "left" truncation); note that this also cuts the chat header at the start.
+ *
+ * <p>Not thread-safe: call {@link #generate} from one thread at a time.
+ */
+public final class DjlLanguagePolicy implements LanguagePolicy {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DjlLanguagePolicy.class);
+
+  /** What to do with a prompt longer than {@code maxPromptTokens}. */
+  public enum PromptOverflow {
+    /** Throw an {@link IllegalArgumentException} naming the length and the limit. */
+    FAIL,
+    /** Keep the last {@code maxPromptTokens} tokens. */
+    KEEP_LAST
+  }
+
+  /** The default prompt limit in tokens (the reference's {@code max_prompt_length} for all games). */
+  public static final int DEFAULT_MAX_PROMPT_TOKENS = 4096;
+
+  private final String name;
+  private final HfTokenizer tokenizer;
+  private final ChatTemplate template;
+  private final TokenGenerator generator;
+  private final Set<Integer> stopTokenIds;
+  private final Map<String, Object> templateVariables;
+  private final int maxPromptTokens;
+  private final PromptOverflow overflow;
+  private final List<AutoCloseable> owned;
+  private boolean warnedTruncation;
+  private boolean closed;
+
+  private DjlLanguagePolicy(Builder b) {
+    this.name = b.name;
+    this.tokenizer = b.tokenizer;
+    this.template = b.template;
+    this.generator = b.generator;
+    this.stopTokenIds = Collections.unmodifiableSet(new LinkedHashSet<>(b.stopTokenIds));
+    Map<String, Object> vars = new LinkedHashMap<>(b.templateVariables);
+    vars.put(ChatTemplate.ENABLE_THINKING, b.enableThinking);
+    this.templateVariables = Collections.unmodifiableMap(vars);
+    this.maxPromptTokens = b.maxPromptTokens;
+    this.overflow = b.overflow;
+    this.owned = List.copyOf(b.owned);
+  }
+
+  /** @return an empty builder */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * A builder with the tokenizer, chat template and stop tokens of a Hugging Face checkpoint directory already
+   * set; the caller adds the generator. The tokenizer is closed with the policy.
+   *
+   * @param checkpointDir a directory with {@code tokenizer.json} and {@code tokenizer_config.json}
+   *     ({@code config.json} and {@code generation_config.json} are read for stop tokens when present)
+   * @return the builder
+   * @throws CheckpointException when a file is missing or malformed
+   */
+  public static Builder builderForCheckpoint(Path checkpointDir) {
+    TokenizerConfig config = TokenizerConfig.load(checkpointDir);
+    ChatTemplate template = ChatTemplates.fromConfig(config);
+    HfTokenizer tokenizer = HfTokenizer.load(checkpointDir);
+    try {
+      Set<Integer> stops = StopTokens.resolve(checkpointDir, tokenizer, config, template);
+      return builder().setTokenizer(tokenizer).setChatTemplate(template).addStopTokenIds(stops)
+          .addOwnedResource(tokenizer);
+    } catch (RuntimeException e) {
+      tokenizer.close();
+      throw e;
+    }
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  /** @return the tokenizer */
+  public HfTokenizer tokenizer() {
+    return tokenizer;
+  }
+
+  /** @return the chat template */
+  public ChatTemplate chatTemplate() {
+    return template;
+  }
+
+  /** @return the ids that end a response */
+  public Set<Integer> stopTokenIds() {
+    return stopTokenIds;
+  }
+
+  /** @return the prompt limit in tokens */
+  public int maxPromptTokens() {
+    return maxPromptTokens;
+  }
+
+  /**
+   * Formats a prompt the way {@link #generate} does.
+   *
+   * @param prompt the user message
+   * @return the chat-formatted prompt text
+   */
+  public String renderPrompt(String prompt) {
+    return template.render(List.of(ChatMessage.user(prompt)), true, templateVariables);
+  }
+
+  @Override
+  public List<Generation> generate(List<PolicyRequest> requests, SamplingConfig sampling) {
+    Objects.requireNonNull(sampling, "sampling");
+    if (closed) {
+      throw new IllegalStateException("policy '" + name + "' is closed");
+    }
+    if (requests.isEmpty()) {
+      return List.of();
+    }
+    List<String> texts = new ArrayList<>(requests.size());
+    for (PolicyRequest r : requests) {
+      texts.add(renderPrompt(r.prompt()));
+    }
+    List<int[]> encoded = tokenizer.encodeBatch(texts);
+    List<int[]> prompts = new ArrayList<>(encoded.size());
+    for (int i = 0; i < encoded.size(); i++) {
+      prompts.add(fit(encoded.get(i), i, requests.get(i)));
+    }
+    List<GeneratedSequence> outputs = generator.generate(prompts, sampling, stopTokenIds);
+    if (outputs == null || outputs.size() != prompts.size()) {
+      throw new IllegalStateException("the token generator returned " + (outputs == null ? "null" : outputs.size()
+          + " sequences") + " for " + prompts.size() + " prompts");
+    }
+    List<Generation> out = new ArrayList<>(outputs.size());
+    for (int i = 0; i < outputs.size(); i++) {
+      GeneratedSequence s = outputs.get(i);
+      int[] ids = s.tokenIds();
+      out.add(new Generation(tokenizer.decode(ids, true), prompts.get(i), ids, s.logProbs(), s.finishReason()));
+    }
+    return out;
+  }
+
+  private int[] fit(int[] ids, int index, PolicyRequest r) {
+    if (ids.length <= maxPromptTokens) {
+      return ids;
+    }
+    if (overflow == PromptOverflow.FAIL) {
+      throw new IllegalArgumentException("prompt " + index + " (worker '" + r.workerKey() + "', episode "
+          + r.episodeIndex() + ", turn " + r.turnIndex() + ") is " + ids.length + " tokens after chat formatting, "
+          + "more than maxPromptTokens=" + maxPromptTokens + "; shorten the prompt, raise maxPromptTokens, or "
+          + "choose PromptOverflow.KEEP_LAST");
+    }
+    if (!warnedTruncation) {
+      warnedTruncation = true;
+      LOG.warn("policy '{}': a prompt of {} tokens was cut to its last {} tokens (further cuts are not logged)",
+          name, ids.length, maxPromptTokens);
+    }
+    return Arrays.copyOfRange(ids, ids.length - maxPromptTokens, ids.length);
+  }
+
+  /** Closes the resources handed to {@link Builder#addOwnedResource}, last added first. Idempotent. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    RuntimeException first = null;
+    for (int i = owned.size() - 1; i >= 0; i--) {
+      try {
+        owned.get(i).close();
+      } catch (Exception e) {
+        if (first == null) {
+          first = new IllegalStateException("closing policy '" + name + "' failed: " + e.getMessage(), e);
+        } else {
+          first.addSuppressed(e);
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  /** Builds a {@link DjlLanguagePolicy}: tokenizer, chat template, generator and stop tokens are required. */
+  public static final class Builder {
+    private String name = "djl";
+    private HfTokenizer tokenizer;
+    private ChatTemplate template;
+    private TokenGenerator generator;
+    private final Set<Integer> stopTokenIds = new LinkedHashSet<>();
+    private final Map<String, Object> templateVariables = new LinkedHashMap<>();
+    private boolean enableThinking = true;
+    private int maxPromptTokens = DEFAULT_MAX_PROMPT_TOKENS;
+    private PromptOverflow overflow = PromptOverflow.FAIL;
+    private final List<AutoCloseable> owned = new ArrayList<>();
+
+    private Builder() {}
+
+    /** @param t the tokenizer @return this builder */
+    public Builder setTokenizer(HfTokenizer t) {
+      this.tokenizer = Objects.requireNonNull(t, "tokenizer");
+      return this;
+    }
+
+    /** @param t the chat template @return this builder */
+    public Builder setChatTemplate(ChatTemplate t) {
+      this.template = Objects.requireNonNull(t, "template");
+      return this;
+    }
+
+    /** @param g the token generator (the model) @return this builder */
+    public Builder setGenerator(TokenGenerator g) {
+      this.generator = Objects.requireNonNull(g, "generator");
+      return this;
+    }
+
+    /** @param id a token id that ends a response @return this builder */
+    public Builder addStopTokenId(int id) {
+      stopTokenIds.add(id);
+      return this;
+    }
+
+    /** @param ids token ids that end a response @return this builder */
+    public Builder addStopTokenIds(Iterable<Integer> ids) {
+      ids.forEach(stopTokenIds::add);
+      return this;
+    }
+
+    /**
+     * @param key a template variable
+     * @param value its value (String, Boolean, number, List, Map or null)
+     * @return this builder
+     */
+    public Builder addTemplateVariable(String key, Object value) {
+      templateVariables.put(Objects.requireNonNull(key, "key"), value);
+      return this;
+    }
+
+    /** @param resource closed when the policy is closed @return this builder */
+    public Builder addOwnedResource(AutoCloseable resource) {
+      owned.add(Objects.requireNonNull(resource, "resource"));
+      return this;
+    }
+
+    /** @param n the policy's name (default {@code djl}) @return this builder */
+    public Builder optName(String n) {
+      this.name = Objects.requireNonNull(n, "name");
+      return this;
+    }
+
+    /** @param on the template's {@code enable_thinking} (default true) @return this builder */
+    public Builder optEnableThinking(boolean on) {
+      this.enableThinking = on;
+      return this;
+    }
+
+    /**
+     * @param n the prompt limit in tokens (default {@value DjlLanguagePolicy#DEFAULT_MAX_PROMPT_TOKENS})
+     * @return this builder
+     */
+    public Builder optMaxPromptTokens(int n) {
+      this.maxPromptTokens = n;
+      return this;
+    }
+
+    /** @param o what to do with longer prompts (default {@link PromptOverflow#FAIL}) @return this builder */
+    public Builder optPromptOverflow(PromptOverflow o) {
+      this.overflow = Objects.requireNonNull(o, "overflow");
+      return this;
+    }
+
+    /**
+     * @return the policy
+     * @throws IllegalStateException when a required part is missing, no stop token is given, a stop token is
+     *     outside the tokenizer's vocabulary, or maxPromptTokens is not positive
+     */
+    public DjlLanguagePolicy build() {
+      if (tokenizer == null) {
+        throw new IllegalStateException("setTokenizer(...) is required");
+      }
+      if (template == null) {
+        throw new IllegalStateException("setChatTemplate(...) is required");
+      }
+      if (generator == null) {
+        throw new IllegalStateException("setGenerator(...) is required");
+      }
+      if (stopTokenIds.isEmpty()) {
+        throw new IllegalStateException("at least one stop token id is required (see StopTokens.resolve)");
+      }
+      for (int id : stopTokenIds) {
+        if (id < 0 || id >= tokenizer.vocabSize()) {
+          throw new IllegalStateException("stop token id " + id + " is outside the tokenizer's vocabulary [0, "
+              + tokenizer.vocabSize() + ")");
+        }
+      }
+      if (maxPromptTokens < 1) {
+        throw new IllegalStateException("maxPromptTokens must be >= 1, got " + maxPromptTokens);
+      }
+      if (templateVariables.containsKey(ChatTemplate.ENABLE_THINKING)) {
+        throw new IllegalStateException("set enable_thinking with optEnableThinking(...)");
+      }
+      return new DjlLanguagePolicy(this);
+    }
+  }
+}

@@ -1,0 +1,313 @@
+package org.magejvm.impl.llm.text;
+
+import ai.djl.huggingface.tokenizers.Encoding;
+import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalInt;
+import org.magejvm.impl.llm.safetensors.CheckpointException;
+
+/**
+ * A checkpoint's Hugging Face tokenizer ({@code tokenizer.json}), run by DJL's binding of the Rust
+ * {@code tokenizers} library.
+ *
+ * <p>It is configured for chat models: no truncation (DJL would otherwise cut every text to 512 tokens), no
+ * padding, and no automatically added special tokens (a chat template writes them into the text, as
+ * {@code transformers}' {@code apply_chat_template} does). Special-token texts inside the input are matched as
+ * tokens. Nothing is downloaded; set {@code DJL_OFFLINE=true} (or {@code -Dai.djl.offline=true}) so that DJL also
+ * skips its usage report. On a CUDA machine DJL would pick (and try to download) a CUDA build of the native
+ * tokenizer library; unless {@code RUST_FLAVOR} is already set (environment or system property), {@link #load}
+ * sets the system property {@code RUST_FLAVOR=cpu} so the CPU build inside the DJL jar is used.
+ *
+ * <p>Encoding and decoding are thread-safe. The tokenizer holds native memory: {@link #close()} it when done.
+ */
+public final class HfTokenizer implements AutoCloseable {
+
+  /** The file name inside a checkpoint directory. */
+  public static final String FILE_NAME = "tokenizer.json";
+  private static final String RUST_FLAVOR = "RUST_FLAVOR";
+
+  private final Path file;
+  private final HuggingFaceTokenizer tokenizer;
+  private final int vocabSize;
+  private final List<AddedToken> addedTokens;
+  private final Map<String, AddedToken> addedByContent;
+  private final Map<Integer, AddedToken> addedById;
+
+  private HfTokenizer(Path file, HuggingFaceTokenizer tokenizer, int vocabSize, List<AddedToken> addedTokens) {
+    this.file = file;
+    this.tokenizer = tokenizer;
+    this.vocabSize = vocabSize;
+    this.addedTokens = Collections.unmodifiableList(addedTokens);
+    Map<String, AddedToken> byContent = new HashMap<>();
+    Map<Integer, AddedToken> byId = new HashMap<>();
+    for (AddedToken t : addedTokens) {
+      byContent.put(t.content(), t);
+      byId.put(t.id(), t);
+    }
+    this.addedByContent = byContent;
+    this.addedById = byId;
+  }
+
+  /**
+   * Loads a tokenizer.
+   *
+   * @param path a checkpoint directory (its {@code tokenizer.json} is read) or a {@code tokenizer.json} file
+   * @return the tokenizer
+   * @throws CheckpointException when the file is missing, not valid JSON, or not a tokenizer the library accepts
+   */
+  public static HfTokenizer load(Path path) {
+    Objects.requireNonNull(path, "path");
+    Path file = Files.isDirectory(path) ? path.resolve(FILE_NAME) : path;
+    if (!Files.isRegularFile(file)) {
+      throw new CheckpointException(FILE_NAME + " not found: " + file);
+    }
+    Header header = readHeader(file);
+    if (System.getenv(RUST_FLAVOR) == null && System.getProperty(RUST_FLAVOR) == null) {
+      System.setProperty(RUST_FLAVOR, "cpu");
+    }
+    HuggingFaceTokenizer tok;
+    try {
+      tok = HuggingFaceTokenizer.newInstance(file,
+          Map.of("truncation", "false", "padding", "false", "addSpecialTokens", "false"));
+    } catch (IOException e) {
+      throw new CheckpointException("cannot read " + file + ": " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      throw new CheckpointException(file + " was rejected by the tokenizers library: " + e.getMessage(), e);
+    }
+    return new HfTokenizer(file, tok, header.vocabSize, header.addedTokens);
+  }
+
+  /** What the streaming pass over tokenizer.json collects: vocabulary size and added tokens. */
+  private static final class Header {
+    int vocabSize;
+    List<AddedToken> addedTokens = new ArrayList<>();
+  }
+
+  /**
+   * Streams through tokenizer.json (Qwen3's is 11 MB) to find the added tokens and the largest token id, checking
+   * the JSON syntax on the way.
+   */
+  private static Header readHeader(Path file) {
+    Header h = new Header();
+    int maxId = -1;
+    boolean sawModel = false;
+    try (BufferedReader br = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+        JsonReader r = new JsonReader(br)) {
+      r.beginObject();
+      while (r.hasNext()) {
+        String key = r.nextName();
+        if (key.equals("added_tokens") && r.peek() == JsonToken.BEGIN_ARRAY) {
+          r.beginArray();
+          while (r.hasNext()) {
+            AddedToken t = readAddedToken(r, file);
+            h.addedTokens.add(t);
+            maxId = Math.max(maxId, t.id());
+          }
+          r.endArray();
+        } else if (key.equals("model") && r.peek() == JsonToken.BEGIN_OBJECT) {
+          sawModel = true;
+          maxId = Math.max(maxId, readModelMaxId(r, file));
+        } else {
+          r.skipValue();
+        }
+      }
+      r.endObject();
+      if (r.peek() != JsonToken.END_DOCUMENT) {
+        throw new CheckpointException(file + " has content after the top-level JSON object");
+      }
+    } catch (NoSuchFileException e) {
+      throw new CheckpointException(FILE_NAME + " not found: " + file);
+    } catch (IOException | IllegalStateException | NumberFormatException e) {
+      throw new CheckpointException(file + " is not a valid tokenizer.json: " + e.getMessage(), e);
+    }
+    if (!sawModel) {
+      throw new CheckpointException(file + " has no 'model' object");
+    }
+    if (maxId < 0) {
+      throw new CheckpointException(file + " defines no tokens");
+    }
+    h.vocabSize = maxId + 1;
+    return h;
+  }
+
+  private static AddedToken readAddedToken(JsonReader r, Path file) throws IOException {
+    Integer id = null;
+    String content = null;
+    boolean special = false;
+    r.beginObject();
+    while (r.hasNext()) {
+      switch (r.nextName()) {
+        case "id":
+          id = r.nextInt();
+          break;
+        case "content":
+          content = r.nextString();
+          break;
+        case "special":
+          special = r.nextBoolean();
+          break;
+        default:
+          r.skipValue();
+      }
+    }
+    r.endObject();
+    if (id == null || content == null || id < 0) {
+      throw new CheckpointException(file + ": an entry of 'added_tokens' lacks a valid 'id' or 'content'");
+    }
+    return new AddedToken(id, content, special);
+  }
+
+  /** The largest id in model.vocab: an object of token to id (BPE, WordPiece, WordLevel) or a list (Unigram). */
+  private static int readModelMaxId(JsonReader r, Path file) throws IOException {
+    int maxId = -1;
+    r.beginObject();
+    while (r.hasNext()) {
+      String key = r.nextName();
+      if (!key.equals("vocab")) {
+        r.skipValue();
+      } else if (r.peek() == JsonToken.BEGIN_OBJECT) {
+        r.beginObject();
+        while (r.hasNext()) {
+          r.nextName();
+          maxId = Math.max(maxId, r.nextInt());
+        }
+        r.endObject();
+      } else if (r.peek() == JsonToken.BEGIN_ARRAY) {
+        r.beginArray();
+        while (r.hasNext()) {
+          r.skipValue();
+          maxId++;
+        }
+        r.endArray();
+      } else {
+        throw new CheckpointException(file + ": 'model.vocab' must be an object or a list");
+      }
+    }
+    r.endObject();
+    return maxId;
+  }
+
+  /** @return the tokenizer.json file this was loaded from */
+  public Path file() {
+    return file;
+  }
+
+  /**
+   * The number of token ids the tokenizer can produce: the largest id in the vocabulary or added tokens, plus one.
+   * A model's embedding table may be larger (Qwen3 pads 151,669 to 151,936).
+   *
+   * @return the vocabulary size
+   */
+  public int vocabSize() {
+    return vocabSize;
+  }
+
+  /** @return the added tokens ({@code <|im_start|>}, {@code <think>}, ...), in file order */
+  public List<AddedToken> addedTokens() {
+    return addedTokens;
+  }
+
+  /**
+   * @param content the token text, for example {@code <|im_end|>}
+   * @return its id, or empty when it is not an added token of this tokenizer
+   */
+  public OptionalInt addedTokenId(String content) {
+    AddedToken t = addedByContent.get(content);
+    return t == null ? OptionalInt.empty() : OptionalInt.of(t.id());
+  }
+
+  /**
+   * @param content the token text, for example {@code <|im_end|>}
+   * @return its id
+   * @throws IllegalArgumentException when it is not an added token of this tokenizer
+   */
+  public int requireAddedTokenId(String content) {
+    return addedTokenId(content).orElseThrow(() -> new IllegalArgumentException(
+        "'" + content + "' is not an added token of " + file));
+  }
+
+  /**
+   * @param id a token id
+   * @return whether it is an added token marked special (dropped when decoding with special tokens skipped)
+   */
+  public boolean isSpecial(int id) {
+    AddedToken t = addedById.get(id);
+    return t != null && t.special();
+  }
+
+  /**
+   * Encodes text; special-token texts in it become their tokens. Nothing is added, truncated or padded.
+   *
+   * @param text the text
+   * @return the token ids
+   */
+  public int[] encode(String text) {
+    Objects.requireNonNull(text, "text");
+    return toInts(tokenizer.encode(text, false, false).getIds());
+  }
+
+  /**
+   * Encodes several texts at once (the native library may use several threads).
+   *
+   * @param texts the texts
+   * @return the token ids of each text, in order
+   */
+  public List<int[]> encodeBatch(List<String> texts) {
+    if (texts.isEmpty()) {
+      return List.of();
+    }
+    Encoding[] encodings = tokenizer.batchEncode(texts, false, false);
+    List<int[]> out = new ArrayList<>(encodings.length);
+    for (Encoding e : encodings) {
+      out.add(toInts(e.getIds()));
+    }
+    return out;
+  }
+
+  private static int[] toInts(long[] ids) {
+    int[] out = new int[ids.length];
+    for (int i = 0; i < ids.length; i++) {
+      out[i] = Math.toIntExact(ids[i]);
+    }
+    return out;
+  }
+
+  /**
+   * Decodes token ids to text.
+   *
+   * @param ids the token ids
+   * @param skipSpecialTokens whether to drop added tokens marked special (like {@code <|im_end|>})
+   * @return the text
+   * @throws IllegalArgumentException when an id is outside {@code [0, vocabSize)}
+   */
+  public String decode(int[] ids, boolean skipSpecialTokens) {
+    long[] l = new long[ids.length];
+    for (int i = 0; i < ids.length; i++) {
+      if (ids[i] < 0 || ids[i] >= vocabSize) {
+        throw new IllegalArgumentException("token id " + ids[i] + " at position " + i + " is outside the vocabulary"
+            + " [0, " + vocabSize + ") of " + file);
+      }
+      l[i] = ids[i];
+    }
+    return tokenizer.decode(l, skipSpecialTokens);
+  }
+
+  /** Frees the native tokenizer; further use fails. */
+  @Override
+  public void close() {
+    tokenizer.close();
+  }
+}
