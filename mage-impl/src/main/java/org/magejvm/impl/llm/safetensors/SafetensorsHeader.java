@@ -118,10 +118,21 @@ final class SafetensorsHeader {
             file + ": header has content after its JSON object (" + describe(rest) + ")");
       }
     } catch (IOException | IllegalStateException | NumberFormatException e) {
-      throw new CheckpointException(file + ": header is not valid JSON: " + e.getMessage(), e);
+      throw new CheckpointException(file + ": header is not valid JSON: " + jsonProblem(e), e);
     }
     checkOverlaps(entries.values(), file);
     return new SafetensorsHeader(entries, metadata);
+  }
+
+  /** Gson's parse error without its advice to parse leniently and its trouble-shooting link. */
+  static String jsonProblem(Exception e) {
+    String message = String.valueOf(e.getMessage());
+    int link = message.indexOf("\nSee https://");
+    if (link >= 0) {
+      message = message.substring(0, link);
+    }
+    return message.replace("Use JsonReader.setStrictness(Strictness.LENIENT) to accept malformed JSON", "malformed JSON")
+        .trim();
   }
 
   private static void readMetadata(JsonReader reader, String file, Map<String, String> out)
