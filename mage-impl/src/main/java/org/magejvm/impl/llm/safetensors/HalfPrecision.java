@@ -51,37 +51,24 @@ public final class HalfPrecision {
    * @return the 16-bit pattern in the low bits
    */
   static int floatBitsToHalf(int bits) {
-    int sign = (bits >>> 16) & 0x8000;
-    int exponent = (bits >>> 23) & 0xFF;
-    int mantissa = bits & 0x7FFFFF;
-    if (exponent == 0xFF) {
-      return mantissa == 0 ? sign | 0x7C00 : sign | 0x7E00;
+    // The float unit does the rounding, without branches: the two scalings of |f| turn everything too large for
+    // half precision into infinity, and adding a power of two picked from f's exponent moves the bits a half keeps
+    // to the bottom of the float mantissa, so the addition itself rounds them to nearest-even (subnormals too).
+    // This is the method of the FP16 library, which PyTorch also uses; it agrees with plain bit-level rounding on
+    // all 2^32 inputs (HalfPrecisionTest compares them) and is several times faster.
+    int shifted = bits << 1;
+    int bias = shifted & 0xFF000000;
+    if (Integer.compareUnsigned(bias, 0x71000000) < 0) {
+      bias = 0x71000000;
     }
-    int e = exponent - 127 + 15;
-    if (e >= 0x1F) {
-      return sign | 0x7C00;
+    float base = (Math.abs(Float.intBitsToFloat(bits)) * 0x1.0p+112f) * 0x1.0p-110f;
+    base += Float.intBitsToFloat((bias >>> 1) + 0x07800000);
+    int rounded = Float.floatToRawIntBits(base);
+    int magnitude = ((rounded >>> 13) & 0x7C00) + (rounded & 0x0FFF);
+    if (Integer.compareUnsigned(shifted, 0xFF000000) > 0) {
+      magnitude = 0x7E00; // NaN
     }
-    if (e <= 0) {
-      if (e < -10) {
-        return sign;
-      }
-      // subnormal half: the value is full * 2^(e - 14 - 24 + 24), i.e. full >> (14 - e) units of 2^-24
-      int full = mantissa | 0x800000;
-      int shift = 14 - e;
-      int result = full >>> shift;
-      int rest = full & ((1 << shift) - 1);
-      int halfway = 1 << (shift - 1);
-      if (rest > halfway || (rest == halfway && (result & 1) != 0)) {
-        result++;
-      }
-      return sign | result;
-    }
-    int result = (e << 10) | (mantissa >>> 13);
-    int rest = mantissa & 0x1FFF;
-    if (rest > 0x1000 || (rest == 0x1000 && (result & 1) != 0)) {
-      result++; // a carry out of the mantissa correctly bumps the exponent, up to infinity
-    }
-    return sign | result;
+    return ((bits >>> 16) & 0x8000) | magnitude;
   }
 
   /**

@@ -15,6 +15,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -30,22 +31,28 @@ import java.util.Set;
  * tensors load as FLOAT32 or FLOAT16; BF16 is widened in Java, never created as a DJL BF16 array. Loading is safe from
  * several threads at once.
  *
+ * <p>The file must not be truncated or rewritten in place while it is open: each load first checks that the file
+ * has not shrunk (and fails with a {@link CheckpointException} if it has), but a file cut short during a load can
+ * still surface as a JVM {@code InternalError}. Deleting the file, or replacing it by a rename as {@link
+ * SafetensorsWriter} does, is safe: the mapping keeps the old contents.
+ *
  * <p>{@link #close} drops the mappings; the operating system unmaps them when they are garbage-collected (Java 17 has
  * no safe explicit unmap). The file descriptor is closed as soon as {@link #open} returns.
  */
 public final class SafetensorsFile implements TensorSource {
 
-  /** Source mappings are at most this long (plus {@link #OVERLAP}). */
-  static final long DEFAULT_WINDOW_BYTES = 1L << 30;
-  /** Destination arrays are filled through views of at most this many bytes. */
-  static final long DEFAULT_SEGMENT_BYTES = 1L << 30;
   /** Consecutive windows overlap by the largest element size, so no element straddles two mappings. */
   static final int OVERLAP = 8;
+  /** Source mappings start this far apart and are this long plus {@link #OVERLAP}: exactly 1 GiB. */
+  static final long DEFAULT_WINDOW_BYTES = (1L << 30) - OVERLAP;
+  /** Destination arrays are filled through views of at most this many bytes. */
+  static final long DEFAULT_SEGMENT_BYTES = 1L << 30;
 
   private final Path path;
   private final String label;
   private final String fileName;
   private final long fileSize;
+  private final Object fileKey;
   private final long dataStart;
   private final SafetensorsHeader header;
   private final Map<String, TensorInfo> infos;
@@ -53,12 +60,13 @@ public final class SafetensorsFile implements TensorSource {
   private final long segmentBytes;
   private volatile MappedByteBuffer[] windows;
 
-  private SafetensorsFile(Path path, long fileSize, long dataStart, SafetensorsHeader header,
+  private SafetensorsFile(Path path, long fileSize, Object fileKey, long dataStart, SafetensorsHeader header,
       MappedByteBuffer[] windows, long windowBytes, long segmentBytes) {
     this.path = path;
     this.label = path.toString();
     this.fileName = path.getFileName() == null ? label : path.getFileName().toString();
     this.fileSize = fileSize;
+    this.fileKey = fileKey;
     this.dataStart = dataStart;
     this.header = header;
     this.windows = windows;
@@ -87,14 +95,16 @@ public final class SafetensorsFile implements TensorSource {
    * Opens a file with chosen mapping and fill sizes (tests use tiny ones to exercise the chunked paths).
    *
    * @param path the file
-   * @param windowBytes size of each source mapping, a positive multiple of 8 of at most 1 GiB
+   * @param windowBytes distance between source mappings (each is 8 bytes longer), a positive multiple of 8 of at
+   *     most 1 GiB - 8
    * @param segmentBytes size of each destination view, a positive multiple of 8 of at most 1 GiB
    * @return the open file
    */
   static SafetensorsFile open(Path path, long windowBytes, long segmentBytes) {
     if (windowBytes <= 0 || windowBytes % 8 != 0 || windowBytes > DEFAULT_WINDOW_BYTES
         || segmentBytes <= 0 || segmentBytes % 8 != 0 || segmentBytes > DEFAULT_SEGMENT_BYTES) {
-      throw new IllegalArgumentException("window and segment sizes must be positive multiples of 8, at most 1 GiB");
+      throw new IllegalArgumentException("window and segment sizes must be positive multiples of 8, at most 1 GiB "
+          + "(windows: 1 GiB - 8)");
     }
     String label = path.toString();
     if (Files.isDirectory(path)) {
@@ -104,6 +114,7 @@ public final class SafetensorsFile implements TensorSource {
       throw new CheckpointException(label + ": file does not exist");
     }
     try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+      Object fileKey = Files.readAttributes(path, BasicFileAttributes.class).fileKey();
       long size = channel.size();
       if (size < 8) {
         throw new CheckpointException(label + ": file is " + size
@@ -131,7 +142,7 @@ public final class SafetensorsFile implements TensorSource {
         long length = Math.min(size - start, windowBytes + OVERLAP);
         windows[i] = channel.map(FileChannel.MapMode.READ_ONLY, start, length);
       }
-      return new SafetensorsFile(path, size, dataStart, header, windows, windowBytes, segmentBytes);
+      return new SafetensorsFile(path, size, fileKey, dataStart, header, windows, windowBytes, segmentBytes);
     } catch (IOException e) {
       throw new CheckpointException(label + ": cannot read the file: " + e, e);
     }
@@ -218,12 +229,13 @@ public final class SafetensorsFile implements TensorSource {
         return moved;
       }
     }
+    checkUnchanged(name);
     NDArray array = manager.create(new Shape(entry.shape()), target);
     try {
       fill(maps, array, entry, target);
     } catch (InternalError e) {
       array.close();
-      // the JVM reports a fault on a mapped page this way: the file shrank or vanished underneath us
+      // how the JVM reports a fault on a mapped page (when it can report it at once): the file shrank under us
       throw new CheckpointException(label + ": tensor '" + name
           + "' could not be read; was the file truncated or replaced while open?", e);
     } catch (RuntimeException | Error e) {
@@ -232,6 +244,26 @@ public final class SafetensorsFile implements TensorSource {
     }
     array.setName(name);
     return array;
+  }
+
+  /**
+   * Reading a mapped page beyond the end of a file that shrank after open faults, and the JVM may report that only
+   * later, somewhere else; a cheap size check before each load turns the usual case into a clear error instead.
+   */
+  private void checkUnchanged(String name) {
+    BasicFileAttributes now;
+    try {
+      now = Files.readAttributes(path, BasicFileAttributes.class);
+    } catch (IOException e) {
+      return; // deleted: the mapping still holds the old contents
+    }
+    if (fileKey != null && !fileKey.equals(now.fileKey())) {
+      return; // replaced by another file: the mapping still holds the old one
+    }
+    if (now.size() < fileSize) {
+      throw new CheckpointException(label + ": tensor '" + name + "' could not be read: the file was truncated "
+          + "from " + fileSize + " to " + now.size() + " bytes after it was opened");
+    }
   }
 
   private void fill(MappedByteBuffer[] maps, NDArray array, SafetensorsHeader.Entry entry, DataType target) {

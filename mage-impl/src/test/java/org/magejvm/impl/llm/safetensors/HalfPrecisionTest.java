@@ -2,6 +2,7 @@ package org.magejvm.impl.llm.safetensors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import ai.djl.Device;
 import ai.djl.ndarray.NDArray;
@@ -176,6 +177,73 @@ class HalfPrecisionTest {
         assertThat(mine).as("value %s (%08x)", values[i], Float.floatToRawIntBits(values[i]))
             .isEqualTo(torch.get(i));
       }
+    }
+  }
+
+  /** Plain bit-level rounding to half precision: the reference the fast conversion must agree with. */
+  private static int referenceFloatBitsToHalf(int bits) {
+    int sign = (bits >>> 16) & 0x8000;
+    int exponent = (bits >>> 23) & 0xFF;
+    int mantissa = bits & 0x7FFFFF;
+    if (exponent == 0xFF) {
+      return mantissa == 0 ? sign | 0x7C00 : sign | 0x7E00;
+    }
+    int e = exponent - 127 + 15;
+    if (e >= 0x1F) {
+      return sign | 0x7C00;
+    }
+    if (e <= 0) {
+      if (e < -10) {
+        return sign;
+      }
+      int full = mantissa | 0x800000; // a subnormal half counts units of 2^-24: full >> (14 - e) of them
+      int shift = 14 - e;
+      int result = full >>> shift;
+      int rest = full & ((1 << shift) - 1);
+      int halfway = 1 << (shift - 1);
+      if (rest > halfway || (rest == halfway && (result & 1) != 0)) {
+        result++;
+      }
+      return sign | result;
+    }
+    int result = (e << 10) | (mantissa >>> 13);
+    int rest = mantissa & 0x1FFF;
+    if (rest > 0x1000 || (rest == 0x1000 && (result & 1) != 0)) {
+      result++;
+    }
+    return sign | result;
+  }
+
+  @Test
+  void fastNarrowingAgreesWithBitLevelRounding() {
+    // a stride through all float patterns, plus every pattern near the half range's edges
+    for (long i = 0; i < (1L << 32); i += 4099) {
+      checkAgainstReference((int) i);
+    }
+    for (int exponent : new int[] {0x66, 0x67, 0x70, 0x71, 0x8E, 0x8F}) {
+      for (int mantissa = 0; mantissa < (1 << 23); mantissa += 7) {
+        checkAgainstReference((exponent << 23) | mantissa);
+        checkAgainstReference(0x80000000 | (exponent << 23) | mantissa);
+      }
+    }
+  }
+
+  @Test
+  void fastNarrowingAgreesWithBitLevelRoundingOnAllInputs() {
+    assumeTrue(Boolean.getBoolean("mage.test.exhaustive"), "opt-in (about 15 s): -Dmage.test.exhaustive=true");
+    int i = 0;
+    do {
+      checkAgainstReference(i);
+      i++;
+    } while (i != 0);
+  }
+
+  private static void checkAgainstReference(int bits) {
+    int fast = HalfPrecision.floatBitsToHalf(bits);
+    int reference = referenceFloatBitsToHalf(bits);
+    if (fast != reference) {
+      fail("float bits " + Integer.toHexString(bits) + ": got " + Integer.toHexString(fast) + ", expected "
+          + Integer.toHexString(reference));
     }
   }
 

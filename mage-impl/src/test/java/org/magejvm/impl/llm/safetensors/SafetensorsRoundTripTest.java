@@ -9,15 +9,21 @@ import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
+import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -229,7 +235,7 @@ class SafetensorsRoundTripTest {
         .add("f_f16", v, new long[] {1, 53}, SafetensorsDtype.F16)
         .write(file);
     try (NDManager m = manager.newSubManager(); SafetensorsFile reference = SafetensorsFile.open(file)) {
-      for (long window : new long[] {8, 16, 24, 40, 64, 1L << 30}) {
+      for (long window : new long[] {8, 16, 24, 40, 64, SafetensorsFile.DEFAULT_WINDOW_BYTES}) {
         for (long segment : new long[] {8, 16, 24, 1L << 30}) {
           try (SafetensorsFile st = SafetensorsFile.open(file, window, segment)) {
             for (String name : st.names()) {
@@ -283,6 +289,69 @@ class SafetensorsRoundTripTest {
       }
     }
     assertThat(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file))).isEqualTo(digest);
+  }
+
+  @Test
+  void loadsFromSeveralThreadsAtOnce() throws Exception {
+    Path file = dir.resolve("threads.safetensors");
+    SafetensorsWriter writer = new SafetensorsWriter();
+    for (int t = 0; t < 16; t++) {
+      writer.add("t" + t, values(1000 + t, t), new long[] {1000 + t}, t % 2 == 0 ? SafetensorsDtype.BF16
+          : SafetensorsDtype.F32);
+    }
+    writer.write(file);
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try (SafetensorsFile st = SafetensorsFile.open(file, 64, 1L << 30); NDManager m = manager.newSubManager()) {
+      List<Future<Boolean>> results = new ArrayList<>();
+      for (int round = 0; round < 8; round++) {
+        for (int t = 0; t < 16; t++) {
+          int index = t;
+          results.add(pool.submit(() -> {
+            float[] want = expected(values(1000 + index, index),
+                index % 2 == 0 ? SafetensorsDtype.BF16 : SafetensorsDtype.F32, DataType.FLOAT32);
+            try (NDArray a = st.load(m, "t" + index, DataType.FLOAT32)) {
+              return Arrays.equals(a.toFloatArray(), want);
+            }
+          }));
+        }
+      }
+      for (Future<Boolean> r : results) {
+        assertThat(r.get()).isTrue();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void aFileTruncatedWhileOpenGivesACheckpointException() throws Exception {
+    Path file = dir.resolve("shrinking.safetensors");
+    new SafetensorsWriter().add("big", values(64 * 1024, 10), new long[] {64, 1024}, SafetensorsDtype.F32)
+        .write(file);
+    try (SafetensorsFile st = SafetensorsFile.open(file); NDManager m = manager.newSubManager()) {
+      try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+        raf.setLength(st.dataStart() + 100); // the mapped pages past the new end now fault
+      }
+      assertThatThrownBy(() -> st.load(m, "big", DataType.FLOAT32))
+          .isInstanceOf(CheckpointException.class)
+          .hasMessageContaining("shrinking.safetensors").hasMessageContaining("'big'")
+          .hasMessageContaining("truncated");
+    }
+  }
+
+  @Test
+  void rewritingAnOpenFileLeavesTheOpenOneIntact() throws Exception {
+    Path file = dir.resolve("rewrite.safetensors");
+    new SafetensorsWriter().add("w", values(4096, 1), new long[] {4096}, SafetensorsDtype.F32).write(file);
+    try (SafetensorsFile old = SafetensorsFile.open(file); NDManager m = manager.newSubManager()) {
+      new SafetensorsWriter().add("w", new float[] {5, 6}, new long[] {2}, SafetensorsDtype.F32).write(file);
+      assertThat(old.load(m, "w", DataType.FLOAT32).toFloatArray()).containsExactly(values(4096, 1));
+      try (SafetensorsFile fresh = SafetensorsFile.open(file)) {
+        assertThat(fresh.load(m, "w", DataType.FLOAT32).toFloatArray()).containsExactly(5f, 6f);
+      }
+      Files.delete(file);
+      assertThat(old.load(m, "w", DataType.FLOAT32).toFloatArray()).containsExactly(values(4096, 1));
+    }
   }
 
   @Test
