@@ -26,6 +26,12 @@ import java.util.Set;
  * section. The header is read and fully validated by {@link #open}; tensor bytes are read through read-only mappings
  * of at most 1 GiB each, so neither the file nor a single tensor is limited to 2 GiB.
  *
+ * <p>Validation rejects anything that could make a read go wrong or be ambiguous (bad JSON or types, unknown dtypes,
+ * negative or overflowing shapes, ranges outside the data section or overlapping, byte counts that disagree with the
+ * shape, duplicate names). It is lenient where nothing is at stake, like the reference implementation or more so:
+ * unknown fields in a tensor entry are ignored, {@code "__metadata__": null} means no metadata, and unused bytes
+ * between tensors or after the last one are allowed.
+ *
  * <p>{@link #load} copies (and converts) a tensor into memory owned by the new array: the array never aliases the
  * mapping, so writing to it never touches the file and it stays valid after {@link #close}. F32, F16 and BF16
  * tensors load as FLOAT32 or FLOAT16; BF16 is widened in Java, never created as a DJL BF16 array. Loading is safe from
@@ -185,6 +191,11 @@ public final class SafetensorsFile implements TensorSource {
     return infos.keySet();
   }
 
+  /**
+   * @param name a tensor name
+   * @return its header entry; {@link TensorInfo#file()} is this file's name
+   * @throws CheckpointException naming the file when there is no such tensor
+   */
   @Override
   public TensorInfo info(String name) {
     TensorInfo info = infos.get(name);
@@ -204,6 +215,19 @@ public final class SafetensorsFile implements TensorSource {
     return new long[] {dataStart + e.begin(), dataStart + e.end()};
   }
 
+  /**
+   * Copies a tensor into a new array owned by {@code manager}, converting F32, F16 or BF16 to the target type
+   * (narrowing rounds to nearest, ties to even). On a GPU manager the tensor is filled on the CPU, then moved.
+   *
+   * @param manager the manager that will own the array
+   * @param name the tensor name
+   * @param target FLOAT32 or FLOAT16
+   * @return the array, with the header's shape and the tensor's name
+   * @throws CheckpointException naming the file and tensor when the tensor is missing, has another dtype, or the
+   *     file shrank since it was opened
+   * @throws IllegalArgumentException when the target is neither FLOAT32 nor FLOAT16
+   * @throws IllegalStateException when this file is closed
+   */
   @Override
   public NDArray load(NDManager manager, String name, DataType target) {
     if (target != DataType.FLOAT32 && target != DataType.FLOAT16) {
@@ -332,6 +356,7 @@ public final class SafetensorsFile implements TensorSource {
     windows = null;
   }
 
+  /** @return the path and tensor count, for logs */
   @Override
   public String toString() {
     return "SafetensorsFile[" + label + ", " + infos.size() + " tensors]";

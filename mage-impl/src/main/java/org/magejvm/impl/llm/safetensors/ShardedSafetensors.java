@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -84,7 +85,12 @@ public final class ShardedSafetensors implements TensorSource {
       for (Map.Entry<String, List<String>> e : tensorsByShard.entrySet()) {
         String shard = e.getKey();
         List<String> tensors = e.getValue();
-        Path shardPath = dir.resolve(shard).normalize();
+        Path shardPath;
+        try {
+          shardPath = dir.resolve(shard).normalize();
+        } catch (InvalidPathException invalid) {
+          shardPath = dir; // rejected just below
+        }
         if (shard.isEmpty() || !shardPath.startsWith(dir) || shardPath.equals(dir)) {
           throw new CheckpointException(label + ": tensor '" + tensors.get(0) + "' names the shard '" + shard
               + "', which is not a file inside " + dir);
@@ -202,11 +208,25 @@ public final class ShardedSafetensors implements TensorSource {
     return names;
   }
 
+  /**
+   * @param name a tensor name listed in the index
+   * @return its header entry; {@link TensorInfo#file()} is the shard's file name
+   * @throws CheckpointException naming the index when the index does not list the tensor
+   */
   @Override
   public TensorInfo info(String name) {
     return shardOf(name).info(name);
   }
 
+  /**
+   * Loads a tensor from its shard (see {@link SafetensorsFile#load}).
+   *
+   * @param manager the manager that will own the array
+   * @param name a tensor name listed in the index
+   * @param target FLOAT32 or FLOAT16
+   * @return the array, with the header's shape
+   * @throws CheckpointException naming the file and tensor when it is not listed or cannot be loaded
+   */
   @Override
   public NDArray load(NDManager manager, String name, DataType target) {
     return shardOf(name).load(manager, name, target);
@@ -227,6 +247,7 @@ public final class ShardedSafetensors implements TensorSource {
     shards.forEach(SafetensorsFile::close);
   }
 
+  /** @return the index path, shard and tensor counts, for logs */
   @Override
   public String toString() {
     return "ShardedSafetensors[" + index + ", " + shards.size() + " shards, " + names.size() + " tensors]";

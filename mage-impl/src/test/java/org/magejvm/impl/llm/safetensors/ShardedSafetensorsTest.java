@@ -137,6 +137,10 @@ class ShardedSafetensorsTest {
     assertBadIndex("tensor 'a'", "'../outside.safetensors'", "not a file inside");
     writeIndex("{\"weight_map\": {\"a\": \"/etc/passwd\"}}");
     assertBadIndex("not a file inside");
+    writeIndex("{\"weight_map\": {\"a\": \"bad\\u0000name\"}}");
+    assertBadIndex("tensor 'a'", "not a file inside");
+    writeIndex("{\"weight_map\": {\"a\": \".\"}}");
+    assertBadIndex("tensor 'a'", "not a file inside");
     Files.delete(dir.resolve(ShardedSafetensors.INDEX_FILE));
     assertThatThrownBy(() -> ShardedSafetensors.open(dir)).isInstanceOf(CheckpointException.class)
         .hasMessageContaining(ShardedSafetensors.INDEX_FILE).hasMessageContaining("does not exist");
