@@ -104,7 +104,8 @@ class EpisodeTest {
         new Episode(0, List.of(play(0, 0)), Outcome.LOST, 0, -1),
         new Episode(1, List.of(play(1, 0)), Outcome.WON, 1, 1)));
     ReflectionMemory mem = ReflectionMemory.of(List.of("block the diagonal"));
-    MetaEpisode m = new MetaEpisode("mage-tictactoe", "g-3", 2, 42L, "mcts-100", Seat.SECOND, turns, episodes, mem);
+    MetaEpisode m =
+        new MetaEpisode("mage-tictactoe", "g-3", 2, 42L, "mcts-100", Seat.SECOND, turns, episodes, mem);
     turns.clear();
     episodes.clear();
     assertThat(m.turns()).hasSize(3);

@@ -217,7 +217,7 @@ class ProviderRegistryTest {
     assertThat(new PluginException("alone")).hasMessage("alone").hasNoCause();
   }
 
-  /** Loads one class again from its bytes, as if it came from another jar; everything else comes from the parent. */
+  /** Loads one class again from its bytes, as if from another jar; everything else comes from the parent. */
   private static final class OneClassLoader extends ClassLoader {
     private final Class<?> original;
     private final URL location;
