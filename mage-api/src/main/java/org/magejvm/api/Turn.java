@@ -170,7 +170,7 @@ public record Turn(
         + " responseTokens=" + responseTokenIds.length + "]";
   }
 
-  /** @return a builder with play phase, indices 0, empty texts and an empty anchor */
+  /** @return a builder with play phase and indices 0; prompt, response and anchor must still be set */
   public static Builder builder() {
     return new Builder();
   }

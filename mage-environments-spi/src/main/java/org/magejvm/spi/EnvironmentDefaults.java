@@ -33,13 +33,16 @@ public record EnvironmentDefaults(
    */
   public EnvironmentDefaults {
     if (maxTurns < 1 || episodes < 1 || maxResponseTokens < 1) {
-      throw new IllegalArgumentException("maxTurns, episodes and maxResponseTokens must be >= 1");
+      throw new IllegalArgumentException("maxTurns, episodes and maxResponseTokens must be >= 1, got " + maxTurns
+          + ", " + episodes + " and " + maxResponseTokens);
     }
     if (!(stepGamma >= 0 && stepGamma <= 1) || !(trajGamma >= 0 && trajGamma <= 1)) {
       throw new IllegalArgumentException("discounts must lie in [0, 1], got " + stepGamma + ", " + trajGamma);
     }
-    if (!(invalidPenalty >= 0) || !(lengthPenalty >= 0)) {
-      throw new IllegalArgumentException("penalties must be >= 0");
+    if (!(invalidPenalty >= 0) || !(lengthPenalty >= 0)
+        || Double.isInfinite(invalidPenalty) || Double.isInfinite(lengthPenalty)) {
+      throw new IllegalArgumentException(
+          "penalties must be finite and >= 0, got " + invalidPenalty + " and " + lengthPenalty);
     }
   }
 }

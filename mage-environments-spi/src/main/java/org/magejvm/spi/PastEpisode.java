@@ -24,6 +24,9 @@ public record PastEpisode(int index, List<HistoryStep> steps, Outcome outcome, S
    * @param reflection reflection text
    */
   public PastEpisode {
+    if (index < 0) {
+      throw new IllegalArgumentException("episode index must be >= 0, got " + index);
+    }
     Objects.requireNonNull(outcome, "outcome");
     steps = ImmutableList.copyOf(steps);
     reflection = reflection == null ? "" : reflection;
