@@ -42,13 +42,16 @@ public final class ReflectionMemory {
   /**
    * Adds the reflection written after the next episode.
    *
-   * @param reflection the reflection text (null is stored as empty); cut to {@link #MAX_CHARS} characters
+   * @param reflection the reflection text (null is stored as empty); cut to {@link #MAX_CHARS} characters (one
+   *     fewer when the cut would split a surrogate pair)
    * @return a new memory with the reflection appended
    */
   public ReflectionMemory append(String reflection) {
     String r = reflection == null ? "" : reflection;
     if (r.length() > MAX_CHARS) {
-      r = r.substring(0, MAX_CHARS);
+      // never split a surrogate pair: drop a dangling high surrogate at the cut
+      int end = Character.isHighSurrogate(r.charAt(MAX_CHARS - 1)) ? MAX_CHARS - 1 : MAX_CHARS;
+      r = r.substring(0, end);
     }
     return new ReflectionMemory(ImmutableList.<String>builder().addAll(reflections).add(r).build());
   }

@@ -95,6 +95,9 @@ public record Turn(
     if (!Double.isFinite(reward)) {
       throw new IllegalArgumentException("reward must be finite, got " + reward);
     }
+    if (!Double.isFinite(score)) {
+      throw new IllegalArgumentException("score must be finite, got " + score);
+    }
   }
 
   /** @return a copy of the prompt token ids */

@@ -76,4 +76,11 @@ class ReflectionMemoryTest {
     assertThat(a).isNotEqualTo(ReflectionMemory.of(List.of("b", "a"))).isNotEqualTo(List.of("a", "b"));
     assertThat(a.toString()).isEqualTo("ReflectionMemory[a, b]");
   }
+
+  @Test
+  void theCutNeverSplitsASurrogatePair() {
+    String text = "a".repeat(ReflectionMemory.MAX_CHARS - 1) + "\uD83D\uDE00" + "tail";
+    String kept = ReflectionMemory.empty().append(text).get(0);
+    assertThat(kept).hasSize(ReflectionMemory.MAX_CHARS - 1).isEqualTo("a".repeat(ReflectionMemory.MAX_CHARS - 1));
+  }
 }

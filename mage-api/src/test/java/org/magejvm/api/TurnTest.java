@@ -217,4 +217,12 @@ class TurnTest {
     assertThat(full().toString()).isEqualTo("Turn[PLAY ep=2 t=3 action='(1, 2)' reward=0.5 valid=true done=true"
         + " won=true draw=false opponent=mcts-100 responseTokens=2]");
   }
+
+  @Test
+  void nonFiniteScoreIsRejected() {
+    assertThatThrownBy(() -> Turn.builder().setPrompt("p").setResponse("r")
+        .setAnchor(new AnchorKey("s", "")).optScore(Double.NaN).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("score must be finite");
+  }
 }
