@@ -2,6 +2,7 @@ package org.magejvm.impl.llm.model;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.NDScope;
 import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
@@ -14,7 +15,7 @@ import java.util.Objects;
  *
  * <p>Slot {@code s} of every row holds the token at slot {@code s} of that row's left-padded sequence; which slots
  * are padding is the caller's business (see {@link Qwen3Model#forward}). A cache owns a manager of its own and
- * must be closed. It is not thread-safe.
+ * must be closed; its arrays are never registered with an enclosing {@link NDScope}. It is not thread-safe.
  */
 public final class KvCache implements AutoCloseable {
   private final NDManager manager;
@@ -42,9 +43,15 @@ public final class KvCache implements AutoCloseable {
     this.keys = new NDArray[layers];
     this.values = new NDArray[layers];
     for (int l = 0; l < layers; l++) {
-      keys[l] = manager.zeros(new Shape(batch, kvHeads, capacity, headDim), dtype);
-      values[l] = manager.zeros(new Shape(batch, kvHeads, capacity, headDim), dtype);
+      keys[l] = keep(manager.zeros(new Shape(batch, kvHeads, capacity, headDim), dtype));
+      values[l] = keep(manager.zeros(new Shape(batch, kvHeads, capacity, headDim), dtype));
     }
+  }
+
+  /** Takes a long-lived array out of any enclosing {@link NDScope}, which would otherwise close it. */
+  private static NDArray keep(NDArray a) {
+    NDScope.unregister(a);
+    return a;
   }
 
   /** @return the number of slots filled (the same for every row) */
@@ -86,7 +93,7 @@ public final class KvCache implements AutoCloseable {
   }
 
   private NDArray grow(NDArray old, int newCapacity, NDIndex filled) {
-    NDArray bigger = manager.zeros(new Shape(batch, kvHeads, newCapacity, headDim), dtype);
+    NDArray bigger = keep(manager.zeros(new Shape(batch, kvHeads, newCapacity, headDim), dtype));
     if (length > 0) {
       try (NDArray part = old.get(filled)) {
         bigger.set(filled, part);
@@ -115,10 +122,10 @@ public final class KvCache implements AutoCloseable {
     }
     try (NDArray index = manager.create(idx)) {
       for (int l = 0; l < layers; l++) {
-        NDArray k = keys[l].get(index);
+        NDArray k = keep(keys[l].get(index));
         keys[l].close();
         keys[l] = k;
-        NDArray v = values[l].get(index);
+        NDArray v = keep(values[l].get(index));
         values[l].close();
         values[l] = v;
       }

@@ -33,7 +33,11 @@ import org.magejvm.impl.llm.safetensors.TensorSource;
  *
  * <p><b>Memory.</b> Every array a call creates belongs to the manager of the {@code inputIds} array it is given
  * (never to the weights' manager); intermediate arrays are closed before the call returns (with autograd on, the
- * graph keeps what the backward pass needs). Only the returned array is left to the caller.
+ * graph keeps what the backward pass needs). Only the returned array is left to the caller. Beware that on the CPU
+ * an array created from Java data ({@code manager.create(float[])} and the like) does not own its storage, it
+ * borrows a direct buffer that may be freed once the array is closed; views and no-op conversions of it borrow the
+ * same memory. Anything that must outlive such an array, or that autograd saves for a backward pass after it is
+ * closed, must be a {@code duplicate()}.
  *
  * <p>Gradients flow to the weights when they {@linkplain Qwen3Weights#requireGradients require gradients} and the
  * thread's grad mode is on (inside a {@code GradientCollector}). A model may be used by one thread at a time.
@@ -60,8 +64,10 @@ public final class Qwen3Model implements AutoCloseable {
     for (int i = 0; i < half; i++) {
       inv[i] = 1.0 / Math.pow(config.ropeTheta(), (2.0 * i) / config.headDim());
     }
-    try (NDArray d = weights.manager().create(inv)) {
-      invFreq = d.toType(normType, true);
+    // duplicate(): an array created from Java memory only aliases that buffer; the copy owns its storage
+    try (NDArray d = weights.manager().create(inv); NDArray t = d.toType(normType, false)) {
+      invFreq = t.duplicate();
+      NDScope.unregister(invFreq);
     }
   }
 
@@ -171,7 +177,9 @@ public final class Qwen3Model implements AutoCloseable {
     NDArray result;
     try (NDScope scope = new NDScope()) {
       scope.suppressNotUsedWarning();
-      NDArray ids = inputIds.getDataType() == DataType.INT64 ? inputIds : inputIds.toType(DataType.INT64, false);
+      // a copy that owns its storage: the embedding's backward pass keeps the ids, and an array made from Java
+      // memory only borrows that memory until its handle is closed
+      NDArray ids = inputIds.toType(DataType.INT64, false).duplicate();
       NDArray x = ids.getNDArrayInternal().embedding(ids, weights.embed(), SparseFormat.DENSE).singletonOrThrow();
       NDArray h = x.toType(normType, false);
       NDArray[] rope = rotary(m, padLeft, offset, t);

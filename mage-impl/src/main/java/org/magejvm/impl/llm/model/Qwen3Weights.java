@@ -3,6 +3,7 @@ package org.magejvm.impl.llm.model;
 import ai.djl.Device;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.NDScope;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import java.util.ArrayList;
@@ -256,6 +257,7 @@ public final class Qwen3Weights implements AutoCloseable {
           a = converted;
         }
         a.setName(e.getKey());
+        NDScope.unregister(a); // parameters outlive any scope the caller may have open
         params.put(e.getKey(), a);
       }
       return new Qwen3Weights(config, manager, dtype, params);
@@ -378,6 +380,7 @@ public final class Qwen3Weights implements AutoCloseable {
           }
         }
         a.setName(e.getKey());
+        NDScope.unregister(a); // parameters outlive any scope the caller may have open
         params.put(e.getKey(), a);
       }
       return new Qwen3Weights(config, manager, dtype, params);

@@ -97,7 +97,9 @@ final class NdListTensorSource implements TensorSource {
   @Override
   public NDArray load(NDManager target, String name, DataType type) {
     info(name);
-    NDArray copy = arrays.get(name).toType(type, true);
+    // toType(same type, copy=true) would alias the decoded buffer; duplicate() really copies
+    NDArray a = arrays.get(name);
+    NDArray copy = a.getDataType() == type ? a.duplicate() : a.toType(type, true);
     copy.attach(target);
     return copy;
   }
