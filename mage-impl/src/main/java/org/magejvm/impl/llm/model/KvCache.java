@@ -84,7 +84,7 @@ public final class KvCache implements AutoCloseable {
       return;
     }
     int newCapacity = (int) Math.max(needed, Math.min(Integer.MAX_VALUE, 2L * capacity));
-    NDIndex filled = new NDIndex(":, :, :{}", length);
+    NDIndex filled = slots(0, length);
     for (int l = 0; l < layers; l++) {
       keys[l] = grow(keys[l], newCapacity, filled);
       values[l] = grow(values[l], newCapacity, filled);
@@ -143,19 +143,24 @@ public final class KvCache implements AutoCloseable {
       throw new IllegalStateException(
           "KV cache holds " + capacity + " slots; reserve(" + (length + t) + ") before the forward pass");
     }
-    NDIndex slots = new NDIndex(":, :, {}:{}", length, length + t);
+    NDIndex slots = slots(length, length + t);
     keys[layer].set(slots, k);
     values[layer].set(slots, v);
   }
 
   /** @return a view (B, KVH, length + t, hd) of one layer's keys, owned by {@code m} */
   NDArray keys(int layer, NDManager m, long t) {
-    return keys[layer].get(m, new NDIndex(":, :, :{}", length + t));
+    return keys[layer].get(m, slots(0, length + t));
   }
 
   /** @return a view (B, KVH, length + t, hd) of one layer's values, owned by {@code m} */
   NDArray values(int layer, NDManager m, long t) {
-    return values[layer].get(m, new NDIndex(":, :, :{}", length + t));
+    return values[layer].get(m, slots(0, length + t));
+  }
+
+  /** {@code [:, :, from:to]}, built without parsing a string. */
+  private static NDIndex slots(long from, long to) {
+    return new NDIndex().addAllDim(2).addSliceDim(from, to);
   }
 
   void advance(int t) {

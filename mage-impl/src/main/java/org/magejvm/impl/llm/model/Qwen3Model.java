@@ -5,7 +5,6 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDArrays;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.NDScope;
-import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.ndarray.types.SparseFormat;
@@ -48,6 +47,12 @@ public final class Qwen3Model implements AutoCloseable {
   private final DataType dtype;
   private final DataType normType;
   private final NDArray invFreq;
+  /** Constants as arrays: DJL turns every Java scalar operand into a new array (about 25 us each on a CPU). */
+  private final NDArray eps;
+  private final NDArray minusHalf;
+  private final NDArray queryScale;
+  /** (hd, hd) signed permutation with x @ rotateHalf = concat(-x[half:], x[:half]). */
+  private final NDArray rotateHalf;
 
   /**
    * Wraps loaded or random weights; the model owns them from now on.
@@ -65,9 +70,26 @@ public final class Qwen3Model implements AutoCloseable {
       inv[i] = 1.0 / Math.pow(config.ropeTheta(), (2.0 * i) / config.headDim());
     }
     // duplicate(): an array created from Java memory only aliases that buffer; the copy owns its storage
-    try (NDArray d = weights.manager().create(inv); NDArray t = d.toType(normType, false)) {
-      invFreq = t.duplicate();
-      NDScope.unregister(invFreq);
+    invFreq = constant(weights.manager(), inv, new Shape(half));
+    eps = constant(weights.manager(), new double[] {config.rmsNormEps()}, new Shape());
+    minusHalf = constant(weights.manager(), new double[] {-0.5}, new Shape());
+    queryScale = constant(weights.manager(), new double[] {1.0 / Math.sqrt(config.headDim())}, new Shape());
+    int hd = config.headDim();
+    double[] r = new double[hd * hd];
+    for (int j = 0; j < half; j++) {
+      r[(j + half) * hd + j] = -1;
+      r[j * hd + j + half] = 1;
+    }
+    rotateHalf = constant(weights.manager(), r, new Shape(hd, hd));
+  }
+
+  /** A model-lifetime array of the norm type that owns its storage and is outside any caller's scope. */
+  private NDArray constant(NDManager m, double[] values, Shape shape) {
+    // duplicate(): an array created from Java memory only borrows that buffer; the copy owns its storage
+    try (NDArray d = m.create(values, shape); NDArray t = d.toType(normType, false)) {
+      NDArray c = t.duplicate();
+      NDScope.unregister(c);
+      return c;
     }
   }
 
@@ -283,7 +305,7 @@ public final class Qwen3Model implements AutoCloseable {
       q = rmsNorm(q, w.qNorm());
       k = rmsNorm(k, w.kNorm());
     }
-    q = applyRotary(q, rope).mul(1.0 / Math.sqrt(hd));
+    q = applyRotary(q, rope).mul(queryScale);
     k = applyRotary(k, rope);
     // (B, T, H, hd) -> (B, KVH, G*T, hd): query head kv*G + j uses key/value head kv
     NDArray qg = q.toType(dtype, false).transpose(0, 2, 1, 3).reshape(b, kvHeads, (long) g * t, hd);
@@ -320,7 +342,7 @@ public final class Qwen3Model implements AutoCloseable {
 
   private NDArray rmsNorm(NDArray x, NDArray scale) {
     NDArray xf = x.toType(normType, false);
-    NDArray inv = xf.square().mean(new int[] {-1}, true).add(config.rmsNormEps()).pow(-0.5);
+    NDArray inv = xf.square().mean(new int[] {-1}, true).add(eps).pow(minusHalf);
     return xf.mul(inv).mul(scale);
   }
 
@@ -342,12 +364,9 @@ public final class Qwen3Model implements AutoCloseable {
     return new NDArray[] {emb.cos(), emb.sin()};
   }
 
-  private static NDArray applyRotary(NDArray x, NDArray[] rope) {
-    long half = x.getShape().get(3) / 2;
-    NDArray x1 = x.get(new NDIndex("..., :{}", half));
-    NDArray x2 = x.get(new NDIndex("..., {}:", half));
-    NDArray rotated = x2.neg().concat(x1, -1);
-    return x.mul(rope[0]).add(rotated.mul(rope[1]));
+  private NDArray applyRotary(NDArray x, NDArray[] rope) {
+    // rotate-half as a product with a fixed signed permutation: one operation instead of slice, slice, neg, concat
+    return x.mul(rope[0]).add(x.matMul(rotateHalf).mul(rope[1]));
   }
 
   /**
