@@ -164,8 +164,10 @@ public final class Qwen3Generator implements TokenGenerator {
     void execute() {
       try (NDManager gm = model.newManager()) {
         NDArray banned = bannedMask(gm);
+        // slots ever written: the prompts, then one per decoding step after the first token
+        int maxLength = promptLen + cfg.maxNewTokens() - 1;
         KvCache cache = kvCache
-            ? model.newCache(gm, batch, promptLen + Math.min(cfg.maxNewTokens(), INITIAL_CACHE_SLACK))
+            ? model.newCache(gm, batch, Math.min(maxLength, promptLen + INITIAL_CACHE_SLACK), maxLength)
             : null;
         for (int step = 0; step < cfg.maxNewTokens() && rows.length > 0; step++) {
           Sampler.Picks picks;

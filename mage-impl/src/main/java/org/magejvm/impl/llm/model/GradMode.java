@@ -7,7 +7,8 @@ import ai.djl.pytorch.jni.JniUtils;
  *
  * <p>PyTorch's grad mode is thread-local: DJL turns it off only on the thread that started the engine, so on any
  * other thread every operation on arrays that require gradients records a graph unless it is switched off.
- * Inference code wraps itself in {@code try (GradMode g = GradMode.disabled()) {...}}; training code runs inside a
+ * Inference code brackets itself with {@code GradMode g = GradMode.disabled(); try {...} finally {g.close();}}
+ * (a try-with-resources block works too but draws javac's unused-resource lint warning); training code runs inside a
  * DJL {@code GradientCollector}, which switches it on.
  */
 public final class GradMode implements AutoCloseable {

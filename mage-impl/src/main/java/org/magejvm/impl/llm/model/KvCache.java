@@ -25,14 +25,16 @@ public final class KvCache implements AutoCloseable {
   private final DataType dtype;
   private final NDArray[] keys;
   private final NDArray[] values;
+  private final int growthLimit;
   private int batch;
   private int capacity;
   private int length;
 
-  KvCache(NDManager parent, Qwen3Config config, DataType dtype, int batch, int capacity) {
+  KvCache(NDManager parent, Qwen3Config config, DataType dtype, int batch, int capacity, int growthLimit) {
     if (batch < 1 || capacity < 1) {
       throw new IllegalArgumentException("batch and capacity must be >= 1, got " + batch + ", " + capacity);
     }
+    this.growthLimit = Math.max(capacity, growthLimit);
     this.manager = parent.newSubManager();
     this.layers = config.numHiddenLayers();
     this.kvHeads = config.numKeyValueHeads();
@@ -75,7 +77,8 @@ public final class KvCache implements AutoCloseable {
   }
 
   /**
-   * Makes room for {@code needed} slots, at least doubling the capacity when it has to grow (amortised copying).
+   * Makes room for {@code needed} slots. When it has to grow it doubles the capacity (amortised copying), but not
+   * beyond the growth limit given at creation unless {@code needed} itself is larger.
    *
    * @param needed the slots that must fit
    */
@@ -83,7 +86,7 @@ public final class KvCache implements AutoCloseable {
     if (needed <= capacity) {
       return;
     }
-    int newCapacity = (int) Math.max(needed, Math.min(Integer.MAX_VALUE, 2L * capacity));
+    int newCapacity = (int) Math.max(needed, Math.min(growthLimit, 2L * capacity));
     NDIndex filled = slots(0, length);
     for (int l = 0; l < layers; l++) {
       keys[l] = grow(keys[l], newCapacity, filled);

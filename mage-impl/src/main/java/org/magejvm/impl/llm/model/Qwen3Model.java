@@ -163,7 +163,21 @@ public final class Qwen3Model implements AutoCloseable {
    * @return the cache, to be closed by the caller
    */
   public KvCache newCache(NDManager parent, int batch, int capacity) {
-    return new KvCache(parent, config, dtype, batch, capacity);
+    return new KvCache(parent, config, dtype, batch, capacity, Integer.MAX_VALUE);
+  }
+
+  /**
+   * An empty key/value cache for a batch whose total length is known in advance: it starts small and, when it grows
+   * by doubling, never allocates more than {@code maxLength} slots.
+   *
+   * @param parent the manager under which the cache allocates (its own child manager)
+   * @param batch the number of rows
+   * @param capacity the slots to allocate per row now
+   * @param maxLength the most slots the caller will ever write per row
+   * @return the cache, to be closed by the caller
+   */
+  public KvCache newCache(NDManager parent, int batch, int capacity, int maxLength) {
+    return new KvCache(parent, config, dtype, batch, capacity, maxLength);
   }
 
   /**

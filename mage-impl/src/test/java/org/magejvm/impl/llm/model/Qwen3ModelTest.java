@@ -208,6 +208,45 @@ class Qwen3ModelTest {
   }
 
   @Test
+  void cacheGrowsByDoublingUpToItsLimitAndDropsRows() {
+    try (NDManager m = model.newManager(); KvCache cache = model.newCache(m, 3, 2, 5)) {
+      assertThat(cache.capacity()).isEqualTo(2);
+      cache.reserve(3);
+      assertThat(cache.capacity()).isEqualTo(4);
+      cache.reserve(5);
+      assertThat(cache.capacity()).isEqualTo(5);
+      cache.reserve(7);
+      assertThat(cache.capacity()).isEqualTo(7);
+      assertThat(cache.bytes()).isEqualTo(2L * 3 * 3 * 2 * 7 * 24 * 4);
+      // rows 2 and 0 of a batch keep decoding exactly as they would alone
+      int[][] rows = {PROMPTS[0], PROMPTS[1], PROMPTS[2]};
+      int[] pads = {0, 5, 2};
+      long[] ids = new long[3 * 8];
+      for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < rows[i].length; j++) {
+          ids[i * 8 + pads[i] + j] = rows[i][j];
+        }
+      }
+      model.forward(m.create(ids, new Shape(3, 8)), pads, cache);
+      cache.keepRows(new int[] {2, 0});
+      assertThat(cache.batchSize()).isEqualTo(2);
+      float[] next = model.logits(model.forward(m.create(new long[] {50, 51}, new Shape(2, 1)), new int[] {2, 0},
+          cache)).toFloatArray();
+      int v = model.config().vocabSize();
+      int[] alone2 = java.util.Arrays.copyOf(PROMPTS[2], 7);
+      alone2[6] = 50;
+      int[] alone0 = java.util.Arrays.copyOf(PROMPTS[0], 9);
+      alone0[8] = 51;
+      float[] ref2 = reference(model, alone2);
+      float[] ref0 = reference(model, alone0);
+      assertThat(maxAbsDiff(java.util.Arrays.copyOfRange(next, 0, v),
+          java.util.Arrays.copyOfRange(ref2, ref2.length - v, ref2.length))).isLessThan(1e-5);
+      assertThat(maxAbsDiff(java.util.Arrays.copyOfRange(next, v, 2 * v),
+          java.util.Arrays.copyOfRange(ref0, ref0.length - v, ref0.length))).isLessThan(1e-5);
+    }
+  }
+
+  @Test
   void nothingLeaksIntoTheWeightsManager() {
     int before = model.weights().manager().getManagedArrays().size();
     cachedLogits(model, PROMPTS, 3);
