@@ -1,0 +1,239 @@
+package org.magejvm.examples.bench;
+
+import ai.djl.Device;
+import ai.djl.engine.Engine;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.magejvm.api.SamplingConfig;
+import org.magejvm.impl.llm.generate.Qwen3Generator;
+import org.magejvm.impl.llm.generate.SampledSequence;
+import org.magejvm.impl.llm.model.Qwen3Config;
+import org.magejvm.impl.llm.model.Qwen3Model;
+
+/**
+ * Measures the Qwen3 decoder on the CPU with random weights: prefill and decoding throughput at several batch sizes,
+ * with and without the KV cache, peak memory, and the machine's own matrix-multiply and matrix-vector ceilings for
+ * comparison.
+ *
+ * <p>Arguments are {@code key=value} pairs, all optional:
+ *
+ * <ul>
+ *   <li>{@code sizes=10m,100m} which model sizes to run ({@code 10m}: hidden 256, 8 layers, vocab 12000;
+ *       {@code 100m}: hidden 768, 12 layers, vocab 32000; both tied, 4:1 or 2:1 grouped-query attention);
+ *   <li>{@code prompt=64} prompt tokens per row for the decoding runs; {@code new=256} new tokens per row;
+ *   <li>{@code batches=1,8,64} decoding batch sizes;
+ *   <li>{@code nocache10m=1:256,8:256,64:32} and {@code nocache100m=1:64,8:32} the recompute-every-step runs as
+ *       batch:newTokens (recomputation is quadratic, so the long ones are kept feasible on two cores);
+ *   <li>{@code ceiling=true} whether to measure matmul/matvec throughput first.
+ * </ul>
+ *
+ * <p>Run with {@code java -cp 'examples/target/mage-examples.jar:examples/target/lib/*'
+ * -Dai.djl.offline=true org.magejvm.examples.bench.ModelBench}.
+ */
+public final class ModelBench {
+  private ModelBench() {}
+
+  /**
+   * Runs the benchmark.
+   *
+   * @param args {@code key=value} options (see the class comment)
+   */
+  public static void main(String[] args) {
+    Map<String, String> opt = new LinkedHashMap<>();
+    opt.put("sizes", "10m,100m");
+    opt.put("prompt", "64");
+    opt.put("new", "256");
+    opt.put("batches", "1,8,64");
+    opt.put("nocache10m", "1:256,8:256,64:32");
+    opt.put("nocache100m", "1:64,8:32");
+    opt.put("ceiling", "true");
+    for (String a : args) {
+      int eq = a.indexOf('=');
+      if (eq < 0 || !opt.containsKey(a.substring(0, eq))) {
+        throw new IllegalArgumentException("unknown argument " + a + "; known keys: " + opt.keySet());
+      }
+      opt.put(a.substring(0, eq), a.substring(eq + 1));
+    }
+    Engine engine = Engine.getEngine("PyTorch");
+    System.out.printf(Locale.ROOT, "ModelBench: %s %s, %d cores visible, libtorch threads %s, Java %s%n",
+        engine.getEngineName(), engine.getVersion(), Runtime.getRuntime().availableProcessors(),
+        System.getProperty("ai.djl.pytorch.num_threads", "default"), System.getProperty("java.version"));
+    System.out.println("options: " + opt);
+    double[] ceiling = {Double.NaN, Double.NaN};
+    if (Boolean.parseBoolean(opt.get("ceiling"))) {
+      ceiling = ceiling();
+    }
+    for (String size : opt.get("sizes").split(",")) {
+      runSize(size.trim(), opt, ceiling);
+    }
+    System.out.printf(Locale.ROOT, "peak RSS (VmHWM) %.0f MiB%n", ProcStatus.peakRssMiB());
+  }
+
+  static Qwen3Config config(String size) {
+    switch (size) {
+      case "10m":
+        return Qwen3Config.builder().setVocabSize(12000).setHiddenSize(256).setIntermediateSize(768)
+            .setNumHiddenLayers(8).setNumAttentionHeads(4).optNumKeyValueHeads(2).optHeadDim(64)
+            .optTieWordEmbeddings(true).build();
+      case "100m":
+        return Qwen3Config.builder().setVocabSize(32000).setHiddenSize(768).setIntermediateSize(2048)
+            .setNumHiddenLayers(12).setNumAttentionHeads(12).optNumKeyValueHeads(4).optHeadDim(64)
+            .optTieWordEmbeddings(true).build();
+      default:
+        throw new IllegalArgumentException("unknown size " + size + " (10m or 100m)");
+    }
+  }
+
+  /** @return {matmul GFLOP/s, matvec GB/s} */
+  private static double[] ceiling() {
+    try (NDManager m = NDManager.newBaseManager(Device.cpu(), "PyTorch")) {
+      int n = 1024;
+      NDArray a = m.randomUniform(-1, 1, new Shape(n, n));
+      NDArray b = m.randomUniform(-1, 1, new Shape(n, n));
+      double best = Double.MAX_VALUE;
+      for (int i = 0; i < 12; i++) {
+        long t0 = System.nanoTime();
+        try (NDArray c = a.matMul(b)) {
+          c.toFloatArray(); // force completion
+        }
+        best = Math.min(best, (System.nanoTime() - t0) / 1e9);
+      }
+      double gflops = 2.0 * n * n * n / best / 1e9;
+      // matrix-vector: y = x W^T with W 4096 x 4096 float32 (64 MiB, far beyond the caches)
+      int d = 4096;
+      NDArray w = m.randomUniform(-1, 1, new Shape(d, d));
+      double[] perBatch = new double[3];
+      int[] rows = {1, 8, 64};
+      for (int k = 0; k < rows.length; k++) {
+        NDArray x = m.randomUniform(-1, 1, new Shape(rows[k], d));
+        double t = Double.MAX_VALUE;
+        for (int i = 0; i < 15; i++) {
+          long t0 = System.nanoTime();
+          try (NDArray y = x.getNDArrayInternal().linear(x, w, null).singletonOrThrow()) {
+            y.toFloatArray();
+          }
+          t = Math.min(t, (System.nanoTime() - t0) / 1e9);
+        }
+        perBatch[k] = t;
+      }
+      double bytes = 4.0 * d * d;
+      System.out.printf(Locale.ROOT, "ceiling: matmul 1024^3 f32 %.1f GFLOP/s (best of 12, %.2f ms)%n",
+          gflops, best * 1e3);
+      for (int k = 0; k < rows.length; k++) {
+        System.out.printf(Locale.ROOT,
+            "ceiling: (%d x 4096)·(4096 x 4096)^T f32 %.2f ms = %.1f GB/s of weights, %.1f GFLOP/s%n",
+            rows[k], perBatch[k] * 1e3, bytes / perBatch[k] / 1e9, 2.0 * rows[k] * d * d / perBatch[k] / 1e9);
+      }
+      return new double[] {gflops, bytes / perBatch[0] / 1e9};
+    }
+  }
+
+  private static List<int[]> prompts(int batch, int len, int vocab, long seed) {
+    Random r = new Random(seed);
+    List<int[]> out = new ArrayList<>();
+    for (int i = 0; i < batch; i++) {
+      int[] p = new int[len];
+      for (int j = 0; j < len; j++) {
+        p[j] = r.nextInt(vocab);
+      }
+      out.add(p);
+    }
+    return out;
+  }
+
+  /** Seconds for one generate call. */
+  private static double time(Qwen3Generator gen, List<int[]> prompts, int newTokens) {
+    SamplingConfig cfg = SamplingConfig.builder().optTemperature(1).optMaxNewTokens(newTokens).optSeed(1).build();
+    long t0 = System.nanoTime();
+    List<SampledSequence> out = gen.sample(prompts, cfg, Set.of());
+    double s = (System.nanoTime() - t0) / 1e9;
+    for (SampledSequence q : out) {
+      if (q.length() != newTokens) {
+        throw new IllegalStateException("expected " + newTokens + " tokens, got " + q.length());
+      }
+    }
+    return s;
+  }
+
+  private static void runSize(String size, Map<String, String> opt, double[] ceiling) {
+    Qwen3Config c = config(size);
+    long t0 = System.nanoTime();
+    try (Qwen3Model model = Qwen3Model.random(c, 1, Device.cpu(), DataType.FLOAT32)) {
+      double build = (System.nanoTime() - t0) / 1e9;
+      long params = c.parameterCount();
+      long embed = (long) c.vocabSize() * c.hiddenSize();
+      // per generated token every matrix is multiplied once, except the embedding, which is only looked up
+      // (with tied embeddings the head multiplies that same matrix)
+      long matrixParams = c.tieWordEmbeddings() ? params : params - embed;
+      double weightBytes = 4.0 * params;
+      System.out.printf(Locale.ROOT,
+          "%n== %s: %,d parameters (%.0f MiB f32), hidden %d, %d layers, %d/%d heads x %d, mlp %d, vocab %d;"
+              + " random init %.1f s, RSS %.0f MiB%n",
+          size, params, weightBytes / (1 << 20), c.hiddenSize(), c.numHiddenLayers(), c.numAttentionHeads(),
+          c.numKeyValueHeads(), c.headDim(), c.intermediateSize(), c.vocabSize(), build, ProcStatus.rssMiB());
+      Qwen3Generator cached = Qwen3Generator.of(model);
+      Qwen3Generator recompute = Qwen3Generator.builder().setModel(model).optKvCache(false).build();
+      time(cached, prompts(2, 16, c.vocabSize(), 0), 8); // warm-up
+      for (int[] bl : new int[][] {{1, 512}, {8, 128}}) {
+        double s = time(cached, prompts(bl[0], bl[1], c.vocabSize(), 1), 1);
+        System.out.printf(Locale.ROOT, "prefill  batch %2d x %3d tokens: %7.3f s = %8.0f tokens/s%n",
+            bl[0], bl[1], s, bl[0] * bl[1] / s);
+      }
+      int prompt = Integer.parseInt(opt.get("prompt"));
+      int n = Integer.parseInt(opt.get("new"));
+      Map<String, Double> cachedRate = new LinkedHashMap<>();
+      for (String bs : opt.get("batches").split(",")) {
+        int b = Integer.parseInt(bs.trim());
+        double rate = decode(cached, "KV cache ", b, prompt, n, c, matrixParams, weightBytes, ceiling);
+        cachedRate.put(b + ":" + n, rate);
+      }
+      String plan = opt.getOrDefault("nocache" + size, "");
+      for (String item : plan.isEmpty() ? new String[0] : plan.split(",")) {
+        String[] bn = item.trim().split(":");
+        int b = Integer.parseInt(bn[0]);
+        int nn = Integer.parseInt(bn[1]);
+        Double withCache = cachedRate.get(b + ":" + nn);
+        if (withCache == null) {
+          withCache = decode(cached, "KV cache ", b, prompt, nn, c, matrixParams, weightBytes, ceiling);
+        }
+        double without = decode(recompute, "recompute", b, prompt, nn, c, matrixParams, weightBytes, ceiling);
+        System.out.printf(Locale.ROOT, "         -> the KV cache is %.1fx faster at batch %d, %d new tokens%n",
+            withCache / without, b, nn);
+      }
+      System.out.printf(Locale.ROOT, "%s done: RSS %.0f MiB, peak RSS %.0f MiB%n", size, ProcStatus.rssMiB(),
+          ProcStatus.peakRssMiB());
+    }
+  }
+
+  /** Runs one decoding measurement and prints it; returns decoded tokens per second. */
+  private static double decode(Qwen3Generator gen, String label, int b, int prompt, int n, Qwen3Config c,
+      long matrixParams, double weightBytes, double[] ceiling) {
+    List<int[]> ps = prompts(b, prompt, c.vocabSize(), 2);
+    double prefill = time(gen, ps, 1);
+    double total = time(gen, ps, n);
+    double decodeSeconds = Math.max(1e-9, total - prefill);
+    double tokens = (double) b * (n - 1);
+    double rate = tokens / decodeSeconds;
+    double avgContext = prompt + n / 2.0;
+    double attnFlops = 4.0 * c.numHiddenLayers() * avgContext * c.numAttentionHeads() * c.headDim();
+    double flopsPerToken = 2.0 * matrixParams + attnFlops;
+    double gflops = rate * flopsPerToken / 1e9;
+    double stepsPerSecond = (n - 1) / decodeSeconds;
+    double gbps = stepsPerSecond * weightBytes / 1e9;
+    System.out.printf(Locale.ROOT,
+        "decode %s batch %2d, prompt %d, %3d new: %7.2f s total (prefill %.2f s), %8.1f tokens/s,"
+            + " %6.1f ms/step, %5.1f GFLOP/s (%.0f%% of matmul), weights streamed %.1f GB/s (%.0f%% of matvec)%n",
+        label, b, prompt, n, total, prefill, rate, 1e3 / stepsPerSecond, gflops, 100 * gflops / ceiling[0],
+        gbps, 100 * gbps / ceiling[1]);
+    return rate;
+  }
+}

@@ -1,0 +1,336 @@
+package org.magejvm.impl.llm.generate;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.Shape;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.magejvm.api.FinishReason;
+import org.magejvm.api.SamplingConfig;
+import org.magejvm.impl.llm.model.GradMode;
+import org.magejvm.impl.llm.model.KvCache;
+import org.magejvm.impl.llm.model.Qwen3Model;
+
+/**
+ * Batched generation with a {@link Qwen3Model}: one prefill pass over the left-padded prompts, then one decoding
+ * step per new token that feeds only the last token of each row and reads the rest from a {@link KvCache}
+ * (or, with the cache switched off, recomputes the whole sequence each step, which is only useful as a reference
+ * and for benchmarks).
+ *
+ * <p><b>Sampling.</b> Temperature 0 is greedy (arg-max). Otherwise the logits are divided by the temperature, then
+ * top-k and top-p filter them (in that order, as in Hugging Face), and a token is drawn by inverse CDF. Until {@code
+ * minNewTokens} tokens have been generated the stop tokens are excluded from the choice. Every sampled token's
+ * reported log-probability is taken from log-softmax(logits / T) of the <i>unfiltered</i> model distribution (no
+ * top-k, top-p or stop-token masking), which is what teacher-forced scoring at the same temperature computes; for
+ * greedy decoding it is log-softmax at temperature 1.
+ *
+ * <p><b>Randomness.</b> The uniforms come from Java, not from the engine: row {@code i} of a call draws from its own
+ * {@link SplittableRandom} seeded by a mix of the call's seed and {@code i}, one uniform per step. So the same seed,
+ * prompts and model give the same tokens on every run (on the same device and library versions), and a row's
+ * tokens do not depend on what other rows are in the batch or when they finish. A {@link SamplingConfig} without a
+ * seed takes the next seed from this generator's own stream, seeded when the generator is built.
+ *
+ * <p><b>Finished rows</b> stop producing tokens: once a row emits a stop token or reaches the token limit it is
+ * dropped from the batch (and from the KV cache), so the remaining rows decode faster.
+ *
+ * <p>Generation runs with autograd switched off on the calling thread. Instances are not thread-safe.
+ */
+public final class Qwen3Generator implements TokenGenerator {
+  private static final int INITIAL_CACHE_SLACK = 64;
+
+  private final Qwen3Model model;
+  private final boolean kvCache;
+  private final SplittableRandom seeds;
+
+  private Qwen3Generator(Builder b) {
+    this.model = b.model;
+    this.kvCache = b.kvCache;
+    this.seeds = new SplittableRandom(b.seed);
+  }
+
+  /**
+   * A generator with the KV cache on and seed 0 for calls without a seed.
+   *
+   * @param model the model
+   * @return the generator
+   */
+  public static Qwen3Generator of(Qwen3Model model) {
+    return builder().setModel(model).build();
+  }
+
+  /** @return a builder */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** @return the model */
+  public Qwen3Model model() {
+    return model;
+  }
+
+  @Override
+  public List<GeneratedSequence> generate(
+      List<int[]> prompts, SamplingConfig sampling, Set<Integer> stopTokenIds) {
+    List<GeneratedSequence> out = new ArrayList<>();
+    for (SampledSequence s : sample(prompts, sampling, stopTokenIds)) {
+      out.add(s.toGeneratedSequence());
+    }
+    return out;
+  }
+
+  /**
+   * Generates like {@link #generate} but keeps the stop token (and its log-probability) at the end of each
+   * sequence that a stop token ended.
+   *
+   * @param prompts the prompt token ids, one non-empty array per sequence
+   * @param sampling temperature, filters, token limits and seed
+   * @param stopTokenIds tokens that end a sequence
+   * @return one sequence per prompt, in order
+   * @throws IllegalArgumentException for an empty batch, an empty prompt or a token outside the vocabulary
+   * @throws IllegalStateException when the model produces NaN log-probabilities (for example a FLOAT16 overflow)
+   */
+  public List<SampledSequence> sample(List<int[]> prompts, SamplingConfig sampling, Set<Integer> stopTokenIds) {
+    Objects.requireNonNull(sampling, "sampling");
+    Objects.requireNonNull(stopTokenIds, "stopTokenIds");
+    int batch = prompts.size();
+    if (batch == 0) {
+      throw new IllegalArgumentException("no prompts");
+    }
+    int maxLen = 0;
+    for (int i = 0; i < batch; i++) {
+      int[] p = prompts.get(i);
+      if (p.length == 0) {
+        throw new IllegalArgumentException("prompt " + i + " is empty");
+      }
+      model.checkTokens(Arrays.stream(p).asLongStream().toArray());
+      maxLen = Math.max(maxLen, p.length);
+    }
+    long seed = sampling.seed().isPresent() ? sampling.seed().getAsLong() : nextSeed();
+    Run run = new Run(prompts, maxLen, sampling, stopTokenIds, seed);
+    GradMode noGrad = GradMode.disabled();
+    try {
+      run.execute();
+    } finally {
+      noGrad.close();
+    }
+    return run.results();
+  }
+
+  private synchronized long nextSeed() {
+    return seeds.nextLong();
+  }
+
+  /** The state of one {@link #sample} call. */
+  private final class Run {
+    private final List<int[]> prompts;
+    private final int promptLen;
+    private final SamplingConfig cfg;
+    private final Set<Integer> stops;
+    private final int batch;
+    private final SplittableRandom[] rngs;
+    private final int[][] tokens;
+    private final float[][] logProbs;
+    private final int[] counts;
+    private final FinishReason[] reasons;
+    /** Original row of each active row. */
+    private int[] rows;
+    /** Left padding of each active row. */
+    private int[] pads;
+
+    Run(List<int[]> prompts, int promptLen, SamplingConfig cfg, Set<Integer> stops, long seed) {
+      this.prompts = prompts;
+      this.promptLen = promptLen;
+      this.cfg = cfg;
+      this.stops = stops;
+      this.batch = prompts.size();
+      this.rngs = new SplittableRandom[batch];
+      this.tokens = new int[batch][cfg.maxNewTokens()];
+      this.logProbs = new float[batch][cfg.maxNewTokens()];
+      this.counts = new int[batch];
+      this.reasons = new FinishReason[batch];
+      this.rows = new int[batch];
+      this.pads = new int[batch];
+      for (int i = 0; i < batch; i++) {
+        rngs[i] = new SplittableRandom(mix(seed + 0x9E3779B97F4A7C15L * (i + 1)));
+        rows[i] = i;
+        pads[i] = promptLen - prompts.get(i).length;
+      }
+    }
+
+    void execute() {
+      try (NDManager gm = model.newManager()) {
+        NDArray banned = bannedMask(gm);
+        // slots ever written: the prompts, then one per decoding step after the first token
+        int maxLength = promptLen + cfg.maxNewTokens() - 1;
+        KvCache cache = kvCache
+            ? model.newCache(gm, batch, Math.min(maxLength, promptLen + INITIAL_CACHE_SLACK), maxLength)
+            : null;
+        for (int step = 0; step < cfg.maxNewTokens() && rows.length > 0; step++) {
+          Sampler.Picks picks;
+          try (NDManager sm = gm.newSubManager()) {
+            NDArray ids = inputs(sm, step, cache != null);
+            NDArray hidden = model.forward(ids, pads, cache);
+            NDArray last = hidden.get(":, -1, :");
+            NDArray logits = model.logits(last);
+            float[] u = new float[rows.length];
+            for (int r = 0; r < rows.length; r++) {
+              u[r] = (float) uniform(rngs[rows[r]]);
+            }
+            picks = Sampler.pick(logits, cfg, u, step < cfg.minNewTokens() ? banned : null);
+          }
+          record(picks, step, cache);
+        }
+      }
+    }
+
+    /** The step's input ids: the whole left-padded prompts at step 0 (or always, without a cache). */
+    private NDArray inputs(NDManager sm, int step, boolean cached) {
+      int n = rows.length;
+      if (cached && step > 0) {
+        long[] last = new long[n];
+        for (int r = 0; r < n; r++) {
+          last[r] = tokens[rows[r]][step - 1];
+        }
+        return sm.create(last, new Shape(n, 1));
+      }
+      int len = promptLen + step;
+      long[] ids = new long[n * len];
+      for (int r = 0; r < n; r++) {
+        int row = rows[r];
+        int[] p = prompts.get(row);
+        int base = r * len + pads[r];
+        for (int j = 0; j < p.length; j++) {
+          ids[base + j] = p[j];
+        }
+        for (int j = 0; j < step; j++) {
+          ids[base + p.length + j] = tokens[row][j];
+        }
+      }
+      return sm.create(ids, new Shape(n, len));
+    }
+
+    private NDArray bannedMask(NDManager gm) {
+      if (cfg.minNewTokens() == 0 || stops.isEmpty()) {
+        return null;
+      }
+      int vocab = model.config().vocabSize();
+      float[] mask = new float[vocab];
+      for (int id : stops) {
+        if (id >= 0 && id < vocab) {
+          mask[id] = Float.NEGATIVE_INFINITY;
+        }
+      }
+      return gm.create(mask).toType(model.outputType(), false);
+    }
+
+    private void record(Sampler.Picks picks, int step, KvCache cache) {
+      int n = rows.length;
+      int alive = 0;
+      boolean[] keep = new boolean[n];
+      for (int r = 0; r < n; r++) {
+        int row = rows[r];
+        int token = (int) picks.tokens()[r];
+        float lp = picks.logProbs()[r];
+        if (Float.isNaN(lp)) {
+          throw new IllegalStateException(
+              "the model produced NaN log-probabilities at step " + step + " of row " + row
+                  + " (with FLOAT16 weights this is usually an overflow)");
+        }
+        tokens[row][step] = token;
+        logProbs[row][step] = lp;
+        counts[row] = step + 1;
+        if (stops.contains(token)) {
+          reasons[row] = FinishReason.STOP;
+        } else if (step + 1 == cfg.maxNewTokens()) {
+          reasons[row] = FinishReason.LENGTH;
+        } else {
+          keep[r] = true;
+          alive++;
+        }
+      }
+      if (alive == n) {
+        return;
+      }
+      int[] keptIdx = new int[alive];
+      int[] keptRows = new int[alive];
+      int[] keptPads = new int[alive];
+      int j = 0;
+      for (int r = 0; r < n; r++) {
+        if (keep[r]) {
+          keptIdx[j] = r;
+          keptRows[j] = rows[r];
+          keptPads[j] = pads[r];
+          j++;
+        }
+      }
+      if (cache != null && alive > 0) {
+        cache.keepRows(keptIdx);
+      }
+      rows = keptRows;
+      pads = keptPads;
+    }
+
+    List<SampledSequence> results() {
+      List<SampledSequence> out = new ArrayList<>(batch);
+      for (int i = 0; i < batch; i++) {
+        out.add(new SampledSequence(
+            Arrays.copyOf(tokens[i], counts[i]), Arrays.copyOf(logProbs[i], counts[i]), reasons[i]));
+      }
+      return out;
+    }
+  }
+
+  /** A uniform double in the open interval (0, 1). */
+  private static double uniform(SplittableRandom r) {
+    return ((r.nextLong() >>> 11) + 0.5) * 0x1.0p-53;
+  }
+
+  private static long mix(long z) {
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
+  }
+
+  /** Builds a {@link Qwen3Generator}. */
+  public static final class Builder {
+    private Qwen3Model model;
+    private boolean kvCache = true;
+    private long seed;
+
+    private Builder() {}
+
+    /** @param m the model @return this builder */
+    public Builder setModel(Qwen3Model m) {
+      model = m;
+      return this;
+    }
+
+    /**
+     * @param on whether to decode with a KV cache (default true); off recomputes the whole sequence every step
+     * @return this builder
+     */
+    public Builder optKvCache(boolean on) {
+      kvCache = on;
+      return this;
+    }
+
+    /**
+     * @param s the seed of the stream that supplies seeds to calls whose {@link SamplingConfig} has none (default 0)
+     * @return this builder
+     */
+    public Builder optSeed(long s) {
+      seed = s;
+      return this;
+    }
+
+    /** @return the generator */
+    public Qwen3Generator build() {
+      Objects.requireNonNull(model, "model");
+      return new Qwen3Generator(this);
+    }
+  }
+}

@@ -1,0 +1,73 @@
+package org.magejvm.impl.llm.generate;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import org.magejvm.api.SamplingConfig;
+
+/**
+ * Picks one token per row from a batch of next-token logits, on the logits' device, and reports each pick's
+ * log-probability under the unfiltered tempered distribution.
+ *
+ * <p>The order of the filters is Hugging Face's: temperature, then top-k, then top-p over what top-k kept. The draw
+ * is an inverse-CDF lookup: with a uniform {@code u} in (0, 1) supplied by the caller, the token is the first
+ * candidate whose cumulative (filtered, unnormalised) probability reaches {@code u} times the total. Tokens with
+ * probability zero can never be drawn, because {@code u} is never 0.
+ */
+final class Sampler {
+  private Sampler() {}
+
+  /** The picked tokens and their log-probabilities. */
+  record Picks(long[] tokens, float[] logProbs) {}
+
+  /**
+   * @param logits (B, V) float logits; its manager owns the temporaries
+   * @param cfg temperature and filters
+   * @param uniforms one uniform in (0, 1) per row (unused when greedy)
+   * @param banned (V) additive mask with minus infinity at tokens that may not be picked now, or null
+   * @return one token and log-probability per row
+   */
+  static Picks pick(NDArray logits, SamplingConfig cfg, float[] uniforms, NDArray banned) {
+    long b = logits.getShape().get(0);
+    long v = logits.getShape().get(1);
+    NDArray tokens;
+    NDArray logProbs;
+    if (cfg.greedy()) {
+      logProbs = logits.logSoftmax(-1);
+      NDArray allowed = banned == null ? logits : logits.add(banned);
+      tokens = allowed.argMax(-1).reshape(b, 1);
+    } else {
+      NDArray scaled = logits.div(cfg.temperature());
+      logProbs = scaled.logSoftmax(-1);
+      NDArray allowed = banned == null ? scaled : scaled.add(banned);
+      NDArray candidates;
+      NDArray candidateIds = null;
+      if (cfg.topK() > 0 && cfg.topK() < v) {
+        NDList top = allowed.topK(cfg.topK(), -1, true, true);
+        candidates = top.get(0);
+        candidateIds = top.get(1);
+      } else if (cfg.topP() < 1) {
+        candidateIds = allowed.argSort(-1, false);
+        candidates = allowed.gather(candidateIds, -1);
+      } else {
+        candidates = allowed;
+      }
+      NDArray p = candidates.softmax(-1);
+      if (cfg.topP() < 1) {
+        // candidates are sorted by decreasing probability: keep a token while the mass before it is below top-p
+        NDArray before = p.cumSum(-1).sub(p);
+        p = p.mul(before.lt(cfg.topP()).toType(p.getDataType(), false));
+      }
+      NDArray cdf = p.cumSum(-1);
+      long n = cdf.getShape().get(1);
+      NDArray total = cdf.get(":, -1:");
+      NDArray u = logits.getManager().create(uniforms, new Shape(b, 1)).toType(cdf.getDataType(), false);
+      NDArray index = cdf.lt(total.mul(u)).toType(DataType.INT64, false).sum(new int[] {-1}, true)
+          .minimum(n - 1);
+      tokens = candidateIds == null ? index : candidateIds.gather(index, -1);
+    }
+    NDArray chosen = logProbs.gather(tokens, -1);
+    return new Picks(tokens.toLongArray(), chosen.toType(DataType.FLOAT32, false).toFloatArray());
+  }
+}

@@ -1,0 +1,119 @@
+package org.magejvm.impl.llm.generate;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.NDScope;
+import ai.djl.ndarray.types.Shape;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import org.magejvm.impl.llm.model.Qwen3Model;
+
+/**
+ * Scores given responses under the model by teacher forcing: one forward pass over each prompt followed by its
+ * response, returning the log-probability of every response token under softmax(logits / T) (T = 1 when the given
+ * temperature is 0, matching what {@link Qwen3Generator} reports for greedy decoding) and, on request, the entropy of
+ * each predicted distribution.
+ *
+ * <p>The result is differentiable: inside a DJL {@code GradientCollector}, with the weights
+ * {@linkplain org.magejvm.impl.llm.model.Qwen3Weights#requireGradients requiring gradients}, a backward pass from any
+ * function of the returned arrays reaches the parameters. Remember that PyTorch accumulates gradients: zero them
+ * ({@link org.magejvm.impl.llm.model.Qwen3Weights#zeroGradients()}) between optimiser steps. Outside a collector,
+ * on a thread other than the one that started the engine, wrap the call in {@code GradMode.disabled()} when no
+ * gradient is wanted, or a graph is recorded for nothing.
+ *
+ * <p>Memory grows with B × (prompt + response) × vocabulary for the logits; callers split large batches.
+ */
+public final class TeacherForcing {
+  private final Qwen3Model model;
+
+  /** @param model the model to score with */
+  public TeacherForcing(Qwen3Model model) {
+    this.model = Objects.requireNonNull(model, "model");
+  }
+
+  /**
+   * Scores responses.
+   *
+   * @param manager the manager that will own the returned arrays (on the model's device)
+   * @param prompts the prompt token ids, one non-empty array per row
+   * @param responses the response token ids, one array per row (may be empty)
+   * @param temperature the sampling temperature the responses were drawn at (0 meaning greedy, scored at 1)
+   * @param withEntropy whether to compute per-token entropies too
+   * @return the scores
+   * @throws IllegalArgumentException when the lists differ in size, a prompt is empty or a token is outside the
+   *     vocabulary
+   */
+  public TokenScores score(
+      NDManager manager, List<int[]> prompts, List<int[]> responses, double temperature, boolean withEntropy) {
+    if (prompts.size() != responses.size()) {
+      throw new IllegalArgumentException(prompts.size() + " prompts but " + responses.size() + " responses");
+    }
+    if (!(temperature >= 0) || Double.isInfinite(temperature)) {
+      throw new IllegalArgumentException("temperature must be finite and >= 0, got " + temperature);
+    }
+    int b = prompts.size();
+    if (b == 0) {
+      throw new IllegalArgumentException("no prompts");
+    }
+    int lp = 0;
+    int r = 0;
+    int[] lengths = new int[b];
+    for (int i = 0; i < b; i++) {
+      if (prompts.get(i).length == 0) {
+        throw new IllegalArgumentException("prompt " + i + " is empty");
+      }
+      model.checkTokens(Arrays.stream(prompts.get(i)).asLongStream().toArray());
+      model.checkTokens(Arrays.stream(responses.get(i)).asLongStream().toArray());
+      lp = Math.max(lp, prompts.get(i).length);
+      lengths[i] = responses.get(i).length;
+      r = Math.max(r, lengths[i]);
+    }
+    if (r == 0) {
+      NDArray empty = manager.zeros(new Shape(b, 0), model.outputType());
+      return new TokenScores(
+          empty, empty.duplicate(), withEntropy ? empty.duplicate() : null, lengths);
+    }
+    int len = lp + r;
+    long[] ids = new long[b * len];
+    long[] targets = new long[b * r];
+    float[] mask = new float[b * r];
+    int[] pads = new int[b];
+    for (int i = 0; i < b; i++) {
+      int[] p = prompts.get(i);
+      int[] resp = responses.get(i);
+      pads[i] = lp - p.length;
+      for (int j = 0; j < p.length; j++) {
+        ids[i * len + pads[i] + j] = p[j];
+      }
+      for (int j = 0; j < resp.length; j++) {
+        ids[i * len + lp + j] = resp[j];
+        targets[i * r + j] = resp[j];
+        mask[i * r + j] = 1;
+      }
+    }
+    try (NDScope scope = new NDScope()) {
+      scope.suppressNotUsedWarning();
+      NDArray input = manager.create(ids, new Shape(b, len));
+      NDArray hidden = model.forward(input, pads, null);
+      // the logits at slot lp-1+j predict response token j
+      NDArray h = hidden.get(":, {}:{}, :", lp - 1, lp - 1 + r);
+      NDArray logits = model.logits(h);
+      if (temperature > 0 && temperature != 1) {
+        logits = logits.div(temperature);
+      }
+      NDArray logSoftmax = logits.logSoftmax(-1);
+      // gather's and mul's backward passes keep these: copies own their storage (see Qwen3Model on Java memory)
+      NDArray target = manager.create(targets, new Shape(b, r, 1)).duplicate();
+      NDArray maskArray = manager.create(mask, new Shape(b, r)).toType(model.outputType(), false).duplicate();
+      NDArray tokenLogProbs = logSoftmax.gather(target, -1).reshape(b, r).mul(maskArray);
+      NDArray entropy = null;
+      if (withEntropy) {
+        entropy = logSoftmax.exp().mul(logSoftmax).sum(new int[] {-1}).neg().mul(maskArray);
+        NDScope.unregister(entropy);
+      }
+      NDScope.unregister(tokenLogProbs, maskArray);
+      return new TokenScores(tokenLogProbs, maskArray, entropy, lengths);
+    }
+  }
+}

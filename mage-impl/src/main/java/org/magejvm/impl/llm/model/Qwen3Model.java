@@ -1,0 +1,420 @@
+package org.magejvm.impl.llm.model;
+
+import ai.djl.Device;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDArrays;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.NDScope;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.ndarray.types.SparseFormat;
+import ai.djl.nn.Activation;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import org.magejvm.impl.llm.safetensors.TensorSource;
+
+/**
+ * The Qwen3-family decoder's forward pass on DJL arrays: token embedding, then per layer RMSNorm, grouped-query
+ * attention with per-head q/k RMSNorm and rotate-half rotary embeddings, a residual add, RMSNorm, a SwiGLU MLP and
+ * another residual add; then the final RMSNorm and the (tied or separate) output head.
+ *
+ * <p><b>Batches.</b> Sequences of different lengths are <i>left-padded</i> to a common length: row {@code b} has
+ * {@code padLeft[b]} padding slots followed by its tokens, so the last slot of every row is a real token and a
+ * decoding step appends one slot to every row. A padding slot is never attended to by a real token, and positions
+ * count from each row's first real token, so every row computes what it would compute alone. (A padding slot
+ * attends to itself only, which keeps its meaningless values finite.)
+ *
+ * <p><b>Precision.</b> The residual stream, every RMSNorm, the rotary embedding, the attention softmax and the
+ * returned hidden states and logits are FLOAT32 (FLOAT64 for a FLOAT64 model); only the inputs and outputs of the
+ * matrix products and the KV cache use the weights' type, so FLOAT16 weights cannot overflow the norms or the
+ * softmax.
+ *
+ * <p><b>Memory.</b> Every array a call creates belongs to the manager of the {@code inputIds} array it is given
+ * (never to the weights' manager); intermediate arrays are closed before the call returns (with autograd on, the
+ * graph keeps what the backward pass needs). Only the returned array is left to the caller. Beware that on the CPU
+ * an array created from Java data ({@code manager.create(float[])} and the like) does not own its storage, it
+ * borrows a direct buffer that may be freed once the array is closed; views and no-op conversions of it borrow the
+ * same memory. Anything that must outlive such an array, or that autograd saves for a backward pass after it is
+ * closed, must be a {@code duplicate()}.
+ *
+ * <p>Gradients flow to the weights when they {@linkplain Qwen3Weights#requireGradients require gradients} and the
+ * thread's grad mode is on (inside a {@code GradientCollector}). A model may be used by one thread at a time.
+ */
+public final class Qwen3Model implements AutoCloseable {
+  private final Qwen3Weights weights;
+  private final Qwen3Config config;
+  private final DataType dtype;
+  private final DataType normType;
+  private final NDArray invFreq;
+  /** Constants as arrays: DJL turns every Java scalar operand into a new array (about 25 us each on a CPU). */
+  private final NDArray eps;
+  private final NDArray minusHalf;
+  private final NDArray queryScale;
+  /** (hd, hd) signed permutation with x @ rotateHalf = concat(-x[half:], x[:half]). */
+  private final NDArray rotateHalf;
+
+  /**
+   * Wraps loaded or random weights; the model owns them from now on.
+   *
+   * @param weights the parameters
+   */
+  public Qwen3Model(Qwen3Weights weights) {
+    this.weights = Objects.requireNonNull(weights, "weights");
+    this.config = weights.config();
+    this.dtype = weights.dtype();
+    this.normType = Qwen3Weights.normDtype(dtype);
+    int half = config.headDim() / 2;
+    double[] inv = new double[half];
+    for (int i = 0; i < half; i++) {
+      inv[i] = 1.0 / Math.pow(config.ropeTheta(), (2.0 * i) / config.headDim());
+    }
+    // duplicate(): an array created from Java memory only aliases that buffer; the copy owns its storage
+    invFreq = constant(weights.manager(), inv, new Shape(half));
+    eps = constant(weights.manager(), new double[] {config.rmsNormEps()}, new Shape());
+    minusHalf = constant(weights.manager(), new double[] {-0.5}, new Shape());
+    queryScale = constant(weights.manager(), new double[] {1.0 / Math.sqrt(config.headDim())}, new Shape());
+    int hd = config.headDim();
+    double[] r = new double[hd * hd];
+    for (int j = 0; j < half; j++) {
+      r[(j + half) * hd + j] = -1;
+      r[j * hd + j + half] = 1;
+    }
+    rotateHalf = constant(weights.manager(), r, new Shape(hd, hd));
+  }
+
+  /** A model-lifetime array of the norm type that owns its storage and is outside any caller's scope. */
+  private NDArray constant(NDManager m, double[] values, Shape shape) {
+    // duplicate(): an array created from Java memory only borrows that buffer; the copy owns its storage
+    try (NDArray d = m.create(values, shape); NDArray t = d.toType(normType, false)) {
+      NDArray c = t.duplicate();
+      NDScope.unregister(c);
+      return c;
+    }
+  }
+
+  /**
+   * Loads a checkpoint's weights strictly (see {@link Qwen3Weights}).
+   *
+   * @param source the checkpoint's tensors
+   * @param config its configuration
+   * @param device where the model runs
+   * @param dtype FLOAT32 (CPU default), FLOAT16 (intended for GPUs) or FLOAT64 (exact tests)
+   * @return the model
+   */
+  public static Qwen3Model load(TensorSource source, Qwen3Config config, Device device, DataType dtype) {
+    return new Qwen3Model(Qwen3Weights.load(source, config, device, dtype));
+  }
+
+  /**
+   * A randomly initialised model (see {@link Qwen3Weights#random}).
+   *
+   * @param config the architecture
+   * @param seed the initialisation seed
+   * @param device where the model runs
+   * @param dtype FLOAT32, FLOAT16 or FLOAT64
+   * @return the model
+   */
+  public static Qwen3Model random(Qwen3Config config, long seed, Device device, DataType dtype) {
+    return new Qwen3Model(Qwen3Weights.random(config, seed, device, dtype));
+  }
+
+  /** @return the architecture */
+  public Qwen3Config config() {
+    return config;
+  }
+
+  /** @return the parameters */
+  public Qwen3Weights weights() {
+    return weights;
+  }
+
+  /** @return the device the model runs on */
+  public Device device() {
+    return weights.device();
+  }
+
+  /** @return the weights' data type */
+  public DataType dtype() {
+    return dtype;
+  }
+
+  /** @return the type of hidden states and logits: FLOAT32, or FLOAT64 for a FLOAT64 model */
+  public DataType outputType() {
+    return normType;
+  }
+
+  /**
+   * A manager for per-call arrays, on the model's device; it is a child of the weights' manager, so closing the
+   * model closes it too.
+   *
+   * @return a new manager the caller closes
+   */
+  public NDManager newManager() {
+    return weights.manager().newSubManager();
+  }
+
+  /**
+   * An empty key/value cache for a batch.
+   *
+   * @param parent the manager under which the cache allocates (its own child manager)
+   * @param batch the number of rows
+   * @param capacity the slots to allocate per row (it grows when needed)
+   * @return the cache, to be closed by the caller
+   */
+  public KvCache newCache(NDManager parent, int batch, int capacity) {
+    return new KvCache(parent, config, dtype, batch, capacity, Integer.MAX_VALUE);
+  }
+
+  /**
+   * An empty key/value cache for a batch whose total length is known in advance: it starts small and, when it grows
+   * by doubling, never allocates more than {@code maxLength} slots.
+   *
+   * @param parent the manager under which the cache allocates (its own child manager)
+   * @param batch the number of rows
+   * @param capacity the slots to allocate per row now
+   * @param maxLength the most slots the caller will ever write per row
+   * @return the cache, to be closed by the caller
+   */
+  public KvCache newCache(NDManager parent, int batch, int capacity, int maxLength) {
+    return new KvCache(parent, config, dtype, batch, capacity, maxLength);
+  }
+
+  /**
+   * Runs the decoder over a chunk of tokens.
+   *
+   * <p>Without a cache the chunk is the whole left-padded sequence (slots 0..T-1). With a cache the chunk occupies
+   * slots [cache.length(), cache.length() + T) after the cached ones, its keys and values are written to the cache
+   * (grown if needed) and the cache length advances by T.
+   *
+   * @param inputIds (B, T) token ids, INT64 or INT32, on the model's device; its manager will own the result
+   * @param padLeft for each row, how many leading slots of the whole sequence are padding
+   * @param cache the cache to extend, or null
+   * @return the final-normed hidden states (B, T, D) in {@link #outputType()}
+   */
+  public NDArray forward(NDArray inputIds, int[] padLeft, KvCache cache) {
+    Shape shape = inputIds.getShape();
+    if (shape.dimension() != 2) {
+      throw new IllegalArgumentException("inputIds must be (batch, tokens), got " + shape);
+    }
+    int b = (int) shape.get(0);
+    int t = (int) shape.get(1);
+    if (padLeft.length != b) {
+      throw new IllegalArgumentException(padLeft.length + " padding counts for a batch of " + b);
+    }
+    int offset = cache == null ? 0 : cache.length();
+    if (cache != null) {
+      if (cache.batchSize() != b) {
+        throw new IllegalArgumentException("cache holds " + cache.batchSize() + " rows, input has " + b);
+      }
+      cache.reserve(offset + t);
+    }
+    NDManager m = inputIds.getManager();
+    NDArray result;
+    try (NDScope scope = new NDScope()) {
+      scope.suppressNotUsedWarning();
+      // a copy that owns its storage: the embedding's backward pass keeps the ids, and an array made from Java
+      // memory only borrows that memory until its handle is closed
+      NDArray ids = inputIds.toType(DataType.INT64, false).duplicate();
+      NDArray x = ids.getNDArrayInternal().embedding(ids, weights.embed(), SparseFormat.DENSE).singletonOrThrow();
+      NDArray h = x.toType(normType, false);
+      NDArray[] rope = rotary(m, padLeft, offset, t);
+      NDArray bias = attentionBias(m, padLeft, offset, t);
+      List<Qwen3Weights.Layer> layers = weights.layers();
+      for (int l = 0; l < layers.size(); l++) {
+        NDArray next;
+        try (NDScope layerScope = new NDScope()) {
+          layerScope.suppressNotUsedWarning();
+          next = layer(l, layers.get(l), h, rope, bias, cache, b, t);
+          NDScope.unregister(next);
+        }
+        NDScope.register(next); // closed with the call's scope unless it is the last
+        if (l > 0) {
+          h.close(); // the previous layer's output is no longer needed
+        }
+        h = next;
+      }
+      result = rmsNorm(h, weights.finalNorm());
+      NDScope.unregister(result);
+    }
+    if (cache != null) {
+      cache.advance(t);
+    }
+    return result;
+  }
+
+  /**
+   * The output head: logits for hidden states.
+   *
+   * @param hidden (..., D) hidden states from {@link #forward}; its manager owns the result
+   * @return (..., V) logits in {@link #outputType()}
+   */
+  public NDArray logits(NDArray hidden) {
+    try (NDScope scope = new NDScope()) {
+      scope.suppressNotUsedWarning();
+      NDArray x = hidden.toType(dtype, false);
+      NDArray y = x.getNDArrayInternal().linear(x, weights.lmHead(), null).singletonOrThrow();
+      NDArray out = y.toType(normType, false);
+      NDScope.unregister(out);
+      return out;
+    }
+  }
+
+  /**
+   * Logits for every position of unpadded sequences of equal length, without a cache (a reference pass).
+   *
+   * @param manager the manager that owns the result
+   * @param tokens one or more sequences of the same length
+   * @return (B, T, V) logits in {@link #outputType()}
+   */
+  public NDArray logits(NDManager manager, int[]... tokens) {
+    int t = tokens[0].length;
+    long[] flat = new long[tokens.length * t];
+    for (int i = 0; i < tokens.length; i++) {
+      if (tokens[i].length != t) {
+        throw new IllegalArgumentException("sequences must have equal lengths");
+      }
+      for (int j = 0; j < t; j++) {
+        flat[i * t + j] = tokens[i][j];
+      }
+    }
+    checkTokens(flat);
+    try (NDManager step = manager.newSubManager()) {
+      NDArray ids = step.create(flat, new Shape(tokens.length, t));
+      NDArray hidden = forward(ids, new int[tokens.length], null);
+      NDArray out = logits(hidden);
+      out.attach(manager);
+      return out;
+    }
+  }
+
+  /**
+   * Checks token ids against the vocabulary.
+   *
+   * @param ids token ids
+   * @throws IllegalArgumentException naming the first id outside [0, vocab_size)
+   */
+  public void checkTokens(long[] ids) {
+    for (long id : ids) {
+      if (id < 0 || id >= config.vocabSize()) {
+        throw new IllegalArgumentException(
+            "token id " + id + " is outside the vocabulary [0, " + config.vocabSize() + ")");
+      }
+    }
+  }
+
+  private NDArray layer(
+      int index, Qwen3Weights.Layer w, NDArray h, NDArray[] rope, NDArray bias, KvCache cache, int b, int t) {
+    int heads = config.numAttentionHeads();
+    int kvHeads = config.numKeyValueHeads();
+    int hd = config.headDim();
+    int g = config.groupSize();
+    NDArray x = rmsNorm(h, w.inputNorm()).toType(dtype, false);
+    NDArray q = linear(x, w.qProj(), w.qBias()).reshape(b, t, heads, hd);
+    NDArray k = linear(x, w.kProj(), w.kBias()).reshape(b, t, kvHeads, hd);
+    NDArray v = linear(x, w.vProj(), w.vBias()).reshape(b, t, kvHeads, hd);
+    q = q.toType(normType, false);
+    k = k.toType(normType, false);
+    if (config.qkNorm()) {
+      q = rmsNorm(q, w.qNorm());
+      k = rmsNorm(k, w.kNorm());
+    }
+    q = applyRotary(q, rope).mul(queryScale);
+    k = applyRotary(k, rope);
+    // (B, T, H, hd) -> (B, KVH, G*T, hd): query head kv*G + j uses key/value head kv
+    NDArray qg = q.toType(dtype, false).transpose(0, 2, 1, 3).reshape(b, kvHeads, (long) g * t, hd);
+    NDArray kt = k.toType(dtype, false).transpose(0, 2, 1, 3);
+    NDArray vt = v.transpose(0, 2, 1, 3);
+    NDArray keys;
+    NDArray values;
+    if (cache != null) {
+      cache.write(index, kt, vt);
+      keys = cache.keys(index, h.getManager(), t);
+      values = cache.values(index, h.getManager(), t);
+    } else {
+      keys = kt;
+      values = vt;
+    }
+    long s = keys.getShape().get(2);
+    NDArray scores = qg.matMul(keys.transpose(0, 1, 3, 2)).toType(normType, false).reshape(b, kvHeads, g, t, s);
+    NDArray probs = scores.add(bias).softmax(-1).toType(dtype, false).reshape(b, kvHeads, (long) g * t, s);
+    NDArray context = probs.matMul(values).reshape(b, heads, t, hd).transpose(0, 2, 1, 3)
+        .reshape(b, t, (long) heads * hd);
+    NDArray attn = linear(context, w.oProj(), w.oBias()).toType(normType, false);
+    NDArray h1 = h.add(attn);
+    NDArray y = rmsNorm(h1, w.postNorm()).toType(dtype, false);
+    NDArray gate = linear(y, w.gateProj(), null);
+    NDArray up = linear(y, w.upProj(), null);
+    NDArray act = gate.mul(Activation.sigmoid(gate)).mul(up);
+    NDArray down = linear(act, w.downProj(), null).toType(normType, false);
+    return h1.add(down);
+  }
+
+  private static NDArray linear(NDArray x, NDArray weight, NDArray bias) {
+    return x.getNDArrayInternal().linear(x, weight, bias).singletonOrThrow();
+  }
+
+  private NDArray rmsNorm(NDArray x, NDArray scale) {
+    NDArray xf = x.toType(normType, false);
+    NDArray inv = xf.square().mean(new int[] {-1}, true).add(eps).pow(minusHalf);
+    return xf.mul(inv).mul(scale);
+  }
+
+  /** cos and sin (B, T, 1, hd) for each row's positions (slot minus padding, clamped at 0 on padding slots). */
+  private NDArray[] rotary(NDManager m, int[] padLeft, int offset, int t) {
+    int b = padLeft.length;
+    float[] pos = new float[b * t];
+    for (int i = 0; i < b; i++) {
+      if (padLeft[i] < 0) {
+        throw new IllegalArgumentException("padLeft[" + i + "] = " + padLeft[i] + " is negative");
+      }
+      for (int j = 0; j < t; j++) {
+        pos[i * t + j] = Math.max(0, offset + j - padLeft[i]);
+      }
+    }
+    NDArray p = m.create(pos, new Shape(b, t, 1)).toType(normType, false);
+    NDArray freqs = p.mul(invFreq);
+    NDArray emb = freqs.concat(freqs, -1).expandDims(2);
+    return new NDArray[] {emb.cos(), emb.sin()};
+  }
+
+  private NDArray applyRotary(NDArray x, NDArray[] rope) {
+    // rotate-half as a product with a fixed signed permutation: one operation instead of slice, slice, neg, concat
+    return x.mul(rope[0]).add(x.matMul(rotateHalf).mul(rope[1]));
+  }
+
+  /**
+   * The additive attention mask (B, 1, 1, T, S): 0 where query slot {@code offset+i} may see key slot {@code j}
+   * (j at most the query slot and not padding, or j the query slot itself), minus infinity elsewhere.
+   */
+  private NDArray attentionBias(NDManager m, int[] padLeft, int offset, int t) {
+    int b = padLeft.length;
+    int s = offset + t;
+    NDArray keySlot = m.arange(0f, (float) s, 1f).reshape(1, 1, s);
+    NDArray querySlot = m.arange((float) offset, (float) s, 1f).reshape(1, t, 1);
+    float[] pads = new float[b];
+    for (int i = 0; i < b; i++) {
+      pads[i] = padLeft[i];
+    }
+    NDArray pad = m.create(pads, new Shape(b, 1, 1));
+    NDArray allowed = keySlot.lte(querySlot).logicalAnd(keySlot.gte(pad)).logicalOr(keySlot.eq(querySlot));
+    // torch.where broadcasts, but DJL's where insists on equal shapes
+    NDArray zero = m.zeros(allowed.getShape(), normType);
+    NDArray minusInf = m.full(allowed.getShape(), Float.NEGATIVE_INFINITY, normType);
+    return NDArrays.where(allowed, zero, minusInf).reshape(b, 1, 1, t, s);
+  }
+
+  /** Releases the weights (and every manager created from {@link #newManager()}). */
+  @Override
+  public void close() {
+    weights.close();
+  }
+
+  @Override
+  public String toString() {
+    return "Qwen3Model[" + config.modelType() + ", layers=" + config.numHiddenLayers() + ", hidden="
+        + config.hiddenSize() + ", params=" + config.parameterCount() + ", dtype=" + dtype + ", device="
+        + device() + ", heads=" + Arrays.toString(new int[] {config.numAttentionHeads(),
+            config.numKeyValueHeads()}) + "]";
+  }
+}

@@ -1,0 +1,319 @@
+package org.magejvm.impl.llm.generate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.magejvm.api.FinishReason;
+import org.magejvm.api.SamplingConfig;
+import org.magejvm.impl.llm.model.Qwen3Model;
+import org.magejvm.impl.llm.model.TinyFixture;
+
+class Qwen3GeneratorTest {
+  private static final List<int[]> PROMPTS = List.of(
+      new int[] {1, 17, 42, 5, 96, 0, 33, 8},
+      new int[] {1, 60, 3},
+      new int[] {1, 9, 9, 9, 12, 80},
+      new int[] {4});
+
+  private static Qwen3Model model;
+  private static Qwen3Generator gen;
+
+  @BeforeAll
+  static void load() {
+    model = TinyFixture.model(DataType.FLOAT32);
+    gen = Qwen3Generator.of(model);
+  }
+
+  @AfterAll
+  static void close() {
+    model.close();
+  }
+
+  private static SamplingConfig greedy(int n) {
+    return SamplingConfig.builder().optTemperature(0).optMaxNewTokens(n).build();
+  }
+
+  private static SamplingConfig sampled(double t, int n, long seed) {
+    return SamplingConfig.builder().optTemperature(t).optMaxNewTokens(n).optSeed(seed).build();
+  }
+
+  private static List<int[]> tokens(List<SampledSequence> seqs) {
+    List<int[]> out = new ArrayList<>();
+    seqs.forEach(s -> out.add(s.tokenIds()));
+    return out;
+  }
+
+  @Test
+  void cachedGreedyEqualsRecomputation() {
+    Qwen3Generator noCache = Qwen3Generator.builder().setModel(model).optKvCache(false).build();
+    List<SampledSequence> a = gen.sample(PROMPTS, greedy(12), Set.of());
+    List<SampledSequence> b = noCache.sample(PROMPTS, greedy(12), Set.of());
+    for (int i = 0; i < PROMPTS.size(); i++) {
+      assertThat(a.get(i).tokenIds()).containsExactly(b.get(i).tokenIds());
+      assertThat(a.get(i).finishReason()).isEqualTo(FinishReason.LENGTH);
+      float[] la = a.get(i).logProbs();
+      float[] lb = b.get(i).logProbs();
+      for (int j = 0; j < la.length; j++) {
+        assertThat(la[j]).isCloseTo(lb[j], org.assertj.core.data.Offset.offset(1e-5f));
+      }
+    }
+    // sampled decoding consumes the same uniforms either way
+    assertThat(tokens(gen.sample(PROMPTS, sampled(1, 10, 3), Set.of())))
+        .containsExactlyElementsOf(tokens(noCache.sample(PROMPTS, sampled(1, 10, 3), Set.of())));
+  }
+
+  @Test
+  void batchedRowsEqualRowsAloneEvenWhenOthersStop() {
+    List<SampledSequence> free = gen.sample(PROMPTS, greedy(10), Set.of());
+    // a stop token that ends row 0 early (its third token) so the batch shrinks mid-way
+    int stop = free.get(0).tokenIds()[2];
+    List<SampledSequence> batched = gen.sample(PROMPTS, greedy(10), Set.of(stop));
+    assertThat(batched.get(0).finishReason()).isEqualTo(FinishReason.STOP);
+    for (int i = 0; i < PROMPTS.size(); i++) {
+      SampledSequence alone = gen.sample(List.of(PROMPTS.get(i)), greedy(10), Set.of(stop)).get(0);
+      assertThat(batched.get(i).tokenIds()).as("row " + i).containsExactly(alone.tokenIds());
+      assertThat(batched.get(i).finishReason()).isEqualTo(alone.finishReason());
+      float[] lb = batched.get(i).logProbs();
+      float[] la = alone.logProbs();
+      for (int j = 0; j < la.length; j++) {
+        assertThat(lb[j]).isCloseTo(la[j], org.assertj.core.data.Offset.offset(1e-5f));
+      }
+    }
+    // row 0's random stream does not depend on the other rows either
+    assertThat(gen.sample(PROMPTS, sampled(1, 12, 9), Set.of(stop)).get(0).tokenIds())
+        .containsExactly(gen.sample(PROMPTS.subList(0, 1), sampled(1, 12, 9), Set.of(stop)).get(0).tokenIds());
+  }
+
+  @Test
+  void stopTokensEndRowsAndAreLeftOutOfGeneratedSequences() {
+    List<SampledSequence> free = gen.sample(PROMPTS, greedy(10), Set.of());
+    int stop = free.get(0).tokenIds()[2];
+    List<SampledSequence> s = gen.sample(PROMPTS, greedy(10), Set.of(stop));
+    List<GeneratedSequence> g = gen.generate(PROMPTS, greedy(10), Set.of(stop));
+    for (int i = 0; i < PROMPTS.size(); i++) {
+      int[] t = s.get(i).tokenIds();
+      assertThat(t.length).isBetween(1, 10);
+      if (s.get(i).finishReason() == FinishReason.STOP) {
+        assertThat(t[t.length - 1]).isEqualTo(stop);
+        assertThat(Arrays.copyOf(t, t.length - 1)).doesNotContain(stop);
+        assertThat(g.get(i).tokenIds()).containsExactly(Arrays.copyOf(t, t.length - 1));
+      } else {
+        assertThat(t).hasSize(10).doesNotContain(stop);
+        assertThat(g.get(i).tokenIds()).containsExactly(t);
+      }
+      assertThat(g.get(i).finishReason()).isEqualTo(s.get(i).finishReason());
+    }
+    int firstStop = 0;
+    while (free.get(0).tokenIds()[firstStop] != stop) {
+      firstStop++;
+    }
+    assertThat(s.get(0).tokenIds()).hasSize(firstStop + 1);
+    assertThat(s.get(0).finishReason()).isEqualTo(FinishReason.STOP);
+  }
+
+  @Test
+  void minNewTokensHoldsBackStopTokens() {
+    int first = gen.sample(PROMPTS, greedy(1), Set.of()).get(1).tokenIds()[0];
+    SamplingConfig cfg = SamplingConfig.builder().optTemperature(0).optMaxNewTokens(6).optMinNewTokens(4).build();
+    SampledSequence s = gen.sample(PROMPTS, cfg, Set.of(first)).get(1);
+    assertThat(s.tokenIds().length).isGreaterThanOrEqualTo(5);
+    assertThat(Arrays.copyOf(s.tokenIds(), 4)).doesNotContain(first);
+    // and while sampling
+    SamplingConfig hot = SamplingConfig.builder().optTemperature(1.5).optMaxNewTokens(5).optMinNewTokens(5)
+        .optSeed(1).build();
+    Set<Integer> many = new java.util.HashSet<>();
+    for (int i = 0; i < 90; i++) {
+      many.add(i);
+    }
+    for (SampledSequence x : gen.sample(PROMPTS, hot, many)) {
+      assertThat(x.tokenIds()).hasSize(5);
+      assertThat(Arrays.stream(x.tokenIds()).boxed().toList()).allMatch(t -> t >= 90);
+      assertThat(x.finishReason()).isEqualTo(FinishReason.LENGTH);
+    }
+  }
+
+  @Test
+  void samplingIsReproducibleBySeed() {
+    List<int[]> a = tokens(gen.sample(PROMPTS, sampled(1, 16, 42), Set.of()));
+    List<int[]> b = tokens(gen.sample(PROMPTS, sampled(1, 16, 42), Set.of()));
+    List<int[]> c = tokens(gen.sample(PROMPTS, sampled(1, 16, 43), Set.of()));
+    for (int i = 0; i < a.size(); i++) {
+      assertThat(a.get(i)).containsExactly(b.get(i));
+    }
+    assertThat(a.stream().map(Arrays::toString).toList())
+        .isNotEqualTo(c.stream().map(Arrays::toString).toList());
+    // calls without a seed draw from the generator's own seeded stream
+    SamplingConfig noSeed = SamplingConfig.builder().optMaxNewTokens(16).build();
+    Qwen3Generator g1 = Qwen3Generator.builder().setModel(model).optSeed(5).build();
+    Qwen3Generator g2 = Qwen3Generator.builder().setModel(model).optSeed(5).build();
+    List<String> first = tokens(g1.sample(PROMPTS, noSeed, Set.of())).stream().map(Arrays::toString).toList();
+    assertThat(tokens(g2.sample(PROMPTS, noSeed, Set.of())).stream().map(Arrays::toString).toList())
+        .isEqualTo(first);
+    assertThat(tokens(g1.sample(PROMPTS, noSeed, Set.of())).stream().map(Arrays::toString).toList())
+        .isNotEqualTo(first);
+  }
+
+  @Test
+  void topKOneAndTinyTopPAreGreedy() {
+    List<SampledSequence> greedy = gen.sample(PROMPTS, greedy(12), Set.of());
+    SamplingConfig k1 = SamplingConfig.builder().optTemperature(1).optTopK(1).optMaxNewTokens(12).optSeed(1).build();
+    SamplingConfig p0 = SamplingConfig.builder().optTemperature(0.8).optTopP(1e-6).optMaxNewTokens(12).optSeed(2)
+        .build();
+    SamplingConfig both = SamplingConfig.builder().optTemperature(2).optTopK(10).optTopP(1e-6).optMaxNewTokens(12)
+        .optSeed(3).build();
+    List<SampledSequence> a = gen.sample(PROMPTS, k1, Set.of());
+    List<SampledSequence> b = gen.sample(PROMPTS, p0, Set.of());
+    List<SampledSequence> c = gen.sample(PROMPTS, both, Set.of());
+    for (int i = 0; i < PROMPTS.size(); i++) {
+      assertThat(a.get(i).tokenIds()).containsExactly(greedy.get(i).tokenIds());
+      assertThat(b.get(i).tokenIds()).containsExactly(greedy.get(i).tokenIds());
+      assertThat(c.get(i).tokenIds()).containsExactly(greedy.get(i).tokenIds());
+      // temperature 1 in both: the same reported log-probabilities
+      assertThat(a.get(i).logProbs()).containsExactly(greedy.get(i).logProbs());
+    }
+  }
+
+  /** Next-token probabilities for PROMPTS[0] at a temperature. */
+  private static double[] probs(double temperature) {
+    try (NDManager m = model.newManager()) {
+      float[] all = model.logits(m, PROMPTS.get(0)).toFloatArray();
+      int v = model.config().vocabSize();
+      double[] p = new double[v];
+      double max = Double.NEGATIVE_INFINITY;
+      for (int j = 0; j < v; j++) {
+        p[j] = all[all.length - v + j] / temperature;
+        max = Math.max(max, p[j]);
+      }
+      double z = 0;
+      for (int j = 0; j < v; j++) {
+        p[j] = Math.exp(p[j] - max);
+        z += p[j];
+      }
+      for (int j = 0; j < v; j++) {
+        p[j] /= z;
+      }
+      return p;
+    }
+  }
+
+  /** Draws n single tokens for PROMPTS[0] in one batch and returns the counts. */
+  private static int[] counts(SamplingConfig cfg, int n) {
+    List<int[]> batch = Collections.nCopies(n, PROMPTS.get(0));
+    int[] c = new int[model.config().vocabSize()];
+    for (SampledSequence s : gen.sample(batch, cfg, Set.of())) {
+      c[s.tokenIds()[0]]++;
+    }
+    return c;
+  }
+
+  private static void assertFrequencies(int[] counts, double[] p, int n) {
+    for (int j = 0; j < p.length; j++) {
+      double sd = Math.sqrt(p[j] * (1 - p[j]) / n);
+      assertThat((double) counts[j] / n).as("token " + j + " p=" + p[j]).isCloseTo(p[j],
+          org.assertj.core.data.Offset.offset(5 * sd + 2e-3));
+    }
+  }
+
+  @Test
+  void sampledFrequenciesFollowTheTemperedDistribution() {
+    int n = 4000;
+    for (double t : new double[] {0.6, 1.7}) {
+      SamplingConfig cfg = SamplingConfig.builder().optTemperature(t).optMaxNewTokens(1).optSeed(11).build();
+      assertFrequencies(counts(cfg, n), probs(t), n);
+    }
+    // top-k keeps the k most likely tokens and renormalises
+    double[] p = probs(1.3);
+    Integer[] order = new Integer[p.length];
+    for (int j = 0; j < p.length; j++) {
+      order[j] = j;
+    }
+    Arrays.sort(order, (x, y) -> Double.compare(p[y], p[x]));
+    double[] topK = new double[p.length];
+    double mass = 0;
+    for (int r = 0; r < 5; r++) {
+      mass += p[order[r]];
+    }
+    for (int r = 0; r < 5; r++) {
+      topK[order[r]] = p[order[r]] / mass;
+    }
+    SamplingConfig k5 = SamplingConfig.builder().optTemperature(1.3).optTopK(5).optMaxNewTokens(1).optSeed(12)
+        .build();
+    assertFrequencies(counts(k5, n), topK, n);
+    // top-p keeps the smallest prefix whose mass reaches p
+    double[] nucleus = new double[p.length];
+    double cum = 0;
+    int kept = 0;
+    while (cum < 0.6) {
+      cum += p[order[kept]];
+      kept++;
+    }
+    for (int r = 0; r < kept; r++) {
+      nucleus[order[r]] = p[order[r]] / cum;
+    }
+    assertThat(kept).isGreaterThan(1);
+    SamplingConfig p6 = SamplingConfig.builder().optTemperature(1.3).optTopP(0.6).optMaxNewTokens(1).optSeed(13)
+        .build();
+    assertFrequencies(counts(p6, n), nucleus, n);
+  }
+
+  @Test
+  void reportedLogProbsEqualTeacherForcedOnes() {
+    TeacherForcing tf = new TeacherForcing(model);
+    SamplingConfig eval = SamplingConfig.builder().optTemperature(0.7).optTopP(0.9).optTopK(20).optMaxNewTokens(9)
+        .optSeed(4).build();
+    for (SamplingConfig cfg : List.of(eval, greedy(9), sampled(1, 9, 5))) {
+      List<SampledSequence> s = gen.sample(PROMPTS, cfg, Set.of(2, 7, 11));
+      List<int[]> responses = tokens(s);
+      try (NDManager m = model.newManager();
+          TokenScores scores = tf.score(m, PROMPTS, responses, cfg.temperature(), false)) {
+        float[] lp = scores.logProbs().toFloatArray();
+        float[] mask = scores.mask().toFloatArray();
+        int r = (int) scores.logProbs().getShape().get(1);
+        for (int i = 0; i < s.size(); i++) {
+          float[] reported = s.get(i).logProbs();
+          for (int j = 0; j < r; j++) {
+            if (j < reported.length) {
+              assertThat(mask[i * r + j]).isEqualTo(1f);
+              assertThat(lp[i * r + j]).isCloseTo(reported[j], org.assertj.core.data.Offset.offset(1e-4f));
+              assertThat(reported[j]).isLessThanOrEqualTo(0f);
+            } else {
+              assertThat(mask[i * r + j]).isEqualTo(0f);
+              assertThat(lp[i * r + j]).isEqualTo(0f);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void generationLeavesTheWeightsManagerAlone() {
+    gen.sample(PROMPTS, sampled(1, 4, 1), Set.of());
+    int before = model.weights().manager().getManagedArrays().size();
+    gen.sample(PROMPTS, SamplingConfig.evaluation(20).withSeed(3), Set.of(2));
+    gen.sample(PROMPTS, greedy(20), Set.of());
+    assertThat(model.weights().manager().getManagedArrays()).hasSize(before);
+  }
+
+  @Test
+  void badInputIsRejected() {
+    assertThatThrownBy(() -> gen.sample(List.of(), greedy(3), Set.of()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no prompts");
+    assertThatThrownBy(() -> gen.sample(List.of(new int[] {1}, new int[0]), greedy(3), Set.of()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("prompt 1 is empty");
+    assertThatThrownBy(() -> gen.sample(List.of(new int[] {1, 97}), greedy(3), Set.of()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("97");
+    assertThatThrownBy(() -> gen.sample(List.of(new int[] {-1}), greedy(3), Set.of()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-1");
+  }
+}
