@@ -11,6 +11,8 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.magejvm.impl.llm.safetensors.TensorSource;
+import org.magejvm.impl.llm.safetensors.TensorSources;
 
 /** The committed tiny Qwen3 checkpoint (test resources under qwen3-tiny/) and its float64 reference logits. */
 public final class TinyFixture {
@@ -35,7 +37,8 @@ public final class TinyFixture {
    * @return the fixture model on the CPU
    */
   public static Qwen3Model model(DataType dtype) {
-    try (NdListTensorSource src = NdListTensorSource.read(dir().resolve("model.safetensors"))) {
+    // the production reader (memory-mapped safetensors), as a user's checkpoint would be read
+    try (TensorSource src = TensorSources.openCheckpoint(dir())) {
       return Qwen3Model.load(src, config(), Device.cpu(), dtype);
     }
   }
