@@ -10,7 +10,8 @@ import java.util.Objects;
  *
  * @param text the response text, special tokens removed
  * @param promptTokenIds the prompt's token ids after chat formatting, or empty
- * @param responseTokenIds the sampled token ids (the stop token excluded), or empty
+ * @param responseTokenIds the sampled token ids, ending with the stop token when one ended the response (training
+ *     learns when to stop from it), or empty
  * @param logProbs for each sampled token, its log-probability under the model at the sampling temperature, or empty
  * @param finishReason why the response ended
  */

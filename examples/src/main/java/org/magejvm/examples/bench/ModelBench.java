@@ -15,7 +15,7 @@ import java.util.Random;
 import java.util.Set;
 import org.magejvm.api.SamplingConfig;
 import org.magejvm.impl.llm.generate.Qwen3Generator;
-import org.magejvm.impl.llm.generate.SampledSequence;
+import org.magejvm.impl.llm.generate.GeneratedSequence;
 import org.magejvm.impl.llm.model.Qwen3Config;
 import org.magejvm.impl.llm.model.Qwen3Model;
 
@@ -154,9 +154,9 @@ public final class ModelBench {
   private static double time(Qwen3Generator gen, List<int[]> prompts, int newTokens) {
     SamplingConfig cfg = SamplingConfig.builder().optTemperature(1).optMaxNewTokens(newTokens).optSeed(1).build();
     long t0 = System.nanoTime();
-    List<SampledSequence> out = gen.sample(prompts, cfg, Set.of());
+    List<GeneratedSequence> out = gen.generate(prompts, cfg, Set.of());
     double s = (System.nanoTime() - t0) / 1e9;
-    for (SampledSequence q : out) {
+    for (GeneratedSequence q : out) {
       if (q.length() != newTokens) {
         throw new IllegalStateException("expected " + newTokens + " tokens, got " + q.length());
       }

@@ -98,7 +98,7 @@ public final class SoakBench {
       Qwen3Generator gen = Qwen3Generator.of(model);
       SamplingConfig cfg = SamplingConfig.builder().optMaxNewTokens(100).build();
       for (int call = 1; call <= 10; call++) {
-        gen.sample(prompts, cfg, Set.of());
+        gen.generate(prompts, cfg, Set.of());
         System.out.printf(Locale.ROOT, "generator  step %4d: RSS %7.1f MiB (Java heap committed %5.1f MiB)%n",
             call * 100, ProcStatus.rssMiB(), heapMiB());
       }

@@ -171,8 +171,9 @@ public final class DjlLanguagePolicy implements LanguagePolicy {
     List<Generation> out = new ArrayList<>(outputs.size());
     for (int i = 0; i < outputs.size(); i++) {
       GeneratedSequence s = outputs.get(i);
-      int[] ids = s.tokenIds();
-      out.add(new Generation(tokenizer.decode(ids, true), prompts.get(i), ids, s.logProbs(), s.finishReason()));
+      // the text leaves out the stop token; the ids and log-probs keep it, so training learns when to stop
+      String text = tokenizer.decode(s.contentTokenIds(), true);
+      out.add(new Generation(text, prompts.get(i), s.tokenIds(), s.logProbs(), s.finishReason()));
     }
     return out;
   }

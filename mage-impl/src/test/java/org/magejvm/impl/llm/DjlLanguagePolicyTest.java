@@ -84,9 +84,10 @@ class DjlLanguagePolicyTest {
 
   @Test
   void rendersEncodesGeneratesOnceAndDecodes() {
-    // the model "says": <think>\nhmm\n</think>\n\n<action>B2</action><|endoftext|>tail
+    // the model "says": <think>\nhmm\n</think>\n\n<action>B2</action><|endoftext|>tail<|im_end|>, the last
+    // token being the stop token that ended it
     int[] script = concat(tok.encode("<think>\nhmm\n</think>\n\n<action>B2</action>"),
-        new int[] {tiny.addedTokenId("<|endoftext|>")}, tok.encode("tail"));
+        new int[] {tiny.addedTokenId("<|endoftext|>")}, tok.encode("tail"), new int[] {tiny.addedTokenId("<|im_end|>")});
     ScriptedGenerator g = new ScriptedGenerator(script, FinishReason.STOP);
     DjlLanguagePolicy policy = base(g).build();
     SamplingConfig sampling = SamplingConfig.training(64);
@@ -104,7 +105,9 @@ class DjlLanguagePolicyTest {
     assertThat(gens).hasSize(2);
     Generation first = gens.get(0);
     assertThat(first.promptTokenIds()).containsExactly(tok.encode(rendered));
+    // the ids keep the stop token (training learns when to stop); the text does not
     assertThat(first.responseTokenIds()).containsExactly(script);
+    assertThat(first.responseTokenIds()[script.length - 1]).isEqualTo(tiny.addedTokenId("<|im_end|>"));
     // <|endoftext|> is special and skipped; <think> is not special and stays
     assertThat(first.text()).isEqualTo("<think>\nhmm\n</think>\n\n<action>B2</action>tail");
     assertThat(first.logProbs()).hasSize(script.length);
@@ -184,7 +187,8 @@ class DjlLanguagePolicyTest {
 
   @Test
   void checkpointBuilderLoadsTokenizerTemplateAndStopsAndClosesThem() {
-    ScriptedGenerator g = new ScriptedGenerator(tok.encode("hi"), FinishReason.STOP);
+    ScriptedGenerator g = new ScriptedGenerator(
+        concat(tok.encode("hi"), new int[] {tiny.addedTokenId("<|im_end|>")}), FinishReason.STOP);
     DjlLanguagePolicy policy = DjlLanguagePolicy.builderForCheckpoint(dir).setGenerator(g).optName("tiny").build();
     assertThat(policy.name()).isEqualTo("tiny");
     assertThat(policy.stopTokenIds()).containsExactly(tiny.addedTokenId("<|im_end|>"));

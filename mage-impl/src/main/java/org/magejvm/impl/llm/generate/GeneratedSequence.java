@@ -1,14 +1,19 @@
 package org.magejvm.impl.llm.generate;
 
+import java.util.Arrays;
 import java.util.Objects;
 import org.magejvm.api.FinishReason;
 
 /**
  * The tokens generated for one prompt.
  *
- * @param tokenIds the sampled tokens, without the stop token that ended the sequence
- * @param logProbs the log-probability of each sampled token under the model's distribution at the sampling
- *     temperature (before top-p/top-k filtering)
+ * <p>When a stop token ended the sequence it is the last token, with its log-probability: emitting it is the
+ * policy's decision to end the response, so reinforcement learning trains on it like on any other token. Text
+ * decoding leaves it out.
+ *
+ * @param tokenIds the sampled tokens; when {@code finishReason} is STOP, the last one is the stop token
+ * @param logProbs the log-probability of each sampled token under softmax(logits / T) of the unfiltered model
+ *     distribution (before top-p/top-k filtering; T = 1 for greedy decoding)
  * @param finishReason whether a stop token or the length limit ended the sequence
  */
 public record GeneratedSequence(int[] tokenIds, float[] logProbs, FinishReason finishReason) {
@@ -40,5 +45,44 @@ public record GeneratedSequence(int[] tokenIds, float[] logProbs, FinishReason f
   @Override
   public float[] logProbs() {
     return logProbs.clone();
+  }
+
+  /** @return the number of sampled tokens, the stop token included */
+  public int length() {
+    return tokenIds.length;
+  }
+
+  /** @return the tokens without the stop token that ended the sequence (the tokens that carry text) */
+  public int[] contentTokenIds() {
+    int n = finishReason == FinishReason.STOP && tokenIds.length > 0 ? tokenIds.length - 1 : tokenIds.length;
+    return Arrays.copyOf(tokenIds, n);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof GeneratedSequence
+        && Arrays.equals(((GeneratedSequence) o).tokenIds, tokenIds)
+        && Arrays.equals(((GeneratedSequence) o).logProbs, logProbs)
+        && ((GeneratedSequence) o).finishReason == finishReason;
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * (31 * Arrays.hashCode(tokenIds) + Arrays.hashCode(logProbs))
+        + finishReason.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "GeneratedSequence" + Arrays.toString(tokenIds) + " " + finishReason;
+  }
+
+  /** @return the sum of the log-probabilities (the log-probability of the whole sequence) */
+  public double totalLogProb() {
+    double sum = 0;
+    for (float lp : logProbs) {
+      sum += lp;
+    }
+    return sum;
   }
 }

@@ -72,19 +72,9 @@ public final class Qwen3Generator implements TokenGenerator {
     return model;
   }
 
-  @Override
-  public List<GeneratedSequence> generate(
-      List<int[]> prompts, SamplingConfig sampling, Set<Integer> stopTokenIds) {
-    List<GeneratedSequence> out = new ArrayList<>();
-    for (SampledSequence s : sample(prompts, sampling, stopTokenIds)) {
-      out.add(s.toGeneratedSequence());
-    }
-    return out;
-  }
-
   /**
-   * Generates like {@link #generate} but keeps the stop token (and its log-probability) at the end of each
-   * sequence that a stop token ended.
+   * Generates one continuation per prompt, batched with a KV cache; a stop token that ends a sequence is kept as its
+   * last token, with its log-probability.
    *
    * @param prompts the prompt token ids, one non-empty array per sequence
    * @param sampling temperature, filters, token limits and seed
@@ -93,7 +83,8 @@ public final class Qwen3Generator implements TokenGenerator {
    * @throws IllegalArgumentException for an empty batch, an empty prompt or a token outside the vocabulary
    * @throws IllegalStateException when the model produces NaN log-probabilities (for example a FLOAT16 overflow)
    */
-  public List<SampledSequence> sample(List<int[]> prompts, SamplingConfig sampling, Set<Integer> stopTokenIds) {
+  @Override
+  public List<GeneratedSequence> generate(List<int[]> prompts, SamplingConfig sampling, Set<Integer> stopTokenIds) {
     Objects.requireNonNull(sampling, "sampling");
     Objects.requireNonNull(stopTokenIds, "stopTokenIds");
     int batch = prompts.size();
@@ -274,10 +265,10 @@ public final class Qwen3Generator implements TokenGenerator {
       pads = keptPads;
     }
 
-    List<SampledSequence> results() {
-      List<SampledSequence> out = new ArrayList<>(batch);
+    List<GeneratedSequence> results() {
+      List<GeneratedSequence> out = new ArrayList<>(batch);
       for (int i = 0; i < batch; i++) {
-        out.add(new SampledSequence(
+        out.add(new GeneratedSequence(
             Arrays.copyOf(tokens[i], counts[i]), Arrays.copyOf(logProbs[i], counts[i]), reasons[i]));
       }
       return out;

@@ -12,7 +12,7 @@ public interface TokenGenerator {
    *
    * @param prompts the prompt token ids, one array per sequence (lengths may differ)
    * @param sampling temperature, top-p, top-k, token limits and seed
-   * @param stopTokenIds tokens that end a sequence (not included in the output)
+   * @param stopTokenIds tokens that end a sequence (kept as the last token of a sequence they end)
    * @return one sequence per prompt, in order
    */
   List<GeneratedSequence> generate(List<int[]> prompts, SamplingConfig sampling, Set<Integer> stopTokenIds);

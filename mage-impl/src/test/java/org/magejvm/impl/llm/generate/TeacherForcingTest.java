@@ -180,11 +180,11 @@ class TeacherForcingTest {
       Qwen3Generator gen = Qwen3Generator.of(model);
       org.magejvm.api.SamplingConfig cfg = org.magejvm.api.SamplingConfig.builder().optMaxNewTokens(5).optSeed(3)
           .build();
-      List<SampledSequence> here = gen.sample(PROMPTS, cfg, java.util.Set.of());
+      List<GeneratedSequence> here = gen.generate(PROMPTS, cfg, java.util.Set.of());
       Object[] there = new Object[3];
       Thread worker = new Thread(() -> {
         there[0] = GradMode.isEnabled(); // PyTorch's default on a fresh thread
-        there[1] = gen.sample(PROMPTS, cfg, java.util.Set.of());
+        there[1] = gen.generate(PROMPTS, cfg, java.util.Set.of());
         there[2] = GradMode.isEnabled(); // restored afterwards
       });
       worker.start();
