@@ -1,0 +1,184 @@
+package org.magejvm.impl.llm;
+
+import ai.djl.Device;
+import ai.djl.ndarray.types.DataType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Objects;
+import org.magejvm.impl.llm.generate.Qwen3Generator;
+import org.magejvm.impl.llm.model.Qwen3Config;
+import org.magejvm.impl.llm.model.Qwen3Model;
+import org.magejvm.impl.llm.safetensors.CheckpointException;
+import org.magejvm.impl.llm.safetensors.TensorSource;
+import org.magejvm.impl.llm.safetensors.TensorSources;
+
+/**
+ * Loads a Qwen3-family checkpoint directory in Hugging Face layout, exactly as a user downloads it:
+ * {@code config.json}, {@code tokenizer.json}, {@code tokenizer_config.json}, and {@code model.safetensors} or the
+ * shards listed in {@code model.safetensors.index.json}.
+ *
+ * <pre>{@code
+ * try (DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(Path.of("Qwen3-0.6B"), Qwen3Checkpoint.Options.cpu())) {
+ *   List<Generation> out = policy.generate(requests, SamplingConfig.evaluation(512));
+ * }
+ * }</pre>
+ *
+ * <p>The tiny checkpoint of the quick start ({@link TinyCheckpoint}) goes through the same code.
+ */
+public final class Qwen3Checkpoint {
+
+  private Qwen3Checkpoint() {}
+
+  /**
+   * How to load a checkpoint.
+   *
+   * @param device where the model runs ({@code Device.cpu()} or {@code Device.gpu()})
+   * @param dtype FLOAT32 (the CPU default) or FLOAT16 (for GPUs; bf16 checkpoints are widened while loading)
+   * @param kvCache whether generation uses the KV cache (always, except to measure what it saves)
+   * @param seed the seed of the generator's own sampling stream, used when a {@code SamplingConfig} has none
+   * @param enableThinking the chat template's {@code enable_thinking} switch
+   * @param maxPromptTokens the longest prompt accepted after chat formatting
+   * @param promptOverflow what to do with a longer prompt
+   */
+  public record Options(
+      Device device,
+      DataType dtype,
+      boolean kvCache,
+      long seed,
+      boolean enableThinking,
+      int maxPromptTokens,
+      DjlLanguagePolicy.PromptOverflow promptOverflow) {
+
+    /**
+     * Validates.
+     *
+     * @param device device
+     * @param dtype data type
+     * @param kvCache KV cache on
+     * @param seed sampling seed
+     * @param enableThinking thinking switch
+     * @param maxPromptTokens prompt limit
+     * @param promptOverflow overflow handling
+     */
+    public Options {
+      Objects.requireNonNull(device, "device");
+      Objects.requireNonNull(dtype, "dtype");
+      Objects.requireNonNull(promptOverflow, "promptOverflow");
+      if (dtype != DataType.FLOAT32 && dtype != DataType.FLOAT16 && dtype != DataType.FLOAT64) {
+        throw new IllegalArgumentException("dtype must be FLOAT32, FLOAT16 or FLOAT64, got " + dtype
+            + (dtype == DataType.BFLOAT16 ? " (bfloat16 arrays abort the JVM on DJL's PyTorch engine)" : ""));
+      }
+      if (maxPromptTokens < 1) {
+        throw new IllegalArgumentException("maxPromptTokens must be >= 1, got " + maxPromptTokens);
+      }
+    }
+
+    /** @return float32 on the CPU, KV cache on, seed 0, thinking on, 4096 prompt tokens, overlong prompts fail */
+    public static Options cpu() {
+      return new Options(Device.cpu(), DataType.FLOAT32, true, 0, true,
+          DjlLanguagePolicy.DEFAULT_MAX_PROMPT_TOKENS, DjlLanguagePolicy.PromptOverflow.FAIL);
+    }
+
+    /** @return float16 on the first GPU, otherwise as {@link #cpu()} */
+    public static Options gpu() {
+      return cpu().withDevice(Device.gpu()).withDtype(DataType.FLOAT16);
+    }
+
+    /** @param d the device @return a copy running there */
+    public Options withDevice(Device d) {
+      return new Options(d, dtype, kvCache, seed, enableThinking, maxPromptTokens, promptOverflow);
+    }
+
+    /** @param t the data type @return a copy with that weight type */
+    public Options withDtype(DataType t) {
+      return new Options(device, t, kvCache, seed, enableThinking, maxPromptTokens, promptOverflow);
+    }
+
+    /** @param on whether to use the KV cache @return a copy */
+    public Options withKvCache(boolean on) {
+      return new Options(device, dtype, on, seed, enableThinking, maxPromptTokens, promptOverflow);
+    }
+
+    /** @param s the sampling seed @return a copy */
+    public Options withSeed(long s) {
+      return new Options(device, dtype, kvCache, s, enableThinking, maxPromptTokens, promptOverflow);
+    }
+
+    /** @param on the enable_thinking switch @return a copy */
+    public Options withThinking(boolean on) {
+      return new Options(device, dtype, kvCache, seed, on, maxPromptTokens, promptOverflow);
+    }
+
+    /**
+     * @param limit the prompt-token limit
+     * @param overflow what to do with longer prompts
+     * @return a copy
+     */
+    public Options withPromptLimit(int limit, DjlLanguagePolicy.PromptOverflow overflow) {
+      return new Options(device, dtype, kvCache, seed, enableThinking, limit, overflow);
+    }
+  }
+
+  /**
+   * Loads the model of a checkpoint directory (config and weights, no tokenizer).
+   *
+   * @param dir the checkpoint directory
+   * @param device where the model runs
+   * @param dtype the weight type
+   * @return the model; close it to free its native memory
+   * @throws CheckpointException naming the file and tensor or field when the directory is incomplete or malformed
+   */
+  public static Qwen3Model loadModel(Path dir, Device device, DataType dtype) {
+    requireDirectory(dir);
+    Qwen3Config config = Qwen3Config.fromFile(dir);
+    try (TensorSource source = TensorSources.openCheckpoint(dir)) {
+      return Qwen3Model.load(source, config, device, dtype);
+    }
+  }
+
+  /**
+   * Loads a checkpoint directory as a {@link DjlLanguagePolicy}: model, tokenizer, the checkpoint's own chat
+   * template and its stop tokens.
+   *
+   * @param dir the checkpoint directory
+   * @param options how to load it
+   * @return the policy; closing it frees the model and the tokenizer
+   * @throws CheckpointException naming the file and tensor or field when the directory is incomplete or malformed
+   */
+  public static DjlLanguagePolicy loadPolicy(Path dir, Options options) {
+    Objects.requireNonNull(options, "options");
+    Qwen3Model model = loadModel(dir, options.device(), options.dtype());
+    DjlLanguagePolicy policy;
+    try {
+      Qwen3Generator generator = Qwen3Generator.builder().setModel(model).optKvCache(options.kvCache())
+          .optSeed(options.seed()).build();
+      policy = DjlLanguagePolicy.builderForCheckpoint(dir)
+          .setGenerator(generator)
+          .addOwnedResource(model)
+          .optName(String.valueOf(dir.toAbsolutePath().normalize().getFileName()))
+          .optEnableThinking(options.enableThinking())
+          .optMaxPromptTokens(options.maxPromptTokens())
+          .optPromptOverflow(options.promptOverflow())
+          .build();
+    } catch (RuntimeException e) {
+      model.close();
+      throw e;
+    }
+    int tokenizerVocab = policy.tokenizer().vocabSize();
+    if (tokenizerVocab > model.config().vocabSize()) {
+      policy.close(); // also closes the model
+      throw new CheckpointException("the tokenizer in " + dir + " has " + tokenizerVocab
+          + " token ids but config.json has vocab_size " + model.config().vocabSize()
+          + "; the tokenizer and the weights belong to different models");
+    }
+    return policy;
+  }
+
+  private static void requireDirectory(Path dir) {
+    Objects.requireNonNull(dir, "dir");
+    if (!Files.isDirectory(dir)) {
+      throw new CheckpointException("checkpoint directory " + dir + (Files.exists(dir) ? " is not a directory"
+          : " does not exist"));
+    }
+  }
+}

@@ -1,0 +1,145 @@
+package org.magejvm.impl.llm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.magejvm.api.ContextMode;
+import org.magejvm.api.FinishReason;
+import org.magejvm.api.Generation;
+import org.magejvm.api.MetaEpisode;
+import org.magejvm.api.PolicyRequest;
+import org.magejvm.api.SamplingConfig;
+import org.magejvm.api.Turn;
+import org.magejvm.impl.env.tictactoe.TicTacToeProvider;
+import org.magejvm.impl.llm.model.Qwen3Config;
+import org.magejvm.impl.llm.model.TinyFixture;
+import org.magejvm.impl.llm.safetensors.CheckpointException;
+import org.magejvm.impl.rollout.MetaEpisodeRunner;
+import org.magejvm.impl.rollout.RolloutConfig;
+import org.magejvm.impl.rollout.RolloutResult;
+import org.magejvm.spi.PromptStyle;
+
+/** A checkpoint directory written by {@link TinyCheckpoint} loads through the real path and plays meta-episodes. */
+class Qwen3CheckpointTest {
+
+  @TempDir static Path shared;
+  static Path tiny;
+
+  @BeforeAll
+  static void writeTiny() {
+    tiny = shared.resolve("tiny");
+    Qwen3Config config = TinyCheckpoint.write(tiny, TinyCheckpoint.Spec.small("Play <action>(2, 2)</action>", 7));
+    assertThat(config.vocabSize()).isGreaterThan(256);
+  }
+
+  @Test
+  void tinyCheckpointLoadsAndGeneratesReproducibly() {
+    assertThat(tiny.resolve("config.json")).exists();
+    assertThat(tiny.resolve("model.safetensors")).exists();
+    assertThat(tiny.resolve("tokenizer.json")).exists();
+    assertThat(tiny.resolve("tokenizer_config.json")).exists();
+    List<PolicyRequest> requests = List.of(PolicyRequest.of("Your move?"), PolicyRequest.of("A longer prompt here."));
+    SamplingConfig sampling = SamplingConfig.builder().optMaxNewTokens(6).optSeed(11).build();
+    List<Generation> first;
+    try (DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(tiny, Qwen3Checkpoint.Options.cpu())) {
+      assertThat(policy.name()).isEqualTo("tiny");
+      first = policy.generate(requests, sampling);
+      assertThat(first).hasSize(2);
+      for (Generation g : first) {
+        assertThat(g.promptTokenIds()).isNotEmpty();
+        assertThat(g.responseTokenIds()).isNotEmpty().hasSizeLessThanOrEqualTo(6);
+        assertThat(g.logProbs()).hasSize(g.responseTokenIds().length);
+        for (float lp : g.logProbs()) {
+          assertThat(lp).isLessThanOrEqualTo(0f).isGreaterThan(Float.NEGATIVE_INFINITY);
+        }
+        if (g.finishReason() == FinishReason.LENGTH) {
+          assertThat(g.responseTokenIds()).hasSize(6);
+        }
+      }
+    }
+    try (DjlLanguagePolicy again = Qwen3Checkpoint.loadPolicy(tiny, Qwen3Checkpoint.Options.cpu())) {
+      List<Generation> second = again.generate(requests, sampling);
+      for (int i = 0; i < 2; i++) {
+        assertThat(second.get(i).responseTokenIds()).containsExactly(first.get(i).responseTokenIds());
+        assertThat(second.get(i).text()).isEqualTo(first.get(i).text());
+      }
+    }
+  }
+
+  @Test
+  void theTinyPolicyPlaysMetaEpisodesWithTokensAndLogProbs() {
+    try (DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(tiny, Qwen3Checkpoint.Options.cpu().withThinking(false))) {
+      RolloutConfig config = RolloutConfig.builder()
+          .setEnvironmentId(TicTacToeProvider.ID)
+          .optTasks(1)
+          .optGroupSize(2)
+          .optEpisodes(2)
+          .optMaxTurns(2)
+          .optContextMode(ContextMode.REFLECTION_ONLY)
+          .optPromptStyle(PromptStyle.COMPACT)
+          .optFixedOpponent("random")
+          .optSampling(SamplingConfig.builder().optMaxNewTokens(5).optSeed(3).build())
+          .optSeed(5)
+          .build();
+      RolloutResult result = MetaEpisodeRunner.of(new TicTacToeProvider()).run(config, policy);
+      assertThat(result.failures()).isEmpty();
+      assertThat(result.metaEpisodes()).hasSize(2);
+      for (MetaEpisode m : result.metaEpisodes()) {
+        assertThat(m.turns()).isNotEmpty();
+        for (Turn t : m.turns()) {
+          assertThat(t.promptTokenIds()).isNotEmpty();
+          assertThat(t.responseTokenIds()).isNotEmpty();
+          assertThat(t.logProbs()).hasSize(t.responseLength());
+        }
+      }
+    }
+  }
+
+  @Test
+  void aMissingDirectoryOrFileIsNamed(@TempDir Path dir) throws IOException {
+    Path absent = dir.resolve("nope");
+    assertThatThrownBy(() -> Qwen3Checkpoint.loadPolicy(absent, Qwen3Checkpoint.Options.cpu()))
+        .isInstanceOf(CheckpointException.class).hasMessageContaining("nope").hasMessageContaining("does not exist");
+    // weights and config but no tokenizer
+    Path noTokenizer = dir.resolve("no-tokenizer");
+    Files.createDirectories(noTokenizer);
+    Files.copy(TinyFixture.dir().resolve("config.json"), noTokenizer.resolve("config.json"));
+    Files.copy(TinyFixture.dir().resolve("model.safetensors"), noTokenizer.resolve("model.safetensors"));
+    assertThatThrownBy(() -> Qwen3Checkpoint.loadPolicy(noTokenizer, Qwen3Checkpoint.Options.cpu()))
+        .isInstanceOf(CheckpointException.class).hasMessageContaining("tokenizer");
+    // config and tokenizer but no weights
+    Path noWeights = dir.resolve("no-weights");
+    Files.createDirectories(noWeights);
+    for (String f : List.of("config.json", "tokenizer.json", "tokenizer_config.json")) {
+      Files.copy(tiny.resolve(f), noWeights.resolve(f));
+    }
+    assertThatThrownBy(() -> Qwen3Checkpoint.loadPolicy(noWeights, Qwen3Checkpoint.Options.cpu()))
+        .isInstanceOf(CheckpointException.class).hasMessageContaining("model.safetensors");
+  }
+
+  @Test
+  void aTokenizerLargerThanTheModelIsRejected(@TempDir Path dir) throws IOException {
+    // the fixture model has 97 token ids; the tiny tokenizer has more than 256
+    Files.copy(TinyFixture.dir().resolve("config.json"), dir.resolve("config.json"));
+    Files.copy(TinyFixture.dir().resolve("model.safetensors"), dir.resolve("model.safetensors"));
+    Files.copy(tiny.resolve("tokenizer.json"), dir.resolve("tokenizer.json"));
+    Files.copy(tiny.resolve("tokenizer_config.json"), dir.resolve("tokenizer_config.json"));
+    // the fixture config names eos 2, which exists in the tiny tokenizer; the vocabulary check must fire
+    assertThatThrownBy(() -> Qwen3Checkpoint.loadPolicy(dir, Qwen3Checkpoint.Options.cpu()))
+        .isInstanceOf(CheckpointException.class)
+        .hasMessageContaining("vocab_size 97");
+  }
+
+  @Test
+  void bfloat16IsRefusedBeforeAnyArrayExists() {
+    assertThatThrownBy(() -> Qwen3Checkpoint.Options.cpu().withDtype(ai.djl.ndarray.types.DataType.BFLOAT16))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bfloat16");
+  }
+}
