@@ -36,7 +36,7 @@ import picocli.CommandLine.Option;
  * 1 on an error or when some meta-episode's environment failed (the metrics then cover the others).
  */
 @Command(name = "play", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "Play meta-episodes with a scripted policy and print the evaluation metrics.")
+    description = "Play meta-episodes with a scripted policy or a Qwen3 checkpoint and print the metrics.")
 final class PlayCommand implements Callable<Integer> {
 
   @Option(names = "--env", required = true, paramLabel = "ID", description = "Environment id (see `mage envs`).")
@@ -53,6 +53,14 @@ final class PlayCommand implements Callable<Integer> {
   @Option(names = "--policy", paramLabel = "NAME", defaultValue = "random",
       description = "Scripted policy of the environment (default: ${DEFAULT-VALUE}).")
   String policy;
+
+  @Option(names = "--model", paramLabel = "DIR",
+      description = "Play with a Qwen3 checkpoint directory instead of a scripted policy.")
+  java.nio.file.Path model;
+
+  @CommandLine.Mixin SamplingOptions sampling;
+
+  @CommandLine.Mixin ModelOptions modelOptions;
 
   @Option(names = "--meta-episodes", paramLabel = "M", defaultValue = "32",
       description = "Number of independent meta-episodes (default: ${DEFAULT-VALUE}).")
@@ -96,7 +104,7 @@ final class PlayCommand implements Callable<Integer> {
   public Integer call() {
     EnvironmentRegistry registry = EnvironmentRegistry.discover();
     EnvironmentProvider provider = registry.require(env);
-    if (!provider.scriptedPolicies().contains(policy)) {
+    if (model == null && !provider.scriptedPolicies().contains(policy)) {
       throw new IllegalArgumentException("unknown policy '" + policy + "' for environment '" + env
           + "'; known policies: " + String.join(", ", provider.scriptedPolicies()));
     }
@@ -124,9 +132,12 @@ final class PlayCommand implements Callable<Integer> {
     if (seat != null) {
       b.optSeat(Seat.parse(seat));
     }
+    if (model != null) {
+      b.optSampling(sampling.toConfig(seed));
+    }
     EvaluationConfig config = b.build();
     Evaluation evaluation;
-    try (LanguagePolicy p = provider.scriptedPolicy(policy, Seeds.derive(seed, Seeds.POLICY, 0))) {
+    try (LanguagePolicy p = createPolicy(provider)) {
       evaluation = new Evaluator(registry).evaluate(config, p);
     }
     PrintWriter out = spec.commandLine().getOut();
@@ -152,11 +163,24 @@ final class PlayCommand implements Callable<Integer> {
     return evaluation.rollout().complete() ? 0 : 1;
   }
 
+  private LanguagePolicy createPolicy(EnvironmentProvider provider) {
+    if (model == null) {
+      return provider.scriptedPolicy(policy, Seeds.derive(seed, Seeds.POLICY, 0));
+    }
+    ModelOptions.requireDirectory(model);
+    return org.magejvm.impl.llm.Qwen3Checkpoint.loadPolicy(model,
+        modelOptions.toOptions(Seeds.derive(seed, Seeds.SAMPLING, 0), !sampling.noThinking));
+  }
+
+  private String policyLabel() {
+    return model == null ? policy : "model " + model;
+  }
+
   private Map<String, Object> settings(RolloutConfig r, Evaluation e) {
     Map<String, Object> s = new LinkedHashMap<>();
     s.put("environment", r.environmentId());
     s.put("environment_options", r.environmentOptions());
-    s.put("policy", policy);
+    s.put("policy", policyLabel());
     s.put("opponent", r.fixedOpponent().orElse(""));
     s.put("seat", r.fixedOpponent().isPresent() ? r.seating().toString() : "");
     s.put("preset", preset == null ? "" : MethodPreset.parse(preset).id());
@@ -173,7 +197,7 @@ final class PlayCommand implements Callable<Integer> {
   private void printTable(PrintWriter out, Evaluation e) {
     RolloutConfig r = e.rolloutConfig();
     EvaluationMetrics m = e.metrics();
-    out.printf(Locale.ROOT, "mage play: %s, policy %s, %s%s%n", r.environmentId(), policy,
+    out.printf(Locale.ROOT, "mage play: %s, policy %s, %s%s%n", r.environmentId(), policyLabel(),
         r.fixedOpponent().map(o -> "opponent " + o + " (seat " + r.seating() + "), ").orElse(""),
         r.contextMode().name().toLowerCase(Locale.ROOT));
     out.printf(Locale.ROOT, "%d meta-episodes x %d episodes (at most %d turns each), seed %d%s%n%n",

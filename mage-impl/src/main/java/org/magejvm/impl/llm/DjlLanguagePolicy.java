@@ -115,6 +115,11 @@ public final class DjlLanguagePolicy implements LanguagePolicy {
     return name;
   }
 
+  /** @return the token generator (for callers that tokenize themselves, such as raw-text generation) */
+  public TokenGenerator generator() {
+    return generator;
+  }
+
   /** @return the tokenizer */
   public HfTokenizer tokenizer() {
     return tokenizer;

@@ -1,0 +1,97 @@
+package org.magejvm.examples.cli;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import com.google.gson.GsonBuilder;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.magejvm.impl.llm.Qwen3Checkpoint;
+import org.magejvm.impl.llm.model.Qwen3Model;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code mage logits}: the model's logits for a sequence of token ids (no tokenizer needed). */
+@Command(name = "logits", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "Print a checkpoint's logits for token ids: the last position, or every position with --all.")
+final class LogitsCommand implements Callable<Integer> {
+
+  @Option(names = "--model", required = true, paramLabel = "DIR",
+      description = "Hugging Face checkpoint directory (config.json + safetensors).")
+  Path model;
+
+  @Option(names = "--ids", required = true, split = ",", paramLabel = "ID,ID,...",
+      description = "Input token ids, comma-separated.")
+  List<Integer> ids;
+
+  @Option(names = "--all", description = "Print every position, not only the last.")
+  boolean all;
+
+  @Option(names = "--top", paramLabel = "N", defaultValue = "10",
+      description = "In the table, how many of the largest logits to show per position (default: ${DEFAULT-VALUE}).")
+  int top;
+
+  @Option(names = "--json", description = "Print JSON with every logit.")
+  boolean json;
+
+  @Mixin ModelOptions modelOptions;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    if (ids.isEmpty()) {
+      throw new IllegalArgumentException("--ids needs at least one token id");
+    }
+    ModelOptions.requireDirectory(model);
+    int[] tokens = ids.stream().mapToInt(Integer::intValue).toArray();
+    float[][] rows;
+    try (Qwen3Model m = Qwen3Checkpoint.loadModel(model, modelOptions.deviceOnly(), modelOptions.dtypeOnly());
+        NDManager manager = m.newManager()) {
+      NDArray logits = m.logits(manager, tokens); // (1, T, V)
+      int t = tokens.length;
+      int v = m.config().vocabSize();
+      float[] flat = logits.toType(ai.djl.ndarray.types.DataType.FLOAT32, false).toFloatArray();
+      int first = all ? 0 : t - 1;
+      rows = new float[t - first][];
+      for (int p = first; p < t; p++) {
+        rows[p - first] = Arrays.copyOfRange(flat, p * v, (p + 1) * v);
+      }
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    int firstPosition = tokens.length - rows.length;
+    if (json) {
+      Map<String, Object> root = new LinkedHashMap<>();
+      root.put("model", model.toString());
+      root.put("input_ids", tokens);
+      root.put("positions", all ? "all" : "last");
+      List<float[]> list = new ArrayList<>(Arrays.asList(rows));
+      root.put("logits", list);
+      out.println(new GsonBuilder().serializeSpecialFloatingPointValues().create().toJson(root));
+    } else {
+      for (int r = 0; r < rows.length; r++) {
+        float[] row = rows[r];
+        Integer[] order = new Integer[row.length];
+        for (int i = 0; i < order.length; i++) {
+          order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> Float.compare(row[b], row[a]));
+        out.printf(Locale.ROOT, "position %d (input id %d): top %d of %d logits%n", firstPosition + r,
+            tokens[firstPosition + r], Math.min(top, row.length), row.length);
+        for (int i = 0; i < Math.min(top, row.length); i++) {
+          out.printf(Locale.ROOT, "  id %6d  %12.6f%n", order[i], row[order[i]]);
+        }
+      }
+    }
+    out.flush();
+    return 0;
+  }
+}

@@ -1,0 +1,83 @@
+package org.magejvm.examples.cli;
+
+import ai.djl.Device;
+import ai.djl.ndarray.types.DataType;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.magejvm.impl.llm.Qwen3Checkpoint;
+import picocli.CommandLine.Option;
+
+/** Where a model runs and in which precision (picocli mixin). */
+final class ModelOptions {
+
+  @Option(names = "--device", paramLabel = "cpu|gpu", defaultValue = "cpu",
+      description = "Where the model runs (default: ${DEFAULT-VALUE}); see docs/gpu.md.")
+  String device;
+
+  @Option(names = "--dtype", paramLabel = "float32|float16",
+      description = "Weight type (default: float32 on cpu, float16 on gpu).")
+  String dtype;
+
+  @Option(names = "--no-kv-cache", description = "Recompute the whole sequence for every token (for comparison).")
+  boolean noKvCache;
+
+  /**
+   * @param seed the generator's fallback sampling seed
+   * @param thinking the chat template's enable_thinking switch
+   * @return the load options
+   */
+  Qwen3Checkpoint.Options toOptions(long seed, boolean thinking) {
+    Qwen3Checkpoint.Options o;
+    switch (device.toLowerCase(Locale.ROOT)) {
+      case "cpu":
+        o = Qwen3Checkpoint.Options.cpu();
+        break;
+      case "gpu":
+        o = Qwen3Checkpoint.Options.gpu();
+        break;
+      default:
+        throw new IllegalArgumentException("unknown device '" + device + "': expected cpu or gpu");
+    }
+    if (dtype != null) {
+      o = o.withDtype(parseDtype(dtype));
+    }
+    return o.withKvCache(!noKvCache).withSeed(seed).withThinking(thinking);
+  }
+
+  /** @return the device alone, for commands that load only the model */
+  Device deviceOnly() {
+    return toOptions(0, true).device();
+  }
+
+  /** @return the weight type alone */
+  DataType dtypeOnly() {
+    return toOptions(0, true).dtype();
+  }
+
+  private static DataType parseDtype(String s) {
+    switch (s.toLowerCase(Locale.ROOT)) {
+      case "float32":
+      case "f32":
+        return DataType.FLOAT32;
+      case "float16":
+      case "f16":
+        return DataType.FLOAT16;
+      default:
+        throw new IllegalArgumentException("unsupported dtype '" + s + "': expected float32 or float16"
+            + (s.toLowerCase(Locale.ROOT).startsWith("bf") ? " (bfloat16 arrays abort the JVM on this engine;"
+                + " bf16 checkpoints are widened while loading)" : ""));
+    }
+  }
+
+  /**
+   * @param p a path option
+   * @return the path, checked to be a directory
+   */
+  static Path requireDirectory(Path p) {
+    if (!p.toFile().isDirectory()) {
+      throw new IllegalArgumentException("model directory " + p + (p.toFile().exists() ? " is not a directory"
+          : " does not exist"));
+    }
+    return p;
+  }
+}
