@@ -4,41 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import org.magejvm.examples.testenv.GuessProvider;
 import org.magejvm.impl.rollout.Seeds;
 import org.junit.jupiter.api.Test;
 
 class PlayCommandTest {
 
-  /** What one run printed. */
-  private record Run(int code, String out, String err) {
-    JsonObject json() {
-      return JsonParser.parseString(out).getAsJsonObject();
-    }
-
-    double metric(String key) {
-      return json().getAsJsonObject("metrics").get(key).getAsDouble();
-    }
-  }
-
-  private static Run run(String... args) {
-    PrintStream oldOut = System.out;
-    PrintStream oldErr = System.err;
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    try {
-      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-      int code = MageCli.run(args);
-      return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    } finally {
-      System.setOut(oldOut);
-      System.setErr(oldErr);
-    }
+  private static CliRun run(String... args) {
+    return CliRun.of(args);
   }
 
   private static double shareOfSecret(int meta, long seed, int secret) {
@@ -51,7 +24,7 @@ class PlayCommandTest {
 
   @Test
   void printsJsonMetricsOfAScriptedPolicy() {
-    Run r = run("play", "--env", "cli-guess", "--policy", "learner", "--meta-episodes", "20", "--seed", "3",
+    CliRun r = run("play", "--env", "cli-guess", "--policy", "learner", "--meta-episodes", "20", "--seed", "3",
         "--json");
     assertThat(r.code()).as(r.err()).isZero();
     JsonObject settings = r.json().getAsJsonObject("settings");
@@ -71,7 +44,7 @@ class PlayCommandTest {
 
   @Test
   void printsAReadableTable() {
-    Run r = run("play", "--env", "cli-guess", "--policy", "learner", "--meta-episodes", "8", "--opponent",
+    CliRun r = run("play", "--env", "cli-guess", "--policy", "learner", "--meta-episodes", "8", "--opponent",
         "patient", "--seat", "second", "--prompt-style", "compact");
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out()).contains("mage play: cli-guess, policy learner, opponent patient (seat second)",
@@ -83,7 +56,7 @@ class PlayCommandTest {
 
   @Test
   void presetsAndContextModesChangeWhatIsPlayed() {
-    Run gigpo = run("play", "--env", "cli-guess", "--policy", "learner", "--meta-episodes", "20", "--seed", "3",
+    CliRun gigpo = run("play", "--env", "cli-guess", "--policy", "learner", "--meta-episodes", "20", "--seed", "3",
         "--preset", "gigpo", "--json");
     assertThat(gigpo.code()).as(gigpo.err()).isZero();
     assertThat(gigpo.json().getAsJsonObject("settings").get("context_mode").getAsString()).isEqualTo("none");
@@ -92,7 +65,7 @@ class PlayCommandTest {
     assertThat(gigpo.metric("success_rate[2]")).isCloseTo(first, within(1e-9));
     assertThat(gigpo.metric("reflection_turns")).isZero();
 
-    Run history = run("play", "--env", "cli-guess", "--policy", "learner", "--meta-episodes", "5",
+    CliRun history = run("play", "--env", "cli-guess", "--policy", "learner", "--meta-episodes", "5",
         "--context-mode", "history-only", "--episodes", "2", "--json");
     assertThat(history.code()).as(history.err()).isZero();
     assertThat(history.metric("reflection_turns")).isZero();
@@ -102,13 +75,13 @@ class PlayCommandTest {
 
   @Test
   void namesTheKnownValuesOnBadInput() {
-    Run env = run("play", "--env", "nowhere");
+    CliRun env = run("play", "--env", "nowhere");
     assertThat(env.code()).isEqualTo(1);
     assertThat(env.err()).contains("error:", "'nowhere'", "cli-guess");
-    Run opponent = run("play", "--env", "cli-guess", "--opponent", "mcts");
+    CliRun opponent = run("play", "--env", "cli-guess", "--opponent", "mcts");
     assertThat(opponent.code()).isEqualTo(1);
     assertThat(opponent.err()).contains("unknown opponent 'mcts'", "greedy", "patient");
-    Run policy = run("play", "--env", "cli-guess", "--policy", "oracle");
+    CliRun policy = run("play", "--env", "cli-guess", "--policy", "oracle");
     assertThat(policy.code()).isEqualTo(1);
     assertThat(policy.err()).contains("unknown policy 'oracle'", "known policies: random, learner");
     assertThat(run("play", "--env", "cli-guess", "--seat", "third").err()).contains("'first' or 'second'");
@@ -121,7 +94,7 @@ class PlayCommandTest {
   @Test
   void reportsFailedEnvironmentsAndMeasuresTheRest() {
     long bad = Seeds.taskSeed(0, 0);
-    Run r = run("play", "--env", "cli-guess", "--policy", "learner", "--meta-episodes", "6", "--env-option",
+    CliRun r = run("play", "--env", "cli-guess", "--policy", "learner", "--meta-episodes", "6", "--env-option",
         "explode_seed=" + bad, "--json");
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.metric("meta_episodes")).isEqualTo(5);
