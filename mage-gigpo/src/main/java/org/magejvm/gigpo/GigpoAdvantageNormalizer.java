@@ -87,28 +87,43 @@ public final class GigpoAdvantageNormalizer implements AdvantageNormalizer {
     if (n == 0) {
       return new Advantages(new double[0], new double[0], new double[0], 0, 0.0);
     }
-    double[] scores = new double[n];
+    TurnGroups.Assignment episodes = TurnGroups.episodeGroups(turns, grouping);
+    double[] episodeTerm = episodeTerm(turns, episodes);
     double[] returns = new double[n];
     for (int i = 0; i < n; i++) {
-      ScoredTurn t = turns.get(i);
-      scores[i] = t.episodeScore();
-      returns[i] = t.stepReturn();
+      returns[i] = turns.get(i).stepReturn();
     }
-    TurnGroups.Assignment episodes = TurnGroups.episodeGroups(turns, grouping);
     TurnGroups.Assignment steps = TurnGroups.stepGroups(turns, episodes, grouping, anchorScope);
-
-    double[] episodeTerm = GroupNormalization.normalize(scores, episodes.groupOf(), episodes.groupCount(),
-        normalization, epsilon, GroupNormalization.Singleton.ZERO_MEAN_UNIT_STD);
     double[] stepTerm = GroupNormalization.normalize(returns, steps.groupOf(), steps.groupCount(),
         normalization, epsilon, GroupNormalization.Singleton.ZERO_TERM);
     double[] values = new double[n];
     for (int i = 0; i < n; i++) {
       values[i] = episodeTerm[i] + stepWeight * stepTerm[i];
     }
-    GroupNormalization.requireFinite(episodeTerm, "episode term", turns);
     GroupNormalization.requireFinite(stepTerm, "step term", turns);
     GroupNormalization.requireFinite(values, "advantage", turns);
     return new Advantages(values, episodeTerm, stepTerm, steps.groupCount(), (double) n / steps.groupCount());
+  }
+
+  /**
+   * The episode-level term alone (what GRPO uses).
+   *
+   * @param turns validated, non-empty turns
+   * @return the episode term of each turn
+   */
+  double[] episodeTerm(List<ScoredTurn> turns) {
+    return episodeTerm(turns, TurnGroups.episodeGroups(turns, grouping));
+  }
+
+  private double[] episodeTerm(List<ScoredTurn> turns, TurnGroups.Assignment episodes) {
+    double[] scores = new double[turns.size()];
+    for (int i = 0; i < scores.length; i++) {
+      scores[i] = turns.get(i).episodeScore();
+    }
+    double[] term = GroupNormalization.normalize(scores, episodes.groupOf(), episodes.groupCount(),
+        normalization, epsilon, GroupNormalization.Singleton.ZERO_MEAN_UNIT_STD);
+    GroupNormalization.requireFinite(term, "episode term", turns);
+    return term;
   }
 
   @Override

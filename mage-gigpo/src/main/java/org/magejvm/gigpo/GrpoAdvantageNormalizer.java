@@ -4,8 +4,6 @@ import java.util.List;
 import java.util.Objects;
 import org.magejvm.api.AdvantageNormalizer;
 import org.magejvm.api.Advantages;
-import org.magejvm.api.Grouping;
-import org.magejvm.api.NormalizationMode;
 import org.magejvm.api.OptimizerConfig;
 import org.magejvm.api.ScoredTurn;
 
@@ -24,9 +22,8 @@ import org.magejvm.api.ScoredTurn;
  */
 public final class GrpoAdvantageNormalizer implements AdvantageNormalizer {
 
-  private final NormalizationMode normalization;
-  private final Grouping grouping;
-  private final double epsilon;
+  private final GigpoAdvantageNormalizer gigpo;
+  private final String description;
 
   /**
    * A normalizer using the normalization, grouping and epsilon of a configuration.
@@ -35,9 +32,9 @@ public final class GrpoAdvantageNormalizer implements AdvantageNormalizer {
    */
   public GrpoAdvantageNormalizer(OptimizerConfig config) {
     Objects.requireNonNull(config, "config");
-    this.normalization = config.normalization();
-    this.grouping = config.grouping();
-    this.epsilon = config.epsilon();
+    this.gigpo = new GigpoAdvantageNormalizer(config);
+    this.description = "GrpoAdvantageNormalizer[" + config.normalization() + ", " + config.grouping() + ", epsilon="
+        + config.epsilon() + "]";
   }
 
   /**
@@ -55,19 +52,12 @@ public final class GrpoAdvantageNormalizer implements AdvantageNormalizer {
     if (n == 0) {
       return new Advantages(new double[0], new double[0], new double[0], 0, 0.0);
     }
-    double[] scores = new double[n];
-    for (int i = 0; i < n; i++) {
-      scores[i] = turns.get(i).episodeScore();
-    }
-    TurnGroups.Assignment episodes = TurnGroups.episodeGroups(turns, grouping);
-    double[] episodeTerm = GroupNormalization.normalize(scores, episodes.groupOf(), episodes.groupCount(),
-        normalization, epsilon, GroupNormalization.Singleton.ZERO_MEAN_UNIT_STD);
-    GroupNormalization.requireFinite(episodeTerm, "episode term", turns);
+    double[] episodeTerm = gigpo.episodeTerm(turns);
     return new Advantages(episodeTerm.clone(), episodeTerm, new double[n], 0, 0.0);
   }
 
   @Override
   public String toString() {
-    return "GrpoAdvantageNormalizer[" + normalization + ", " + grouping + ", epsilon=" + epsilon + "]";
+    return description;
   }
 }
