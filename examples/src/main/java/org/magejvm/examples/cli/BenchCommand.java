@@ -31,6 +31,9 @@ final class BenchCommand implements Callable<Integer> {
     BENCHMARKS.put("advantage", "AdvantageBench");
     BENCHMARKS.put("safetensors", "SafetensorsBench");
     BENCHMARKS.put("tokenizer", "TokenizerBench");
+    BENCHMARKS.put("kuhn-adaptation", "KuhnAdaptationExperiment");
+    BENCHMARKS.put("model", "ModelBench");
+    BENCHMARKS.put("soak", "SoakBench");
   }
 
   @Parameters(index = "0", paramLabel = "NAME", description = "One of: ${COMPLETION-CANDIDATES}",

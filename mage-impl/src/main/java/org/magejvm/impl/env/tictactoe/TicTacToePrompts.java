@@ -23,8 +23,8 @@ public final class TicTacToePrompts {
           "- Whoever first owns three cells in one row, one column or one diagonal wins. When all nine cells are"
               + " filled and nobody has such a line, the game is a draw."),
       "Win by completing a line of three X marks. If a win is not possible, stop the opponent from completing a"
-          + " line of three O marks so that the game ends in a draw. The opponent plays the same way in every"
-          + " attempt, so use what the earlier attempts showed about its habits.",
+          + " line of three O marks so that the game ends in a draw. You face the same opponent in every attempt,"
+          + " so use what the earlier attempts showed about its habits.",
       "Write your move inside <action> </action> as (row, column), both counted from 1, for example"
           + " <action>(2, 3)</action> for the right cell of the middle row.",
       "Tic-Tac-Toe, 3x3. You are X, the opponent is O, '.' is empty. Three in a row, column or diagonal wins.",
