@@ -138,91 +138,136 @@ public record OptimizerConfig(
 
     private Builder() {}
 
-    /** @param v normalization mode (default mean_norm) @return this builder */
+    /**
+     * @param v normalization mode (default mean_norm)
+     * @return this builder
+     */
     public Builder optNormalization(NormalizationMode v) {
       normalization = v;
       return this;
     }
 
-    /** @param v omega (default 1.0) @return this builder */
+    /**
+     * @param v omega (default 1.0)
+     * @return this builder
+     */
     public Builder optStepWeight(double v) {
       stepWeight = v;
       return this;
     }
 
-    /** @param v grouping (default opponent-stationary) @return this builder */
+    /**
+     * @param v grouping (default opponent-stationary)
+     * @return this builder
+     */
     public Builder optGrouping(Grouping v) {
       grouping = v;
       return this;
     }
 
-    /** @param v anchor scope (default global) @return this builder */
+    /**
+     * @param v anchor scope (default global)
+     * @return this builder
+     */
     public Builder optAnchorScope(AnchorScope v) {
       anchorScope = v;
       return this;
     }
 
-    /** @param v epsilon (default 1e-6) @return this builder */
+    /**
+     * @param v epsilon (default 1e-6)
+     * @return this builder
+     */
     public Builder optEpsilon(double v) {
       epsilon = v;
       return this;
     }
 
-    /** @param v lower clip ratio (default 0.2) @return this builder */
+    /**
+     * @param v lower clip ratio (default 0.2)
+     * @return this builder
+     */
     public Builder optClipRatioLow(double v) {
       clipRatioLow = v;
       return this;
     }
 
-    /** @param v upper clip ratio (default 0.2) @return this builder */
+    /**
+     * @param v upper clip ratio (default 0.2)
+     * @return this builder
+     */
     public Builder optClipRatioHigh(double v) {
       clipRatioHigh = v;
       return this;
     }
 
-    /** @param v dual-clip constant (default 3.0) @return this builder */
+    /**
+     * @param v dual-clip constant (default 3.0)
+     * @return this builder
+     */
     public Builder optDualClip(double v) {
       dualClip = v;
       return this;
     }
 
-    /** @param v entropy bonus weight (default 0.001) @return this builder */
+    /**
+     * @param v entropy bonus weight (default 0.001)
+     * @return this builder
+     */
     public Builder optEntropyCoefficient(double v) {
       entropyCoefficient = v;
       return this;
     }
 
-    /** @param v KL weight (default 0.1; 0 disables) @return this builder */
+    /**
+     * @param v KL weight (default 0.1; 0 disables)
+     * @return this builder
+     */
     public Builder optKlCoefficient(double v) {
       klCoefficient = v;
       return this;
     }
 
-    /** @param v learning rate (default 1e-6) @return this builder */
+    /**
+     * @param v learning rate (default 1e-6)
+     * @return this builder
+     */
     public Builder optLearningRate(double v) {
       learningRate = v;
       return this;
     }
 
-    /** @param v weight decay (default 0.01) @return this builder */
+    /**
+     * @param v weight decay (default 0.01)
+     * @return this builder
+     */
     public Builder optWeightDecay(double v) {
       weightDecay = v;
       return this;
     }
 
-    /** @param v gradient-norm clip (default 1.0) @return this builder */
+    /**
+     * @param v gradient-norm clip (default 1.0)
+     * @return this builder
+     */
     public Builder optGradientClip(double v) {
       gradientClip = v;
       return this;
     }
 
-    /** @param v turns per optimizer step (default 64) @return this builder */
+    /**
+     * @param v turns per optimizer step (default 64)
+     * @return this builder
+     */
     public Builder optMiniBatchTurns(int v) {
       miniBatchTurns = v;
       return this;
     }
 
-    /** @param v passes over each batch (default 1) @return this builder */
+    /**
+     * @param v passes over each batch (default 1)
+     * @return this builder
+     */
     public Builder optEpochs(int v) {
       epochs = v;
       return this;

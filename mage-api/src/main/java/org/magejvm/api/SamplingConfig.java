@@ -99,37 +99,55 @@ public record SamplingConfig(
 
     private Builder() {}
 
-    /** @param v temperature, 0 for greedy @return this builder */
+    /**
+     * @param v temperature, 0 for greedy
+     * @return this builder
+     */
     public Builder optTemperature(double v) {
       temperature = v;
       return this;
     }
 
-    /** @param v nucleus mass in (0, 1] @return this builder */
+    /**
+     * @param v nucleus mass in (0, 1]
+     * @return this builder
+     */
     public Builder optTopP(double v) {
       topP = v;
       return this;
     }
 
-    /** @param v top-k cutoff, 0 to disable @return this builder */
+    /**
+     * @param v top-k cutoff, 0 to disable
+     * @return this builder
+     */
     public Builder optTopK(int v) {
       topK = v;
       return this;
     }
 
-    /** @param v token limit @return this builder */
+    /**
+     * @param v token limit
+     * @return this builder
+     */
     public Builder optMaxNewTokens(int v) {
       maxNewTokens = v;
       return this;
     }
 
-    /** @param v minimum tokens before a stop token may end the response @return this builder */
+    /**
+     * @param v minimum tokens before a stop token may end the response
+     * @return this builder
+     */
     public Builder optMinNewTokens(int v) {
       minNewTokens = v;
       return this;
     }
 
-    /** @param v the sampling seed @return this builder */
+    /**
+     * @param v the sampling seed
+     * @return this builder
+     */
     public Builder optSeed(long v) {
       seed = OptionalLong.of(v);
       return this;

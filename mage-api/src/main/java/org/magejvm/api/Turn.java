@@ -224,109 +224,163 @@ public record Turn(
 
     private Builder() {}
 
-    /** @param v the phase @return this builder */
+    /**
+     * @param v the phase
+     * @return this builder
+     */
     public Builder setPhase(Phase v) {
       phase = v;
       return this;
     }
 
-    /** @param v the episode index @return this builder */
+    /**
+     * @param v the episode index
+     * @return this builder
+     */
     public Builder setEpisodeIndex(int v) {
       episodeIndex = v;
       return this;
     }
 
-    /** @param v the turn index @return this builder */
+    /**
+     * @param v the turn index
+     * @return this builder
+     */
     public Builder setTurnIndex(int v) {
       turnIndex = v;
       return this;
     }
 
-    /** @param v the prompt text @return this builder */
+    /**
+     * @param v the prompt text
+     * @return this builder
+     */
     public Builder setPrompt(String v) {
       prompt = v;
       return this;
     }
 
-    /** @param v the response text @return this builder */
+    /**
+     * @param v the response text
+     * @return this builder
+     */
     public Builder setResponse(String v) {
       response = v;
       return this;
     }
 
-    /** @param v the anchor key @return this builder */
+    /**
+     * @param v the anchor key
+     * @return this builder
+     */
     public Builder setAnchor(AnchorKey v) {
       anchor = v;
       return this;
     }
 
-    /** @param v prompt token ids @return this builder */
+    /**
+     * @param v prompt token ids
+     * @return this builder
+     */
     public Builder optPromptTokenIds(int[] v) {
       promptTokenIds = v;
       return this;
     }
 
-    /** @param v response token ids @return this builder */
+    /**
+     * @param v response token ids
+     * @return this builder
+     */
     public Builder optResponseTokenIds(int[] v) {
       responseTokenIds = v;
       return this;
     }
 
-    /** @param v per-token log-probs @return this builder */
+    /**
+     * @param v per-token log-probs
+     * @return this builder
+     */
     public Builder optLogProbs(float[] v) {
       logProbs = v;
       return this;
     }
 
-    /** @param v canonical action text @return this builder */
+    /**
+     * @param v canonical action text
+     * @return this builder
+     */
     public Builder optAction(String v) {
       action = v;
       return this;
     }
 
-    /** @param v raw reward @return this builder */
+    /**
+     * @param v raw reward
+     * @return this builder
+     */
     public Builder optReward(double v) {
       reward = v;
       return this;
     }
 
-    /** @param v validity @return this builder */
+    /**
+     * @param v validity
+     * @return this builder
+     */
     public Builder optValid(boolean v) {
       valid = v;
       return this;
     }
 
-    /** @param v opponent id @return this builder */
+    /**
+     * @param v opponent id
+     * @return this builder
+     */
     public Builder optOpponentId(String v) {
       opponentId = v;
       return this;
     }
 
-    /** @param v episode ended @return this builder */
+    /**
+     * @param v episode ended
+     * @return this builder
+     */
     public Builder optDone(boolean v) {
       done = v;
       return this;
     }
 
-    /** @param v agent won @return this builder */
+    /**
+     * @param v agent won
+     * @return this builder
+     */
     public Builder optWon(boolean v) {
       won = v;
       return this;
     }
 
-    /** @param v draw @return this builder */
+    /**
+     * @param v draw
+     * @return this builder
+     */
     public Builder optDraw(boolean v) {
       draw = v;
       return this;
     }
 
-    /** @param v episode score @return this builder */
+    /**
+     * @param v episode score
+     * @return this builder
+     */
     public Builder optScore(double v) {
       score = v;
       return this;
     }
 
-    /** @param v whether the response hit the token limit @return this builder */
+    /**
+     * @param v whether the response hit the token limit
+     * @return this builder
+     */
     public Builder optResponseTruncated(boolean v) {
       responseTruncated = v;
       return this;

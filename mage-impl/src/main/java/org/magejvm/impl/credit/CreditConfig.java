@@ -97,37 +97,55 @@ public record CreditConfig(
 
     private Builder() {}
 
-    /** @param v the return kind (default differential) @return this builder */
+    /**
+     * @param v the return kind (default differential)
+     * @return this builder
+     */
     public Builder optMetaReturn(MetaReturn v) {
       metaReturn = v;
       return this;
     }
 
-    /** @param v the step discount (default 0.95) @return this builder */
+    /**
+     * @param v the step discount (default 0.95)
+     * @return this builder
+     */
     public Builder optGammaStep(double v) {
       gammaStep = v;
       return this;
     }
 
-    /** @param v the episode discount (default 0.6) @return this builder */
+    /**
+     * @param v the episode discount (default 0.6)
+     * @return this builder
+     */
     public Builder optGammaTraj(double v) {
       gammaTraj = v;
       return this;
     }
 
-    /** @param v the invalid-action penalty (default 0.5) @return this builder */
+    /**
+     * @param v the invalid-action penalty (default 0.5)
+     * @return this builder
+     */
     public Builder optInvalidPenalty(double v) {
       invalidPenalty = v;
       return this;
     }
 
-    /** @param v the length-penalty coefficient (default 2.0; 0 disables) @return this builder */
+    /**
+     * @param v the length-penalty coefficient (default 2.0; 0 disables)
+     * @return this builder
+     */
     public Builder optLengthPenalty(double v) {
       lengthPenalty = v;
       return this;
     }
 
-    /** @param v the response-token limit Lmax (default 3072) @return this builder */
+    /**
+     * @param v the response-token limit Lmax (default 3072)
+     * @return this builder
+     */
     public Builder optMaxResponseTokens(int v) {
       maxResponseTokens = v;
       return this;

@@ -169,74 +169,110 @@ public record EvaluationConfig(
 
     private Builder() {}
 
-    /** @param v the environment id (required) @return this builder */
+    /**
+     * @param v the environment id (required)
+     * @return this builder
+     */
     public Builder setEnvironmentId(String v) {
       environmentId = v;
       return this;
     }
 
-    /** @param v environment options, replacing earlier ones (default none) @return this builder */
+    /**
+     * @param v environment options, replacing earlier ones (default none)
+     * @return this builder
+     */
     public Builder optEnvironmentOptions(Map<String, String> v) {
       environmentOptions.clear();
       environmentOptions.putAll(v);
       return this;
     }
 
-    /** @param v M, the number of meta-episodes (default 128, as the reference validates) @return this builder */
+    /**
+     * @param v M, the number of meta-episodes (default 128, as the reference validates)
+     * @return this builder
+     */
     public Builder optMetaEpisodes(int v) {
       metaEpisodes = v;
       return this;
     }
 
-    /** @param v N, episodes per meta-episode (default: the provider's) @return this builder */
+    /**
+     * @param v N, episodes per meta-episode (default: the provider's)
+     * @return this builder
+     */
     public Builder optEpisodes(int v) {
       episodes = OptionalInt.of(v);
       return this;
     }
 
-    /** @param v the opponent id (default: the provider's evaluation opponent) @return this builder */
+    /**
+     * @param v the opponent id (default: the provider's evaluation opponent)
+     * @return this builder
+     */
     public Builder optOpponent(String v) {
       opponent = Optional.of(v);
       return this;
     }
 
-    /** @param v the agent's seat (default: the provider's evaluation seat) @return this builder */
+    /**
+     * @param v the agent's seat (default: the provider's evaluation seat)
+     * @return this builder
+     */
     public Builder optSeat(Seat v) {
       seat = Optional.of(v);
       return this;
     }
 
-    /** @param v the context mode (default reflection only) @return this builder */
+    /**
+     * @param v the context mode (default reflection only)
+     * @return this builder
+     */
     public Builder optContextMode(ContextMode v) {
       contextMode = v;
       return this;
     }
 
-    /** @param v the prompt style (default verbose) @return this builder */
+    /**
+     * @param v the prompt style (default verbose)
+     * @return this builder
+     */
     public Builder optPromptStyle(PromptStyle v) {
       promptStyle = v;
       return this;
     }
 
-    /** @param v the sampling (default: the reference's evaluation sampling) @return this builder */
+    /**
+     * @param v the sampling (default: the reference's evaluation sampling)
+     * @return this builder
+     */
     public Builder optSampling(SamplingConfig v) {
       sampling = Optional.of(v);
       return this;
     }
 
-    /** @param v the play-turn limit (default: the provider's) @return this builder */
+    /**
+     * @param v the play-turn limit (default: the provider's)
+     * @return this builder
+     */
     public Builder optMaxTurns(int v) {
       maxTurns = OptionalInt.of(v);
       return this;
     }
 
-    /** @param v stop after the first win (default true) @return this builder */
+    /**
+     * @param v stop after the first win (default true)
+     * @return this builder
+     */
     public Builder optEarlyStop(boolean v) {
       earlyStop = v;
       return this;
     }
 
-    /** @param v the base seed (default 0) @return this builder */
+    /**
+     * @param v the base seed (default 0)
+     * @return this builder
+     */
     public Builder optSeed(long v) {
       seed = v;
       return this;

@@ -240,31 +240,46 @@ public final class DjlLanguagePolicy implements LanguagePolicy {
 
     private Builder() {}
 
-    /** @param t the tokenizer @return this builder */
+    /**
+     * @param t the tokenizer
+     * @return this builder
+     */
     public Builder setTokenizer(HfTokenizer t) {
       this.tokenizer = Objects.requireNonNull(t, "tokenizer");
       return this;
     }
 
-    /** @param t the chat template @return this builder */
+    /**
+     * @param t the chat template
+     * @return this builder
+     */
     public Builder setChatTemplate(ChatTemplate t) {
       this.template = Objects.requireNonNull(t, "template");
       return this;
     }
 
-    /** @param g the token generator (the model) @return this builder */
+    /**
+     * @param g the token generator (the model)
+     * @return this builder
+     */
     public Builder setGenerator(TokenGenerator g) {
       this.generator = Objects.requireNonNull(g, "generator");
       return this;
     }
 
-    /** @param id a token id that ends a response @return this builder */
+    /**
+     * @param id a token id that ends a response
+     * @return this builder
+     */
     public Builder addStopTokenId(int id) {
       stopTokenIds.add(id);
       return this;
     }
 
-    /** @param ids token ids that end a response @return this builder */
+    /**
+     * @param ids token ids that end a response
+     * @return this builder
+     */
     public Builder addStopTokenIds(Iterable<Integer> ids) {
       ids.forEach(stopTokenIds::add);
       return this;
@@ -280,19 +295,28 @@ public final class DjlLanguagePolicy implements LanguagePolicy {
       return this;
     }
 
-    /** @param resource closed when the policy is closed @return this builder */
+    /**
+     * @param resource closed when the policy is closed
+     * @return this builder
+     */
     public Builder addOwnedResource(AutoCloseable resource) {
       owned.add(Objects.requireNonNull(resource, "resource"));
       return this;
     }
 
-    /** @param n the policy's name (default {@code djl}) @return this builder */
+    /**
+     * @param n the policy's name (default {@code djl})
+     * @return this builder
+     */
     public Builder optName(String n) {
       this.name = Objects.requireNonNull(n, "name");
       return this;
     }
 
-    /** @param on the template's {@code enable_thinking} (default true) @return this builder */
+    /**
+     * @param on the template's {@code enable_thinking} (default true)
+     * @return this builder
+     */
     public Builder optEnableThinking(boolean on) {
       this.enableThinking = on;
       return this;
@@ -307,7 +331,10 @@ public final class DjlLanguagePolicy implements LanguagePolicy {
       return this;
     }
 
-    /** @param o what to do with longer prompts (default {@link PromptOverflow#FAIL}) @return this builder */
+    /**
+     * @param o what to do with longer prompts (default {@link PromptOverflow#FAIL})
+     * @return this builder
+     */
     public Builder optPromptOverflow(PromptOverflow o) {
       this.overflow = Objects.requireNonNull(o, "overflow");
       return this;

@@ -84,27 +84,42 @@ public final class Qwen3Checkpoint {
       return cpu().withDevice(Device.gpu()).withDtype(DataType.FLOAT16);
     }
 
-    /** @param d the device @return a copy running there */
+    /**
+     * @param d the device
+     * @return a copy running there
+     */
     public Options withDevice(Device d) {
       return new Options(d, dtype, kvCache, seed, enableThinking, maxPromptTokens, promptOverflow);
     }
 
-    /** @param t the data type @return a copy with that weight type */
+    /**
+     * @param t the data type
+     * @return a copy with that weight type
+     */
     public Options withDtype(DataType t) {
       return new Options(device, t, kvCache, seed, enableThinking, maxPromptTokens, promptOverflow);
     }
 
-    /** @param on whether to use the KV cache @return a copy */
+    /**
+     * @param on whether to use the KV cache
+     * @return a copy
+     */
     public Options withKvCache(boolean on) {
       return new Options(device, dtype, on, seed, enableThinking, maxPromptTokens, promptOverflow);
     }
 
-    /** @param s the sampling seed @return a copy */
+    /**
+     * @param s the sampling seed
+     * @return a copy
+     */
     public Options withSeed(long s) {
       return new Options(device, dtype, kvCache, s, enableThinking, maxPromptTokens, promptOverflow);
     }
 
-    /** @param on the enable_thinking switch @return a copy */
+    /**
+     * @param on the enable_thinking switch
+     * @return a copy
+     */
     public Options withThinking(boolean on) {
       return new Options(device, dtype, kvCache, seed, on, maxPromptTokens, promptOverflow);
     }

@@ -88,7 +88,10 @@ public final class TinyCheckpoint {
       return new Spec(64, 2, 4, 2, 16, 192, 256, corpus, seed);
     }
 
-    /** @param s the weight seed @return a copy with that seed */
+    /**
+     * @param s the weight seed
+     * @return a copy with that seed
+     */
     public Spec withSeed(long s) {
       return new Spec(hiddenSize, layers, heads, kvHeads, headDim, intermediateSize, maxMerges, corpus, s);
     }

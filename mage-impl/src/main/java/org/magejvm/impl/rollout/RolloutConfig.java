@@ -182,13 +182,19 @@ public record RolloutConfig(
 
     private Builder() {}
 
-    /** @param v the environment provider id (required) @return this builder */
+    /**
+     * @param v the environment provider id (required)
+     * @return this builder
+     */
     public Builder setEnvironmentId(String v) {
       environmentId = v;
       return this;
     }
 
-    /** @param v environment options, replacing any set before (default none) @return this builder */
+    /**
+     * @param v environment options, replacing any set before (default none)
+     * @return this builder
+     */
     public Builder optEnvironmentOptions(Map<String, String> v) {
       environmentOptions.clear();
       environmentOptions.putAll(v);
@@ -205,103 +211,154 @@ public record RolloutConfig(
       return this;
     }
 
-    /** @param v B, the number of episode groups (default 16) @return this builder */
+    /**
+     * @param v B, the number of episode groups (default 16)
+     * @return this builder
+     */
     public Builder optTasks(int v) {
       tasks = v;
       return this;
     }
 
-    /** @param v G, meta-episodes per group (default 8) @return this builder */
+    /**
+     * @param v G, meta-episodes per group (default 8)
+     * @return this builder
+     */
     public Builder optGroupSize(int v) {
       groupSize = v;
       return this;
     }
 
-    /** @param v N, episodes per meta-episode (default: the provider's) @return this builder */
+    /**
+     * @param v N, episodes per meta-episode (default: the provider's)
+     * @return this builder
+     */
     public Builder optEpisodes(int v) {
       episodes = OptionalInt.of(v);
       return this;
     }
 
-    /** @param v the play-turn limit per episode (default: the provider's) @return this builder */
+    /**
+     * @param v the play-turn limit per episode (default: the provider's)
+     * @return this builder
+     */
     public Builder optMaxTurns(int v) {
       maxTurns = OptionalInt.of(v);
       return this;
     }
 
-    /** @param v the context mode (default reflection only) @return this builder */
+    /**
+     * @param v the context mode (default reflection only)
+     * @return this builder
+     */
     public Builder optContextMode(ContextMode v) {
       contextMode = v;
       return this;
     }
 
-    /** @param v stop a meta-episode after its first win (default true) @return this builder */
+    /**
+     * @param v stop a meta-episode after its first win (default true)
+     * @return this builder
+     */
     public Builder optEarlyStop(boolean v) {
       earlyStop = v;
       return this;
     }
 
-    /** @param v the prompt style (default verbose) @return this builder */
+    /**
+     * @param v the prompt style (default verbose)
+     * @return this builder
+     */
     public Builder optPromptStyle(PromptStyle v) {
       promptStyle = v;
       return this;
     }
 
-    /** @param v steps listed in play prompts (default 7) @return this builder */
+    /**
+     * @param v steps listed in play prompts (default 7)
+     * @return this builder
+     */
     public Builder optHistoryLength(int v) {
       historyLength = v;
       return this;
     }
 
-    /** @param v latest steps shown with their state in play prompts (default 2) @return this builder */
+    /**
+     * @param v latest steps shown with their state in play prompts (default 2)
+     * @return this builder
+     */
     public Builder optPlayObservations(int v) {
       playObservations = v;
       return this;
     }
 
-    /** @param v latest steps shown with their state in reflect prompts (default all) @return this builder */
+    /**
+     * @param v latest steps shown with their state in reflect prompts (default all)
+     * @return this builder
+     */
     public Builder optReflectObservations(int v) {
       reflectObservations = v;
       return this;
     }
 
-    /** @param v the seating (default first) @return this builder */
+    /**
+     * @param v the seating (default first)
+     * @return this builder
+     */
     public Builder optSeating(Seating v) {
       seating = v;
       return this;
     }
 
-    /** @param v the pool to sample from (default: the provider's pool) @return this builder */
+    /**
+     * @param v the pool to sample from (default: the provider's pool)
+     * @return this builder
+     */
     public Builder optOpponentPool(OpponentPool v) {
       opponentPool = Optional.of(v);
       return this;
     }
 
-    /** @param v the id of the only opponent (default: sample from the pool) @return this builder */
+    /**
+     * @param v the id of the only opponent (default: sample from the pool)
+     * @return this builder
+     */
     public Builder optFixedOpponent(String v) {
       fixedOpponent = Optional.of(v);
       return this;
     }
 
-    /** @param v per group (default) or per meta-episode @return this builder */
+    /**
+     * @param v per group (default) or per meta-episode
+     * @return this builder
+     */
     public Builder optOpponentSampling(OpponentSampling v) {
       opponentSampling = v;
       return this;
     }
 
-    /** @param v sampling (default: temperature 1 at the provider's token limit) @return this builder */
+    /**
+     * @param v sampling (default: temperature 1 at the provider's token limit)
+     * @return this builder
+     */
     public Builder optSampling(SamplingConfig v) {
       sampling = Optional.of(v);
       return this;
     }
 
-    /** @param v the base seed (default 0) @return this builder */
+    /**
+     * @param v the base seed (default 0)
+     * @return this builder
+     */
     public Builder optSeed(long v) {
       seed = v;
       return this;
     }
 
-    /** @param v the group-id prefix (default {@code g}) @return this builder */
+    /**
+     * @param v the group-id prefix (default {@code g})
+     * @return this builder
+     */
     public Builder optGroupPrefix(String v) {
       groupPrefix = v;
       return this;

@@ -294,7 +294,10 @@ public final class Qwen3Generator implements TokenGenerator {
 
     private Builder() {}
 
-    /** @param m the model @return this builder */
+    /**
+     * @param m the model
+     * @return this builder
+     */
     public Builder setModel(Qwen3Model m) {
       model = m;
       return this;

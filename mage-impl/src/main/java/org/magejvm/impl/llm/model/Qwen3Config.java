@@ -531,79 +531,118 @@ public record Qwen3Config(
 
     private Builder() {}
 
-    /** @param v vocabulary size @return this builder */
+    /**
+     * @param v vocabulary size
+     * @return this builder
+     */
     public Builder setVocabSize(int v) {
       vocabSize = v;
       return this;
     }
 
-    /** @param v hidden size @return this builder */
+    /**
+     * @param v hidden size
+     * @return this builder
+     */
     public Builder setHiddenSize(int v) {
       hiddenSize = v;
       return this;
     }
 
-    /** @param v MLP width @return this builder */
+    /**
+     * @param v MLP width
+     * @return this builder
+     */
     public Builder setIntermediateSize(int v) {
       intermediateSize = v;
       return this;
     }
 
-    /** @param v number of layers @return this builder */
+    /**
+     * @param v number of layers
+     * @return this builder
+     */
     public Builder setNumHiddenLayers(int v) {
       numHiddenLayers = v;
       return this;
     }
 
-    /** @param v query heads @return this builder */
+    /**
+     * @param v query heads
+     * @return this builder
+     */
     public Builder setNumAttentionHeads(int v) {
       numAttentionHeads = v;
       return this;
     }
 
-    /** @param v key/value heads (default: the query heads) @return this builder */
+    /**
+     * @param v key/value heads (default: the query heads)
+     * @return this builder
+     */
     public Builder optNumKeyValueHeads(int v) {
       numKeyValueHeads = v;
       return this;
     }
 
-    /** @param v head width (default: hidden size / heads) @return this builder */
+    /**
+     * @param v head width (default: hidden size / heads)
+     * @return this builder
+     */
     public Builder optHeadDim(int v) {
       headDim = v;
       return this;
     }
 
-    /** @param v norm epsilon (default 1e-6) @return this builder */
+    /**
+     * @param v norm epsilon (default 1e-6)
+     * @return this builder
+     */
     public Builder optRmsNormEps(double v) {
       rmsNormEps = v;
       return this;
     }
 
-    /** @param v rotary base (default 1e6, as in Qwen3 checkpoints) @return this builder */
+    /**
+     * @param v rotary base (default 1e6, as in Qwen3 checkpoints)
+     * @return this builder
+     */
     public Builder optRopeTheta(double v) {
       ropeTheta = v;
       return this;
     }
 
-    /** @param v whether the output head is the embedding (default false) @return this builder */
+    /**
+     * @param v whether the output head is the embedding (default false)
+     * @return this builder
+     */
     public Builder optTieWordEmbeddings(boolean v) {
       tieWordEmbeddings = v;
       return this;
     }
 
-    /** @param v trained context length (default 32768) @return this builder */
+    /**
+     * @param v trained context length (default 32768)
+     * @return this builder
+     */
     public Builder optMaxPositionEmbeddings(int v) {
       maxPositionEmbeddings = v;
       return this;
     }
 
-    /** @param v begin-of-sequence token @return this builder */
+    /**
+     * @param v begin-of-sequence token
+     * @return this builder
+     */
     public Builder optBosTokenId(int v) {
       bosTokenId = OptionalInt.of(v);
       return this;
     }
 
-    /** @param v an end-of-sequence token @return this builder */
+    /**
+     * @param v an end-of-sequence token
+     * @return this builder
+     */
     public Builder addEosTokenId(int v) {
       eosTokenIds.add(v);
       return this;
@@ -618,19 +657,28 @@ public record Qwen3Config(
       return this;
     }
 
-    /** @param v per-head q/k norm (default: on for qwen3 only) @return this builder */
+    /**
+     * @param v per-head q/k norm (default: on for qwen3 only)
+     * @return this builder
+     */
     public Builder optQkNorm(boolean v) {
       qkNorm = v;
       return this;
     }
 
-    /** @param v biases on the q, k and v projections (default false) @return this builder */
+    /**
+     * @param v biases on the q, k and v projections (default false)
+     * @return this builder
+     */
     public Builder optAttentionBias(boolean v) {
       attentionBias = v;
       return this;
     }
 
-    /** @param v bias on the attention output projection (default false) @return this builder */
+    /**
+     * @param v bias on the attention output projection (default false)
+     * @return this builder
+     */
     public Builder optOutputBias(boolean v) {
       outputBias = v;
       return this;

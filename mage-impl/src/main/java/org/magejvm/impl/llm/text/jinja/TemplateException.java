@@ -8,7 +8,9 @@ package org.magejvm.impl.llm.text.jinja;
 public final class TemplateException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
+  /** The 1-based line of the failing construct, or 0 when unknown. */
   private final int line;
+  /** The 1-based column of the failing construct, or 0 when unknown. */
   private final int column;
 
   /**
