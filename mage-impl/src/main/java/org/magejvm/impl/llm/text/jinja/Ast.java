@@ -219,14 +219,17 @@ final class Ast {
     }
   }
 
-  static final class FilterCall extends Expr {
+  /** {@code input | name(args)} or {@code input is name(args)}: a built-in filter or test applied to a value. */
+  static final class BuiltinCall extends Expr {
+    final boolean test;
     final Expr input;
     final String name;
     final List<Expr> args;
     final Map<String, Expr> kwargs;
 
-    FilterCall(Token at, Expr input, String name, List<Expr> args, Map<String, Expr> kwargs) {
+    BuiltinCall(Token at, boolean test, Expr input, String name, List<Expr> args, Map<String, Expr> kwargs) {
       super(at);
+      this.test = test;
       this.input = input;
       this.name = name;
       this.args = args;
@@ -235,27 +238,10 @@ final class Ast {
 
     @Override
     Object eval(Scope scope) {
-      return Builtins.filter(name, input.value(scope), values(args, scope), values(kwargs, scope));
-    }
-  }
-
-  static final class TestCall extends Expr {
-    final Expr input;
-    final String name;
-    final List<Expr> args;
-    final Map<String, Expr> kwargs;
-
-    TestCall(Token at, Expr input, String name, List<Expr> args, Map<String, Expr> kwargs) {
-      super(at);
-      this.input = input;
-      this.name = name;
-      this.args = args;
-      this.kwargs = kwargs;
-    }
-
-    @Override
-    Object eval(Scope scope) {
-      return Builtins.test(name, input.value(scope), values(args, scope), values(kwargs, scope));
+      Object value = input.value(scope);
+      List<Object> a = values(args, scope);
+      Map<String, Object> k = values(kwargs, scope);
+      return test ? Builtins.test(name, value, a, k) : Builtins.filter(name, value, a, k);
     }
   }
 

@@ -682,7 +682,7 @@ final class Parser {
     if (skipOp("(")) {
       parseArgs(args, kwargs);
     }
-    return new Ast.FilterCall(at, node, name, args, kwargs);
+    return new Ast.BuiltinCall(at, false, node, name, args, kwargs);
   }
 
   private static final Set<String> NOT_TEST_ARGS = Set.of("else", "or", "and");
@@ -718,7 +718,7 @@ final class Parser {
 
   private static Expr finishTest(Token at, Expr node, String name, List<Expr> args, Map<String, Expr> kwargs,
       boolean negated) {
-    Expr test = new Ast.TestCall(at, node, name, args, kwargs);
+    Expr test = new Ast.BuiltinCall(at, true, node, name, args, kwargs);
     return negated ? new Ast.Unary(at, "not", test) : test;
   }
 }
