@@ -172,6 +172,9 @@ public final class QuickStart {
     double meanAbs = advantages.size() == 0 ? 0 : abs / advantages.size();
     out.printf(Locale.ROOT, "   %d turns, %d step groups (mean size %.2f), mean |advantage| %.3f%n",
         advantages.size(), advantages.stepGroupCount(), advantages.meanStepGroupSize(), meanAbs);
+    if (meanAbs == 0) {
+      out.println("   (every turn scored the same, all invalid, so the groups give no learning signal yet)");
+    }
 
     out.println("4. The same batch shape with scripted players, for reference");
     for (String name : List.of("random", "minimax")) {
