@@ -49,7 +49,6 @@ final class GenerateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    ModelOptions.requireDirectory(model);
     SamplingConfig config = sampling.toConfig(seed);
     int[] promptIds;
     int[] responseIds;

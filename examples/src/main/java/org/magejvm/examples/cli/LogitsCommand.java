@@ -51,10 +51,10 @@ final class LogitsCommand implements Callable<Integer> {
     if (ids.isEmpty()) {
       throw new IllegalArgumentException("--ids needs at least one token id");
     }
-    ModelOptions.requireDirectory(model);
     int[] tokens = ids.stream().mapToInt(Integer::intValue).toArray();
     float[][] rows;
-    try (Qwen3Model m = Qwen3Checkpoint.loadModel(model, modelOptions.deviceOnly(), modelOptions.dtypeOnly());
+    Qwen3Checkpoint.Options load = modelOptions.toOptions(0, true);
+    try (Qwen3Model m = Qwen3Checkpoint.loadModel(model, load.device(), load.dtype());
         NDManager manager = m.newManager()) {
       NDArray logits = m.logits(manager, tokens); // (1, T, V)
       int t = tokens.length;

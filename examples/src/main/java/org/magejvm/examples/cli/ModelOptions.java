@@ -1,8 +1,6 @@
 package org.magejvm.examples.cli;
 
-import ai.djl.Device;
 import ai.djl.ndarray.types.DataType;
-import java.nio.file.Path;
 import java.util.Locale;
 import org.magejvm.impl.llm.Qwen3Checkpoint;
 import picocli.CommandLine.Option;
@@ -44,16 +42,6 @@ final class ModelOptions {
     return o.withKvCache(!noKvCache).withSeed(seed).withThinking(thinking);
   }
 
-  /** @return the device alone, for commands that load only the model */
-  Device deviceOnly() {
-    return toOptions(0, true).device();
-  }
-
-  /** @return the weight type alone */
-  DataType dtypeOnly() {
-    return toOptions(0, true).dtype();
-  }
-
   private static DataType parseDtype(String s) {
     switch (s.toLowerCase(Locale.ROOT)) {
       case "float32":
@@ -67,17 +55,5 @@ final class ModelOptions {
             + (s.toLowerCase(Locale.ROOT).startsWith("bf") ? " (bfloat16 arrays abort the JVM on this engine;"
                 + " bf16 checkpoints are widened while loading)" : ""));
     }
-  }
-
-  /**
-   * @param p a path option
-   * @return the path, checked to be a directory
-   */
-  static Path requireDirectory(Path p) {
-    if (!p.toFile().isDirectory()) {
-      throw new IllegalArgumentException("model directory " + p + (p.toFile().exists() ? " is not a directory"
-          : " does not exist"));
-    }
-    return p;
   }
 }

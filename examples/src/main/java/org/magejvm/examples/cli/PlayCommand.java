@@ -167,7 +167,6 @@ final class PlayCommand implements Callable<Integer> {
     if (model == null) {
       return provider.scriptedPolicy(policy, Seeds.derive(seed, Seeds.POLICY, 0));
     }
-    ModelOptions.requireDirectory(model);
     return org.magejvm.impl.llm.Qwen3Checkpoint.loadPolicy(model,
         modelOptions.toOptions(Seeds.derive(seed, Seeds.SAMPLING, 0), !sampling.noThinking));
   }
