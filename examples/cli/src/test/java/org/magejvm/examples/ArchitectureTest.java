@@ -1,0 +1,122 @@
+package org.magejvm.examples;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The module dependency rules of docs/architecture.md, checked on the main classes of every module (this module's
+ * test class path holds them all). A rule that breaks fails the build.
+ */
+class ArchitectureTest {
+
+  private static final String API = "org.magejvm.api..";
+  private static final String SPI = "org.magejvm.spi..";
+  private static final String CORE_ROLLOUT = "org.magejvm.impl.rollout..";
+  private static final String CORE_CREDIT = "org.magejvm.impl.credit..";
+  private static final String CORE_EVAL = "org.magejvm.impl.eval..";
+  private static final String GAMES = "org.magejvm.impl.env..";
+  private static final String JINJA = "org.magejvm.impl.jinja..";
+  private static final String LLM = "org.magejvm.impl.llm..";
+  private static final String TRAIN = "org.magejvm.impl.train..";
+  private static final String GIGPO = "org.magejvm.gigpo..";
+  private static final String TESTKIT = "org.magejvm.testkit..";
+  private static final String DJL = "ai.djl..";
+
+  private static JavaClasses classes;
+
+  @BeforeAll
+  static void importClasses() {
+    classes = new ClassFileImporter()
+        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .importPackages("org.magejvm");
+  }
+
+  @Test
+  void theRulesSeeEveryModule() {
+    // a rule over an empty set passes vacuously: make sure each module's classes were imported
+    for (String pkg : new String[] {
+        "org.magejvm.api", "org.magejvm.spi", "org.magejvm.impl.rollout", "org.magejvm.impl.env.kuhn",
+        "org.magejvm.impl.jinja", "org.magejvm.impl.llm.model", "org.magejvm.impl.train", "org.magejvm.gigpo",
+        "org.magejvm.testkit", "org.magejvm.examples.cli"}) {
+      org.assertj.core.api.Assertions.assertThat(classes.containPackage(pkg)).as(pkg).isTrue();
+    }
+  }
+
+  @Test
+  void apiKnowsNoImplementation() {
+    noClasses().that().resideInAPackage(API)
+        .should().dependOnClassesThat().resideInAnyPackage(SPI, "org.magejvm.impl..", GIGPO, TESTKIT,
+            "org.magejvm.examples..")
+        .check(classes);
+  }
+
+  @Test
+  void spiSeesOnlyTheApi() {
+    noClasses().that().resideInAPackage(SPI)
+        .should().dependOnClassesThat().resideInAnyPackage("org.magejvm.impl..", GIGPO, TESTKIT, DJL,
+            "org.magejvm.examples..")
+        .check(classes);
+  }
+
+  @Test
+  void coreAndGamesImportNoDjl() {
+    noClasses().that().resideInAnyPackage(CORE_ROLLOUT, CORE_CREDIT, CORE_EVAL, GAMES)
+        .should().dependOnClassesThat().resideInAnyPackage(DJL, LLM, JINJA, TRAIN, GIGPO)
+        .check(classes);
+  }
+
+  @Test
+  void coreDoesNotKnowTheGames() {
+    noClasses().that().resideInAnyPackage(CORE_ROLLOUT, CORE_CREDIT, CORE_EVAL)
+        .should().dependOnClassesThat().resideInAPackage(GAMES)
+        .check(classes);
+  }
+
+  @Test
+  void jinjaNeedsOnlyTheJdk() {
+    noClasses().that().resideInAPackage(JINJA)
+        .should().dependOnClassesThat().resideOutsideOfPackages("java..", JINJA)
+        .check(classes);
+  }
+
+  @Test
+  void llmImportsNothingOfCoreGamesOrTraining() {
+    noClasses().that().resideInAPackage(LLM)
+        .should().dependOnClassesThat().resideInAnyPackage(CORE_ROLLOUT, CORE_CREDIT, CORE_EVAL, GAMES, TRAIN,
+            GIGPO, SPI)
+        .check(classes);
+  }
+
+  @Test
+  void onlyTheToolAndExamplesImportTraining() {
+    noClasses().that().resideOutsideOfPackages(TRAIN, "org.magejvm.examples..")
+        .should().dependOnClassesThat().resideInAPackage(TRAIN)
+        .check(classes);
+  }
+
+  @Test
+  void nothingOutsideTheOptimizerModuleImportsGigpo() {
+    // core and training find optimizers through ServiceLoader; only the tool may name them directly
+    noClasses().that().resideOutsideOfPackages(GIGPO, "org.magejvm.examples..")
+        .should().dependOnClassesThat().resideInAPackage(GIGPO)
+        .check(classes);
+  }
+
+  @Test
+  void mainCodeNeverUsesTheTestKit() {
+    noClasses().that().resideOutsideOfPackage(TESTKIT)
+        .should().dependOnClassesThat().resideInAPackage(TESTKIT)
+        .check(classes);
+  }
+
+  @Test
+  void noCyclesBetweenPackages() {
+    slices().matching("org.magejvm.(**)").should().beFreeOfCycles().check(classes);
+  }
+}

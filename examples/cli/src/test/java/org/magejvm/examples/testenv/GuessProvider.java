@@ -1,0 +1,218 @@
+package org.magejvm.examples.testenv;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.magejvm.api.AnchorKey;
+import org.magejvm.api.Episode;
+import org.magejvm.api.LanguagePolicy;
+import org.magejvm.api.Opponent;
+import org.magejvm.api.OpponentPool;
+import org.magejvm.api.PolicyRequest;
+import org.magejvm.api.Seat;
+import org.magejvm.api.Turn;
+import org.magejvm.spi.policy.RandomPolicy;
+import org.magejvm.spi.policy.ScriptedPolicy;
+import org.magejvm.spi.Environment;
+import org.magejvm.spi.EnvironmentDefaults;
+import org.magejvm.spi.EnvironmentProvider;
+import org.magejvm.spi.GameText;
+import org.magejvm.spi.PromptRenderer;
+import org.magejvm.spi.StandardPromptRenderer;
+import org.magejvm.spi.StepResult;
+import org.magejvm.spi.Tags;
+
+/**
+ * A two-player test game for the command line: guess the hidden number 1..3 (from the seed). A right guess wins
+ * (+10); after a wrong guess the "greedy" opponent wins (-10) and the "patient" one waits. {@code pass} draws.
+ * Option {@code explode_seed}: the environment with that task seed throws on its first step.
+ */
+public final class GuessProvider implements EnvironmentProvider {
+
+  /** The id. */
+  public static final String ID = "cli-guess";
+
+  private static final GameText TEXT = new GameText("Guess", "You guess.", "Guess 1, 2 or 3.", "Guess right.",
+      "Answer <action>N</action>.", "Guess 1-3.", "Reply <action>N</action>.", "", "table");
+
+  /**
+   * @param seed a task seed
+   * @return the hidden number
+   */
+  public static int secretFor(long seed) {
+    return 1 + (int) Long.remainderUnsigned(seed * 0x9E3779B97F4A7C15L >>> 7, 3);
+  }
+
+  @Override
+  public String id() {
+    return ID;
+  }
+
+  @Override
+  public String version() {
+    return "1";
+  }
+
+  @Override
+  public Environment create(Map<String, String> options) {
+    for (String k : options.keySet()) {
+      if (!k.equals("explode_seed")) {
+        throw new IllegalArgumentException("unknown cli-guess option '" + k + "'");
+      }
+    }
+    return new Guess(options.containsKey("explode_seed") ? Long.parseLong(options.get("explode_seed")) : -1);
+  }
+
+  @Override
+  public EnvironmentDefaults defaults() {
+    return new EnvironmentDefaults(3, 3, 0.95, 0.6, 0.5, 2.0, 64);
+  }
+
+  @Override
+  public OpponentPool opponents() {
+    return OpponentPool.builder().addOpponent(new Named("greedy"), 1).addOpponent(new Named("patient"), 1).build();
+  }
+
+  @Override
+  public String evaluationOpponent() {
+    return "greedy";
+  }
+
+  @Override
+  public List<String> scriptedPolicies() {
+    return List.of("random", "learner");
+  }
+
+  @Override
+  public LanguagePolicy scriptedPolicy(String name, long seed) {
+    switch (name) {
+      case "random":
+        return new RandomPolicy(seed);
+      case "learner":
+        return new ScriptedPolicy("learner", seed) {
+          @Override
+          protected String chooseAction(PolicyRequest request, Random random) {
+            Set<String> wrong = new HashSet<>();
+            for (Episode e : request.pastEpisodes()) {
+              for (Turn t : e.turns()) {
+                if (!t.won()) {
+                  wrong.add(t.action());
+                }
+              }
+            }
+            for (String a : request.legalActions()) {
+              if (!wrong.contains(a)) {
+                return a;
+              }
+            }
+            return "pass";
+          }
+        };
+      default:
+        throw new IllegalArgumentException("unknown policy " + name);
+    }
+  }
+
+  /** An opponent known by its id. */
+  record Named(String id) implements Opponent {}
+
+  /** The environment. */
+  static final class Guess implements Environment {
+    private final long explodeSeed;
+    private long seed;
+    private String opponent;
+    private int secret;
+    private final List<String> tried = new ArrayList<>();
+    private boolean done;
+
+    Guess(long explodeSeed) {
+      this.explodeSeed = explodeSeed;
+    }
+
+    @Override
+    public String id() {
+      return ID;
+    }
+
+    @Override
+    public String reset(long seed, Opponent opponent, Seat seat) {
+      this.seed = seed;
+      this.opponent = opponent.id();
+      this.secret = secretFor(seed);
+      return restart();
+    }
+
+    @Override
+    public String restart() {
+      tried.clear();
+      done = false;
+      return observation();
+    }
+
+    @Override
+    public StepResult step(String response) {
+      if (seed == explodeSeed) {
+        throw new IllegalStateException("kaboom");
+      }
+      AnchorKey anchor = anchor();
+      String a = Tags.first(response, "action").map(String::strip).orElse("");
+      if (!legalActions().contains(a)) {
+        return StepResult.invalid(observation(), 0, anchor, a, "illegal");
+      }
+      if (a.equals("pass")) {
+        done = true;
+        return new StepResult(observation(), 0, true, false, true, true, 0, anchor, a, "");
+      }
+      if (Integer.parseInt(a) == secret) {
+        done = true;
+        return new StepResult("found", 10, true, true, false, true, 1, anchor, a, "");
+      }
+      tried.add(a);
+      if (opponent.equals("greedy")) {
+        done = true;
+        return new StepResult(observation(), -10, true, false, false, true, -1, anchor, a, "");
+      }
+      return new StepResult(observation(), 0, false, false, false, true, 0, anchor, a, "");
+    }
+
+    @Override
+    public String observation() {
+      return "tried " + tried;
+    }
+
+    @Override
+    public AnchorKey anchor() {
+      return new AnchorKey(observation(), opponent);
+    }
+
+    @Override
+    public List<String> legalActions() {
+      List<String> out = new ArrayList<>();
+      for (String a : List.of("1", "2", "3")) {
+        if (!tried.contains(a)) {
+          out.add(a);
+        }
+      }
+      out.add("pass");
+      return out;
+    }
+
+    @Override
+    public Object state() {
+      return List.copyOf(tried);
+    }
+
+    @Override
+    public boolean isDone() {
+      return done;
+    }
+
+    @Override
+    public PromptRenderer promptRenderer() {
+      return new StandardPromptRenderer(TEXT);
+    }
+  }
+}

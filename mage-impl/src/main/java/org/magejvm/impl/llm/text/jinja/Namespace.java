@@ -1,9 +1,0 @@
-package org.magejvm.impl.llm.text.jinja;
-
-import java.util.LinkedHashMap;
-import java.util.Map;
-
-/** The object {@code namespace(...)} returns: the one value whose attributes a template may assign. */
-final class Namespace {
-  final Map<String, Object> attrs = new LinkedHashMap<>();
-}

@@ -1,2 +1,0 @@
-/** Small deterministic test environments and policies for the rollout engine, credit and evaluation tests. */
-package org.magejvm.impl.testenv;

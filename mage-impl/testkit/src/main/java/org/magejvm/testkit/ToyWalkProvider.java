@@ -1,0 +1,186 @@
+package org.magejvm.testkit;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.magejvm.api.AnchorKey;
+import org.magejvm.api.LanguagePolicy;
+import org.magejvm.api.Opponent;
+import org.magejvm.api.OpponentPool;
+import org.magejvm.api.PolicyRequest;
+import org.magejvm.api.Seat;
+import org.magejvm.spi.policy.RandomPolicy;
+import org.magejvm.spi.policy.ScriptedPolicy;
+import org.magejvm.spi.Environment;
+import org.magejvm.spi.EnvironmentDefaults;
+import org.magejvm.spi.EnvironmentProvider;
+import org.magejvm.spi.GameText;
+import org.magejvm.spi.PromptRenderer;
+import org.magejvm.spi.StandardPromptRenderer;
+import org.magejvm.spi.StepResult;
+import org.magejvm.spi.Tags;
+
+/**
+ * A single-player test game: walk from cell 0 to the goal cell (1..3, from the seed) with {@code left}/{@code
+ * right}. Every step costs -0.1; reaching the goal pays +10 and wins. {@code left} at cell 0 is invalid.
+ */
+public final class ToyWalkProvider implements EnvironmentProvider {
+
+  /** The id. */
+  public static final String ID = "toy-walk";
+  /** The defaults: 3 turns, 2 episodes, 0.95/0.9, invalid 0.5, length 1.0, 8 tokens. */
+  public static final EnvironmentDefaults DEFAULTS = new EnvironmentDefaults(3, 2, 0.95, 0.9, 0.5, 1.0, 8);
+
+  private static final GameText TEXT = new GameText("Toy Walk", "You walk.", "Move left or right.",
+      "Reach the goal.", "Answer <action>left</action> or <action>right</action>.", "Walk to G.",
+      "Reply <action>left|right</action>.", "", "line");
+
+  /**
+   * @param seed a task seed
+   * @return the goal cell of that task
+   */
+  public static int goalFor(long seed) {
+    return 1 + (int) Long.remainderUnsigned(seed, 3);
+  }
+
+  @Override
+  public String id() {
+    return ID;
+  }
+
+  @Override
+  public String version() {
+    return "1";
+  }
+
+  @Override
+  public Environment create(Map<String, String> options) {
+    if (!options.isEmpty()) {
+      throw new IllegalArgumentException("toy-walk takes no options, got " + options.keySet());
+    }
+    return new Walk();
+  }
+
+  @Override
+  public EnvironmentDefaults defaults() {
+    return DEFAULTS;
+  }
+
+  @Override
+  public OpponentPool opponents() {
+    return OpponentPool.builder().build();
+  }
+
+  @Override
+  public List<String> scriptedPolicies() {
+    return List.of("random", "right");
+  }
+
+  @Override
+  public LanguagePolicy scriptedPolicy(String name, long seed) {
+    switch (name) {
+      case "random":
+        return new RandomPolicy(seed);
+      case "right":
+        return new ScriptedPolicy("right", seed) {
+          @Override
+          protected String chooseAction(PolicyRequest request, Random random) {
+            return "right";
+          }
+        };
+      default:
+        throw new IllegalArgumentException("unknown policy '" + name + "'; known: " + scriptedPolicies());
+    }
+  }
+
+  /** The environment. */
+  static final class Walk implements Environment {
+    private int goal;
+    private int position;
+    private boolean done;
+    private boolean started;
+
+    @Override
+    public String id() {
+      return ID;
+    }
+
+    @Override
+    public String reset(long seed, Opponent opponent, Seat seat) {
+      if (opponent != null) {
+        throw new IllegalArgumentException("toy-walk has no opponent, got " + opponent.id());
+      }
+      goal = goalFor(seed);
+      started = true;
+      return restart();
+    }
+
+    @Override
+    public String restart() {
+      if (!started) {
+        throw new IllegalStateException("restart before reset");
+      }
+      position = 0;
+      done = false;
+      return observation();
+    }
+
+    @Override
+    public StepResult step(String response) {
+      if (done) {
+        throw new IllegalStateException("episode over");
+      }
+      AnchorKey anchor = anchor();
+      String a = Tags.first(response, "action").map(String::strip).orElse("");
+      if (!legalActions().contains(a)) {
+        return StepResult.invalid(observation(), 0, anchor, a, "illegal");
+      }
+      position += a.equals("right") ? 1 : -1;
+      if (position == goal) {
+        done = true;
+        return new StepResult(observation(), 10, true, true, false, true, 1, anchor, a, "");
+      }
+      return new StepResult(observation(), -0.1, false, false, false, true, 0, anchor, a, "");
+    }
+
+    @Override
+    public String observation() {
+      StringBuilder sb = new StringBuilder();
+      for (int i = 0; i <= 3; i++) {
+        sb.append(i == position ? 'P' : i == goal ? 'G' : '_');
+      }
+      return sb.toString();
+    }
+
+    @Override
+    public AnchorKey anchor() {
+      return new AnchorKey(observation(), "");
+    }
+
+    @Override
+    public List<String> legalActions() {
+      List<String> out = new ArrayList<>();
+      if (position > 0) {
+        out.add("left");
+      }
+      out.add("right");
+      return out;
+    }
+
+    @Override
+    public Object state() {
+      return position;
+    }
+
+    @Override
+    public boolean isDone() {
+      return done;
+    }
+
+    @Override
+    public PromptRenderer promptRenderer() {
+      return new StandardPromptRenderer(TEXT);
+    }
+  }
+}
