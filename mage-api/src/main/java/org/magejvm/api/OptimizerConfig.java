@@ -20,6 +20,7 @@ import java.util.Objects;
  * @param gradientClip the global gradient-norm clip
  * @param miniBatchTurns the number of turns per optimizer step
  * @param epochs the number of passes over a batch
+ * @param lossAggregation how the policy loss aggregates tokens
  */
 public record OptimizerConfig(
     NormalizationMode normalization,
@@ -36,7 +37,8 @@ public record OptimizerConfig(
     double weightDecay,
     double gradientClip,
     int miniBatchTurns,
-    int epochs) {
+    int epochs,
+    LossAggregation lossAggregation) {
 
   /**
    * Validates.
@@ -56,11 +58,13 @@ public record OptimizerConfig(
    * @param gradientClip gradient clip
    * @param miniBatchTurns mini-batch size
    * @param epochs epochs
+   * @param lossAggregation loss aggregation
    */
   public OptimizerConfig {
     Objects.requireNonNull(normalization, "normalization");
     Objects.requireNonNull(grouping, "grouping");
     Objects.requireNonNull(anchorScope, "anchorScope");
+    Objects.requireNonNull(lossAggregation, "lossAggregation");
     requireNonNegative("stepWeight", stepWeight);
     requireNonNegative("epsilon", epsilon);
     requireNonNegative("clipRatioLow", clipRatioLow);
@@ -80,6 +84,34 @@ public record OptimizerConfig(
       throw new IllegalArgumentException(
           "miniBatchTurns and epochs must be >= 1, got " + miniBatchTurns + " and " + epochs);
     }
+  }
+
+  /**
+   * A config with {@link LossAggregation#TOKEN_MEAN} (the constructor before the aggregation became a setting).
+   *
+   * @param normalization normalization mode
+   * @param stepWeight omega
+   * @param grouping grouping
+   * @param anchorScope anchor scope
+   * @param epsilon epsilon
+   * @param clipRatioLow lower clip
+   * @param clipRatioHigh upper clip
+   * @param dualClip dual clip
+   * @param entropyCoefficient entropy weight
+   * @param klCoefficient KL weight
+   * @param learningRate learning rate
+   * @param weightDecay weight decay
+   * @param gradientClip gradient clip
+   * @param miniBatchTurns mini-batch size
+   * @param epochs epochs
+   */
+  public OptimizerConfig(NormalizationMode normalization, double stepWeight, Grouping grouping,
+      AnchorScope anchorScope, double epsilon, double clipRatioLow, double clipRatioHigh, double dualClip,
+      double entropyCoefficient, double klCoefficient, double learningRate, double weightDecay, double gradientClip,
+      int miniBatchTurns, int epochs) {
+    this(normalization, stepWeight, grouping, anchorScope, epsilon, clipRatioLow, clipRatioHigh, dualClip,
+        entropyCoefficient, klCoefficient, learningRate, weightDecay, gradientClip, miniBatchTurns, epochs,
+        LossAggregation.TOKEN_MEAN);
   }
 
   private static void requireNonNegative(String name, double v) {
@@ -115,7 +147,8 @@ public record OptimizerConfig(
         .optWeightDecay(weightDecay)
         .optGradientClip(gradientClip)
         .optMiniBatchTurns(miniBatchTurns)
-        .optEpochs(epochs);
+        .optEpochs(epochs)
+        .optLossAggregation(lossAggregation);
   }
 
   /** Builds an {@link OptimizerConfig}; every value defaults to the reference's. */
@@ -135,6 +168,7 @@ public record OptimizerConfig(
     private double gradientClip = 1.0;
     private int miniBatchTurns = 64;
     private int epochs = 1;
+    private LossAggregation lossAggregation = LossAggregation.TOKEN_MEAN;
 
     private Builder() {}
 
@@ -273,11 +307,20 @@ public record OptimizerConfig(
       return this;
     }
 
+    /**
+     * @param v how the policy loss aggregates tokens (default token-mean)
+     * @return this builder
+     */
+    public Builder optLossAggregation(LossAggregation v) {
+      lossAggregation = v;
+      return this;
+    }
+
     /** @return the validated config */
     public OptimizerConfig build() {
       return new OptimizerConfig(normalization, stepWeight, grouping, anchorScope, epsilon, clipRatioLow,
           clipRatioHigh, dualClip, entropyCoefficient, klCoefficient, learningRate, weightDecay, gradientClip,
-          miniBatchTurns, epochs);
+          miniBatchTurns, epochs, lossAggregation);
     }
   }
 }

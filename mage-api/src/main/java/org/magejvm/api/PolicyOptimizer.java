@@ -3,7 +3,9 @@ package org.magejvm.api;
 /**
  * A critic-free policy optimizer such as GiGPO or GRPO. Instances come from a {@link PolicyOptimizerProvider}.
  *
- * <p>This version computes advantages; the policy-gradient loss is added by the training module.
+ * <p>An optimizer has two parts: its {@link AdvantageNormalizer} turns scored turns into advantages, and its
+ * {@link PolicyLoss} turns the advantages and log-probabilities of a micro-batch into a differentiable loss. The
+ * training loop owns everything else (batching, the parameter update).
  */
 public interface PolicyOptimizer {
 
@@ -15,4 +17,7 @@ public interface PolicyOptimizer {
 
   /** @return the advantage normalizer this optimizer uses */
   AdvantageNormalizer advantageNormalizer();
+
+  /** @return the policy loss this optimizer uses, configured from {@link #config()} */
+  PolicyLoss loss();
 }

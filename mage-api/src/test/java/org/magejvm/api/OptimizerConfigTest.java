@@ -29,6 +29,7 @@ class OptimizerConfigTest {
     assertThat(c.gradientClip()).isEqualTo(1.0);
     assertThat(c.miniBatchTurns()).isEqualTo(64);
     assertThat(c.epochs()).isEqualTo(1);
+    assertThat(c.lossAggregation()).isEqualTo(LossAggregation.TOKEN_MEAN);
     assertThat(OptimizerConfig.builder().build()).isEqualTo(c);
   }
 
@@ -62,6 +63,21 @@ class OptimizerConfigTest {
     OptimizerConfig changed = c.toBuilder().optEpochs(2).build();
     assertThat(changed.epochs()).isEqualTo(2);
     assertThat(changed.toBuilder().optEpochs(3).build()).isEqualTo(c);
+  }
+
+  @Test
+  void lossAggregationIsASettingThatRoundTrips() {
+    OptimizerConfig seq = OptimizerConfig.builder().optLossAggregation(LossAggregation.SEQ_MEAN_TOKEN_MEAN).build();
+    assertThat(seq.lossAggregation()).isEqualTo(LossAggregation.SEQ_MEAN_TOKEN_MEAN);
+    assertThat(seq.toBuilder().build()).isEqualTo(seq);
+    assertThat(seq).isNotEqualTo(OptimizerConfig.defaults());
+    assertThat(seq.toBuilder().optLossAggregation(LossAggregation.TOKEN_MEAN).build())
+        .isEqualTo(OptimizerConfig.defaults());
+    // the constructor without the aggregation keeps meaning token-mean
+    OptimizerConfig c = custom();
+    assertThat(c.lossAggregation()).isEqualTo(LossAggregation.TOKEN_MEAN);
+    assertThat(new OptimizerConfig(NormalizationMode.MEAN_STD_NORM, 0.5, Grouping.MIXED, AnchorScope.PER_EPISODE,
+        1e-4, 0.1, 0.28, 5, 0, 0, 3e-5, 0, 0.5, 8, 3, LossAggregation.TOKEN_MEAN)).isEqualTo(c);
   }
 
   private static void assertRejected(UnaryOperator<OptimizerConfig.Builder> change, String message) {
@@ -123,5 +139,7 @@ class OptimizerConfigTest {
         .isInstanceOf(NullPointerException.class).hasMessage("grouping");
     assertThatThrownBy(() -> OptimizerConfig.builder().optAnchorScope(null).build())
         .isInstanceOf(NullPointerException.class).hasMessage("anchorScope");
+    assertThatThrownBy(() -> OptimizerConfig.builder().optLossAggregation(null).build())
+        .isInstanceOf(NullPointerException.class).hasMessage("lossAggregation");
   }
 }

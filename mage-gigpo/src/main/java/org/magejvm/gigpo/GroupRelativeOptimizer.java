@@ -3,17 +3,20 @@ package org.magejvm.gigpo;
 import java.util.Objects;
 import org.magejvm.api.AdvantageNormalizer;
 import org.magejvm.api.OptimizerConfig;
+import org.magejvm.api.PolicyLoss;
 import org.magejvm.api.PolicyOptimizer;
 
 /**
  * A critic-free optimizer (GiGPO or GRPO) as created by {@link GigpoOptimizerProvider} and
- * {@link GrpoOptimizerProvider}: its provider id, its configuration and its advantage normalizer. Immutable.
+ * {@link GrpoOptimizerProvider}: its provider id, its configuration, its advantage normalizer and its policy loss.
+ * Immutable.
  */
 public final class GroupRelativeOptimizer implements PolicyOptimizer {
 
   private final String id;
   private final OptimizerConfig config;
   private final AdvantageNormalizer normalizer;
+  private final PolicyLoss loss;
 
   /**
    * An optimizer.
@@ -21,11 +24,14 @@ public final class GroupRelativeOptimizer implements PolicyOptimizer {
    * @param id the id of the provider that creates it
    * @param config the configuration
    * @param normalizer the advantage normalizer built from {@code config}
+   * @param loss the policy loss built from {@code config}
    */
-  public GroupRelativeOptimizer(String id, OptimizerConfig config, AdvantageNormalizer normalizer) {
+  public GroupRelativeOptimizer(
+      String id, OptimizerConfig config, AdvantageNormalizer normalizer, PolicyLoss loss) {
     this.id = Objects.requireNonNull(id, "id");
     this.config = Objects.requireNonNull(config, "config");
     this.normalizer = Objects.requireNonNull(normalizer, "normalizer");
+    this.loss = Objects.requireNonNull(loss, "loss");
   }
 
   @Override
@@ -44,7 +50,12 @@ public final class GroupRelativeOptimizer implements PolicyOptimizer {
   }
 
   @Override
+  public PolicyLoss loss() {
+    return loss;
+  }
+
+  @Override
   public String toString() {
-    return "GroupRelativeOptimizer[" + id + ", " + normalizer + "]";
+    return "GroupRelativeOptimizer[" + id + ", " + normalizer + ", " + loss + "]";
   }
 }

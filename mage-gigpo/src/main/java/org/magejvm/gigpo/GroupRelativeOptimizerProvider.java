@@ -9,7 +9,7 @@ import org.magejvm.api.PolicyOptimizerProvider;
 
 /**
  * What the {@code gigpo} and {@code grpo} providers share: an id, the module version, a description, and the
- * advantage normalizer each builds from a configuration.
+ * advantage normalizer each builds from a configuration. Both use the same policy loss, {@link PpoLoss}.
  */
 public abstract class GroupRelativeOptimizerProvider implements PolicyOptimizerProvider {
 
@@ -51,11 +51,11 @@ public abstract class GroupRelativeOptimizerProvider implements PolicyOptimizerP
    * Creates an optimizer.
    *
    * @param config the configuration
-   * @return a {@link GroupRelativeOptimizer} with this provider's id and normalizer
+   * @return a {@link GroupRelativeOptimizer} with this provider's id and normalizer, and a {@link PpoLoss}
    */
   @Override
   public final PolicyOptimizer create(OptimizerConfig config) {
     Objects.requireNonNull(config, "config");
-    return new GroupRelativeOptimizer(id, config, normalizer.apply(config));
+    return new GroupRelativeOptimizer(id, config, normalizer.apply(config), new PpoLoss(config));
   }
 }
