@@ -1,0 +1,709 @@
+package org.magejvm.impl.train;
+
+import ai.djl.Device;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDArrays;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.NDScope;
+import ai.djl.ndarray.index.NDIndex;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import com.google.gson.stream.JsonWriter;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import org.magejvm.impl.llm.model.GradMode;
+import org.magejvm.impl.llm.safetensors.CheckpointException;
+import org.magejvm.impl.llm.safetensors.SafetensorsDtype;
+import org.magejvm.impl.llm.safetensors.SafetensorsFile;
+import org.magejvm.impl.llm.safetensors.SafetensorsWriter;
+import org.magejvm.impl.llm.safetensors.TensorInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * AdamW with decoupled weight decay, as PyTorch's {@code torch.optim.AdamW}, plus the reference trainer's global
+ * gradient-norm clip, its skip of non-finite steps, and an optional linear warm-up.
+ *
+ * <p>One {@link #step()} reads every parameter's accumulated gradient and does, for update number {@code t}
+ * (counted from 1, only applied updates count) with learning rate {@code lr = config.learningRateAt(t)}:
+ *
+ * <pre>
+ * norm = sqrt(sum over parameters of |g|^2)            global L2 norm, before clipping
+ * if norm is NaN or infinite: skip (parameters and moments untouched), count the skip
+ * if clipping is on and norm &gt; clip: g = g * clip / (norm + 1e-6)
+ * p = p * (1 - lr * wd)                                 decoupled weight decay
+ * m = m + (1 - beta1) * (g - m)                         first moment
+ * v = beta2 * v + (1 - beta2) * g * g                   second moment
+ * p = p - (lr / (1 - beta1^t)) * m / (sqrt(v) / sqrt(1 - beta2^t) + eps)
+ * </pre>
+ *
+ * and then sets every gradient to zero, whether the step was applied or skipped (DJL's PyTorch engine never zeroes
+ * gradients on its own). Updates happen in place, with autograd switched off for the calling thread; every array a
+ * step creates is closed before it returns, so the parameters' manager holds as many arrays after a step as before.
+ *
+ * <p>The moments have the parameter's type: FLOAT32 parameters (a training model's) get FLOAT32 moments, FLOAT64
+ * parameters (exact tests) FLOAT64 moments. Other types are rejected. The moments live in a manager of their own
+ * on the parameters' device, released by {@link #close()}; the parameters stay the caller's.
+ *
+ * <p>{@link #save(Path)} and {@link #load(Path)} write and restore the complete state (moments, step and skip
+ * counts) so that a resumed run continues bit for bit. The directory then holds {@value #STATE_FILE}, a small JSON
+ * file with the counts and the config, and the moments in one safetensors file it names, called {@code
+ * adamw-moments-<id>.safetensors}, with tensors {@code exp_avg/<parameter>} and {@code exp_avg_sq/<parameter>}.
+ * The moments file is written first under a new name and the JSON is then replaced by an atomic rename, so a crash
+ * at any point leaves either the previous complete state or the new one.
+ *
+ * <p>Not thread-safe: one thread steps, saves and loads.
+ */
+public final class AdamW implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(AdamW.class);
+
+  /** The name of the state file in a save directory. */
+  public static final String STATE_FILE = "adamw-state.json";
+  /** The tensor-name prefix of the first moments in the moments file. */
+  public static final String FIRST_MOMENT_PREFIX = "exp_avg/";
+  /** The tensor-name prefix of the second moments in the moments file. */
+  public static final String SECOND_MOMENT_PREFIX = "exp_avg_sq/";
+  /** The value of the state file's {@code format} field. */
+  public static final String FORMAT = "mage-adamw";
+  /** The version of the state file layout. */
+  public static final int FORMAT_VERSION = 1;
+
+  static final String MOMENTS_FILE_PREFIX = "adamw-moments-";
+  static final String MOMENTS_FILE_SUFFIX = ".safetensors";
+  static final String SAVE_ID_METADATA = "mage.adamw.save_id";
+  /** Added to the norm in the clip factor, as {@code torch.nn.utils.clip_grad_norm_} does. */
+  static final double CLIP_EPSILON = 1e-6;
+
+  private final AdamWConfig config;
+  private final Map<String, NDArray> parameters;
+  private final NDManager manager;
+  private final Map<String, NDArray> firstMoments = new LinkedHashMap<>();
+  private final Map<String, NDArray> secondMoments = new LinkedHashMap<>();
+  private long stepCount;
+  private long skippedCount;
+  private boolean closed;
+
+  /**
+   * Creates an optimizer with zero moments.
+   *
+   * @param parameters the trainable parameters by name, in a stable order; FLOAT32 or FLOAT64 arrays on one device
+   *     that already {@linkplain NDArray#setRequiresGradient require gradients}, each a different array. The map is
+   *     copied, the arrays are not: the optimizer updates them in place
+   * @param config the settings
+   * @throws IllegalArgumentException naming the parameter when the map is empty or a parameter has another type,
+   *     another device, no gradient, or appears twice
+   */
+  public AdamW(Map<String, NDArray> parameters, AdamWConfig config) {
+    this.config = Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(parameters, "parameters");
+    if (parameters.isEmpty()) {
+      throw new IllegalArgumentException("no parameters to optimize");
+    }
+    Map<String, NDArray> copy = new LinkedHashMap<>();
+    Map<NDArray, String> seen = new IdentityHashMap<>();
+    Device device = null;
+    String firstName = null;
+    for (Map.Entry<String, NDArray> e : parameters.entrySet()) {
+      String name = Objects.requireNonNull(e.getKey(), "parameter name");
+      NDArray p = Objects.requireNonNull(e.getValue(), () -> "parameter '" + name + "'");
+      if (name.isEmpty()) {
+        throw new IllegalArgumentException("a parameter name is empty");
+      }
+      DataType type = p.getDataType();
+      if (type != DataType.FLOAT32 && type != DataType.FLOAT64) {
+        throw new IllegalArgumentException("parameter '" + name + "' is " + type.name()
+            + "; AdamW trains FLOAT32 (or, for exact tests, FLOAT64) parameters");
+      }
+      if (!p.hasGradient()) {
+        throw new IllegalArgumentException("parameter '" + name
+            + "' does not require gradients; call setRequiresGradient(true) (Qwen3Weights.requireGradients) first");
+      }
+      String other = seen.put(p, name);
+      if (other != null) {
+        throw new IllegalArgumentException("parameters '" + other + "' and '" + name
+            + "' are the same array; list a shared (tied) array once");
+      }
+      if (device == null) {
+        device = p.getDevice();
+        firstName = name;
+      } else if (!device.equals(p.getDevice())) {
+        throw new IllegalArgumentException("parameter '" + name + "' is on " + p.getDevice() + " but '" + firstName
+            + "' is on " + device + "; all parameters must be on one device");
+      }
+      copy.put(name, p);
+    }
+    this.parameters = Collections.unmodifiableMap(copy);
+    String engine = copy.values().iterator().next().getManager().getEngine().getEngineName();
+    this.manager = NDManager.newBaseManager(device, engine);
+    try {
+      for (Map.Entry<String, NDArray> e : copy.entrySet()) {
+        firstMoments.put(e.getKey(), zerosLike(e.getValue()));
+        secondMoments.put(e.getKey(), zerosLike(e.getValue()));
+      }
+    } catch (RuntimeException e) {
+      manager.close();
+      throw e;
+    }
+  }
+
+  private NDArray zerosLike(NDArray p) {
+    NDArray z = manager.zeros(p.getShape(), p.getDataType());
+    NDScope.unregister(z); // the state outlives any scope the caller may have open
+    return z;
+  }
+
+  /**
+   * Creates an optimizer for the given parameters from a state saved by {@link #save(Path)}, with the saved config.
+   *
+   * @param dir the save directory
+   * @param parameters the trainable parameters, named and shaped as when the state was saved
+   * @return the optimizer, continuing where the saved one stopped
+   * @throws CheckpointException naming the file (and the tensor or field) when the state is missing, malformed
+   *     or does not match the parameters
+   */
+  public static AdamW load(Path dir, Map<String, NDArray> parameters) {
+    SavedState saved = readState(dir);
+    AdamW optimizer = new AdamW(parameters, saved.config());
+    try {
+      optimizer.restore(dir, saved);
+      return optimizer;
+    } catch (RuntimeException e) {
+      optimizer.close();
+      throw e;
+    }
+  }
+
+  /** @return the settings */
+  public AdamWConfig config() {
+    return config;
+  }
+
+  /** @return the parameters by name, in the order given (unmodifiable) */
+  public Map<String, NDArray> parameters() {
+    return parameters;
+  }
+
+  /** @return the number of applied updates so far (skipped steps not included) */
+  public long stepCount() {
+    return stepCount;
+  }
+
+  /** @return the number of steps skipped because a gradient was not finite */
+  public long skippedCount() {
+    return skippedCount;
+  }
+
+  /**
+   * The first-moment average of a parameter, owned by the optimizer: read it, never modify or close it.
+   *
+   * @param parameter the parameter's name
+   * @return the array
+   * @throws IllegalArgumentException when there is no such parameter
+   */
+  public NDArray firstMoment(String parameter) {
+    return moment(firstMoments, parameter);
+  }
+
+  /**
+   * The second-moment average of a parameter, owned by the optimizer: read it, never modify or close it.
+   *
+   * @param parameter the parameter's name
+   * @return the array
+   * @throws IllegalArgumentException when there is no such parameter
+   */
+  public NDArray secondMoment(String parameter) {
+    return moment(secondMoments, parameter);
+  }
+
+  private NDArray moment(Map<String, NDArray> moments, String parameter) {
+    checkOpen();
+    NDArray a = moments.get(parameter);
+    if (a == null) {
+      throw new IllegalArgumentException("no parameter named '" + parameter + "'");
+    }
+    return a;
+  }
+
+  /**
+   * Applies one update from the accumulated gradients (see the class comment), then zeroes the gradients.
+   * A parameter that has not received a gradient yet counts as having a zero gradient.
+   *
+   * @return what was done
+   * @throws IllegalStateException when the optimizer is closed
+   */
+  public StepReport step() {
+    checkOpen();
+    long next = stepCount + 1;
+    double lr = config.learningRateAt(next);
+    GradMode noGrad = GradMode.disabled(); // in-place writes to leaves that require gradients
+    try (NDScope scope = new NDScope()) {
+      scope.suppressNotUsedWarning();
+      List<NDArray> grads = new ArrayList<>(parameters.size());
+      for (NDArray p : parameters.values()) {
+        grads.add(p.getGradient());
+      }
+      double norm = globalNorm(grads);
+      if (!Double.isFinite(norm)) {
+        skippedCount++;
+        LOG.warn("AdamW: gradient norm is {} at update {}; step skipped ({} skipped so far)", norm, next,
+            skippedCount);
+        zero(grads);
+        return new StepReport(next, lr, norm, false, true);
+      }
+      boolean clipped = config.clipsGradients() && norm > config.gradientClip();
+      double scale = clipped ? config.gradientClip() / (norm + CLIP_EPSILON) : 1.0;
+      double decay = 1.0 - lr * config.weightDecay();
+      double oneMinusBeta1 = 1.0 - config.beta1();
+      double oneMinusBeta2 = 1.0 - config.beta2();
+      double stepSize = lr / (1.0 - Math.pow(config.beta1(), next));
+      double correction2Sqrt = Math.sqrt(1.0 - Math.pow(config.beta2(), next));
+      int i = 0;
+      for (Map.Entry<String, NDArray> e : parameters.entrySet()) {
+        NDArray p = e.getValue();
+        NDArray g = grads.get(i++);
+        NDArray m = firstMoments.get(e.getKey());
+        NDArray v = secondMoments.get(e.getKey());
+        // a scope per parameter: its temporaries (as large as the parameter) are freed before the next one
+        try (NDScope inner = new NDScope()) {
+          inner.suppressNotUsedWarning();
+          if (clipped) {
+            g.muli(scale);
+          }
+          if (decay != 1.0) {
+            p.muli(decay);
+          }
+          m.addi(g.sub(m).muli(oneMinusBeta1));
+          v.muli(config.beta2()).addi(g.mul(oneMinusBeta2).muli(g));
+          NDArray denominator = v.sqrt().divi(correction2Sqrt).addi(config.eps());
+          p.subi(m.mul(stepSize).divi(denominator));
+        }
+      }
+      stepCount = next;
+      zero(grads);
+      return new StepReport(next, lr, norm, clipped, false);
+    } finally {
+      noGrad.close();
+    }
+  }
+
+  /** The L2 norm over all gradients; NaN or infinite when any gradient holds a NaN or an infinity. */
+  private static double globalNorm(List<NDArray> grads) {
+    NDList norms = new NDList(grads.size());
+    for (NDArray g : grads) {
+      norms.add(g.reshape(-1).norm().toType(DataType.FLOAT64, false));
+    }
+    double sumOfSquares = 0;
+    for (double n : NDArrays.stack(norms).toDoubleArray()) {
+      sumOfSquares += n * n;
+    }
+    return Math.sqrt(sumOfSquares);
+  }
+
+  /** Writes zeros into each gradient (an assignment, so NaN and infinite entries are cleared too). */
+  private static void zero(List<NDArray> grads) {
+    NDIndex all = new NDIndex("...");
+    for (NDArray g : grads) {
+      g.set(all, 0);
+    }
+  }
+
+  /**
+   * Sets every parameter's gradient to zero without updating anything.
+   *
+   * @throws IllegalStateException when the optimizer is closed
+   */
+  public void zeroGradients() {
+    checkOpen();
+    GradMode noGrad = GradMode.disabled();
+    try (NDScope scope = new NDScope()) {
+      scope.suppressNotUsedWarning();
+      List<NDArray> grads = new ArrayList<>(parameters.size());
+      for (NDArray p : parameters.values()) {
+        grads.add(p.getGradient());
+      }
+      zero(grads);
+    } finally {
+      noGrad.close();
+    }
+  }
+
+  /**
+   * Saves the complete state into a directory (created if missing): the moments file first, then {@value
+   * #STATE_FILE} by an atomic rename; moments files of earlier saves in the directory are deleted afterwards.
+   *
+   * @param dir the directory; it should hold nothing but this optimizer's state (and, say, the model's files)
+   * @throws UncheckedIOException naming the file when writing fails
+   * @throws IllegalStateException when the optimizer is closed
+   */
+  public void save(Path dir) {
+    checkOpen();
+    Objects.requireNonNull(dir, "dir");
+    String saveId = UUID.randomUUID().toString().replace("-", "");
+    String momentsName = MOMENTS_FILE_PREFIX + saveId + MOMENTS_FILE_SUFFIX;
+    SafetensorsWriter writer = new SafetensorsWriter();
+    for (String name : parameters.keySet()) {
+      addMoment(writer, FIRST_MOMENT_PREFIX + name, firstMoments.get(name));
+      addMoment(writer, SECOND_MOMENT_PREFIX + name, secondMoments.get(name));
+    }
+    writer.addMetadata(SAVE_ID_METADATA, saveId);
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the optimizer state directory " + dir + ": " + e.getMessage(), e);
+    }
+    writer.write(dir.resolve(momentsName));
+    Path stateFile = dir.resolve(STATE_FILE);
+    byte[] json = stateJson(saveId, momentsName).getBytes(StandardCharsets.UTF_8);
+    try {
+      Path tmp = Files.createTempFile(dir, "." + STATE_FILE, ".tmp");
+      try {
+        try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+          ByteBuffer buffer = ByteBuffer.wrap(json);
+          while (buffer.hasRemaining()) {
+            out.write(buffer);
+          }
+          out.force(false);
+        }
+        try {
+          Files.move(tmp, stateFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+          Files.move(tmp, stateFile, StandardCopyOption.REPLACE_EXISTING);
+        }
+      } finally {
+        Files.deleteIfExists(tmp);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + stateFile + ": " + e.getMessage(), e);
+    }
+    deleteStaleMoments(dir, momentsName);
+  }
+
+  private static void addMoment(SafetensorsWriter writer, String name, NDArray moment) {
+    if (moment.getDataType() == DataType.FLOAT32) {
+      writer.add(name, moment, SafetensorsDtype.F32);
+      return;
+    }
+    long n = moment.size();
+    ByteBuffer le = ByteBuffer.allocate(Math.toIntExact(n * Double.BYTES)).order(ByteOrder.LITTLE_ENDIAN);
+    boolean onCpu = Device.Type.CPU.equals(moment.getDevice().getDeviceType());
+    NDArray cpu = onCpu ? moment : moment.toDevice(Device.cpu(), true);
+    try {
+      le.asDoubleBuffer().put(cpu.toByteBuffer().order(ByteOrder.nativeOrder()).asDoubleBuffer());
+    } finally {
+      if (cpu != moment) {
+        cpu.close();
+      }
+    }
+    writer.addRaw(name, SafetensorsDtype.F64, moment.getShape().getShape(), le.array());
+  }
+
+  private String stateJson(String saveId, String momentsName) {
+    StringWriter text = new StringWriter();
+    try (JsonWriter json = new JsonWriter(text)) {
+      json.setIndent("  ");
+      json.beginObject();
+      json.name("format").value(FORMAT);
+      json.name("version").value(FORMAT_VERSION);
+      json.name("step_count").value(stepCount);
+      json.name("skipped_count").value(skippedCount);
+      json.name("moments_file").value(momentsName);
+      json.name("save_id").value(saveId);
+      json.name("parameter_count").value(parameters.size());
+      json.name("config").beginObject();
+      json.name("learning_rate").value(config.learningRate());
+      json.name("beta1").value(config.beta1());
+      json.name("beta2").value(config.beta2());
+      json.name("eps").value(config.eps());
+      json.name("weight_decay").value(config.weightDecay());
+      // JSON has no infinity; 0 disables clipping just as well
+      json.name("gradient_clip").value(config.clipsGradients() ? config.gradientClip() : 0.0);
+      json.name("warmup_steps").value(config.warmupSteps());
+      json.endObject();
+      json.endObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a StringWriter does not fail
+    }
+    return text + "\n";
+  }
+
+  private static void deleteStaleMoments(Path dir, String keep) {
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, MOMENTS_FILE_PREFIX + "*" + MOMENTS_FILE_SUFFIX)) {
+      for (Path f : files) {
+        if (!f.getFileName().toString().equals(keep)) {
+          Files.deleteIfExists(f);
+        }
+      }
+    } catch (IOException e) {
+      LOG.warn("could not delete old optimizer moments in {}: {}", dir, e.getMessage());
+    }
+  }
+
+  /**
+   * Replaces this optimizer's state (moments, step and skip counts) by one saved with {@link #save(Path)}. The
+   * config stays this optimizer's; a saved config that differs is logged. Nothing changes when the load fails.
+   *
+   * @param dir the save directory
+   * @throws CheckpointException naming the file (and the tensor or field) when the state is missing or malformed,
+   *     or when its tensors do not match this optimizer's parameters (a missing or extra parameter, another shape
+   *     or type)
+   * @throws IllegalStateException when the optimizer is closed
+   */
+  public void load(Path dir) {
+    checkOpen();
+    SavedState saved = readState(dir);
+    if (!saved.config().equals(normalized(config))) {
+      LOG.warn("{}: the saved optimizer config {} differs from this optimizer's {}; keeping this optimizer's",
+          saved.file(), saved.config(), config);
+    }
+    restore(dir, saved);
+  }
+
+  /** The config as the state file records it (a disabled clip as 0). */
+  private static AdamWConfig normalized(AdamWConfig c) {
+    return c.clipsGradients() || c.gradientClip() == 0 ? c : c.toBuilder().optGradientClip(0).build();
+  }
+
+  /** What the state file says. */
+  private record SavedState(Path file, long stepCount, long skippedCount, String momentsFile, String saveId,
+      AdamWConfig config) {}
+
+  private static SavedState readState(Path dir) {
+    Objects.requireNonNull(dir, "dir");
+    Path file = dir.resolve(STATE_FILE);
+    if (!Files.isRegularFile(file)) {
+      throw new CheckpointException(file + ": optimizer state file does not exist");
+    }
+    JsonObject o;
+    try {
+      JsonElement root = JsonParser.parseString(Files.readString(file, StandardCharsets.UTF_8));
+      if (!root.isJsonObject()) {
+        throw new CheckpointException(file + ": not a JSON object");
+      }
+      o = root.getAsJsonObject();
+    } catch (IOException e) {
+      throw new CheckpointException(file + ": cannot read the file: " + e.getMessage(), e);
+    } catch (JsonParseException e) {
+      throw new CheckpointException(file + ": malformed JSON: " + e.getMessage(), e);
+    }
+    String format = string(o, "format", file);
+    if (!FORMAT.equals(format)) {
+      throw new CheckpointException(file + ": format is '" + format + "', expected '" + FORMAT + "'");
+    }
+    long version = integer(o, "version", file);
+    if (version != FORMAT_VERSION) {
+      throw new CheckpointException(file + ": version " + version + " is not supported (this code reads version "
+          + FORMAT_VERSION + ")");
+    }
+    long steps = integer(o, "step_count", file);
+    long skipped = integer(o, "skipped_count", file);
+    if (steps < 0 || skipped < 0) {
+      throw new CheckpointException(file + ": step_count and skipped_count must be >= 0, got " + steps + " and "
+          + skipped);
+    }
+    String moments = string(o, "moments_file", file);
+    if (!moments.startsWith(MOMENTS_FILE_PREFIX) || !moments.endsWith(MOMENTS_FILE_SUFFIX) || moments.contains("/")
+        || moments.contains("\\")) {
+      throw new CheckpointException(file + ": moments_file '" + moments + "' is not a moments file name of the form "
+          + MOMENTS_FILE_PREFIX + "<id>" + MOMENTS_FILE_SUFFIX);
+    }
+    String saveId = string(o, "save_id", file);
+    JsonElement c = o.get("config");
+    if (c == null || !c.isJsonObject()) {
+      throw new CheckpointException(file + ": field 'config' is missing or not an object");
+    }
+    JsonObject co = c.getAsJsonObject();
+    AdamWConfig config;
+    try {
+      long warmup = integer(co, "warmup_steps", file);
+      if (warmup > Integer.MAX_VALUE) {
+        throw new CheckpointException(file + ": config.warmup_steps " + warmup + " is too large");
+      }
+      config = new AdamWConfig(number(co, "learning_rate", file), number(co, "beta1", file),
+          number(co, "beta2", file), number(co, "eps", file), number(co, "weight_decay", file),
+          number(co, "gradient_clip", file), (int) warmup);
+    } catch (IllegalArgumentException e) {
+      throw new CheckpointException(file + ": invalid config: " + e.getMessage(), e);
+    }
+    return new SavedState(file, steps, skipped, moments, saveId, config);
+  }
+
+  private static JsonElement field(JsonObject o, String name, Path file) {
+    JsonElement e = o.get(name);
+    if (e == null || !e.isJsonPrimitive()) {
+      throw new CheckpointException(file + ": field '" + name + "' is missing or not a plain value");
+    }
+    return e;
+  }
+
+  private static String string(JsonObject o, String name, Path file) {
+    JsonElement e = field(o, name, file);
+    if (!e.getAsJsonPrimitive().isString()) {
+      throw new CheckpointException(file + ": field '" + name + "' must be a string, got " + e);
+    }
+    return e.getAsString();
+  }
+
+  private static double number(JsonObject o, String name, Path file) {
+    JsonElement e = field(o, name, file);
+    if (!e.getAsJsonPrimitive().isNumber()) {
+      throw new CheckpointException(file + ": field '" + name + "' must be a number, got " + e);
+    }
+    return e.getAsDouble();
+  }
+
+  private static long integer(JsonObject o, String name, Path file) {
+    JsonElement e = field(o, name, file);
+    if (!e.getAsJsonPrimitive().isNumber()) {
+      throw new CheckpointException(file + ": field '" + name + "' must be an integer, got " + e);
+    }
+    try {
+      return e.getAsBigDecimal().longValueExact();
+    } catch (ArithmeticException | NumberFormatException ex) {
+      throw new CheckpointException(file + ": field '" + name + "' must be an integer, got " + e, ex);
+    }
+  }
+
+  /** Validates the moments file against the parameters, reads it, and only then swaps the state in. */
+  private void restore(Path dir, SavedState saved) {
+    Path file = dir.resolve(saved.momentsFile());
+    if (!Files.isRegularFile(file)) {
+      throw new CheckpointException(file + ": the moments file named by " + saved.file() + " does not exist");
+    }
+    Map<String, NDArray> loaded = new LinkedHashMap<>();
+    try (SafetensorsFile st = SafetensorsFile.open(file)) {
+      String id = st.metadata().get(SAVE_ID_METADATA);
+      if (!saved.saveId().equals(id)) {
+        throw new CheckpointException(file + ": save id " + id + " does not match " + saved.file() + "'s "
+            + saved.saveId() + "; the two files come from different saves");
+      }
+      Set<String> expected = new TreeSet<>();
+      for (Map.Entry<String, NDArray> e : parameters.entrySet()) {
+        for (String prefix : List.of(FIRST_MOMENT_PREFIX, SECOND_MOMENT_PREFIX)) {
+          String tensor = prefix + e.getKey();
+          expected.add(tensor);
+          if (!st.names().contains(tensor)) {
+            throw new CheckpointException(file + ": no tensor '" + tensor + "' for parameter '" + e.getKey()
+                + "'; the state was saved for other parameters");
+          }
+          checkTensor(st.info(tensor), e.getKey(), e.getValue(), file);
+        }
+      }
+      for (String name : new TreeSet<>(st.names())) {
+        if (!expected.contains(name)) {
+          throw new CheckpointException(file + ": tensor '" + name
+              + "' belongs to no parameter of this optimizer; the state was saved for other parameters");
+        }
+      }
+      try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+        for (String name : parameters.keySet()) {
+          for (String prefix : List.of(FIRST_MOMENT_PREFIX, SECOND_MOMENT_PREFIX)) {
+            String tensor = prefix + name;
+            loaded.put(tensor, read(channel, st, tensor, parameters.get(name)));
+          }
+        }
+      } catch (IOException e) {
+        throw new CheckpointException(file + ": cannot read the moments: " + e.getMessage(), e);
+      }
+    } catch (RuntimeException e) {
+      loaded.values().forEach(NDArray::close);
+      throw e;
+    }
+    for (String name : parameters.keySet()) {
+      firstMoments.put(name, swap(firstMoments.get(name), loaded.get(FIRST_MOMENT_PREFIX + name)));
+      secondMoments.put(name, swap(secondMoments.get(name), loaded.get(SECOND_MOMENT_PREFIX + name)));
+    }
+    stepCount = saved.stepCount();
+    skippedCount = saved.skippedCount();
+  }
+
+  private static NDArray swap(NDArray old, NDArray replacement) {
+    old.close();
+    return replacement;
+  }
+
+  private static void checkTensor(TensorInfo info, String parameter, NDArray p, Path file) {
+    String want = p.getDataType() == DataType.FLOAT64 ? "F64" : "F32";
+    long[] shape = p.getShape().getShape();
+    if (!Arrays.equals(info.shape(), shape)) {
+      throw new CheckpointException(file + ": tensor '" + info.name() + "' has shape " + Arrays.toString(info.shape())
+          + " but parameter '" + parameter + "' has shape " + Arrays.toString(shape));
+    }
+    if (!want.equals(info.dtype())) {
+      throw new CheckpointException(file + ": tensor '" + info.name() + "' is " + info.dtype() + " but parameter '"
+          + parameter + "' is " + p.getDataType().name() + " (moments must be " + want + ")");
+    }
+  }
+
+  /** Copies one tensor into a new array of the optimizer's manager that owns its memory. */
+  private NDArray read(FileChannel channel, SafetensorsFile st, String tensor, NDArray like) throws IOException {
+    long[] range = st.byteRange(tensor);
+    long length = range[1] - range[0];
+    Shape shape = like.getShape();
+    DataType type = like.getDataType();
+    NDArray owned;
+    if (length == 0) {
+      owned = manager.zeros(shape, type);
+    } else {
+      MappedByteBuffer bytes = channel.map(FileChannel.MapMode.READ_ONLY, range[0], length);
+      bytes.order(ByteOrder.LITTLE_ENDIAN);
+      // an array created from Java memory only borrows it: keep a copy that owns its storage
+      try (NDArray borrowed = type == DataType.FLOAT64
+          ? manager.create(bytes.asDoubleBuffer(), shape, type)
+          : manager.create(bytes.asFloatBuffer(), shape, type)) {
+        owned = borrowed.duplicate();
+      }
+    }
+    NDScope.unregister(owned);
+    return owned;
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("the optimizer is closed");
+    }
+  }
+
+  /** Releases the moments (the parameters stay open). Idempotent. */
+  @Override
+  public void close() {
+    if (!closed) {
+      closed = true;
+      manager.close();
+    }
+  }
+
+  /** @return the parameter count, step and skip counts, for logs */
+  @Override
+  public String toString() {
+    return "AdamW[" + parameters.size() + " parameters, " + stepCount + " steps, " + skippedCount + " skipped, "
+        + config + "]";
+  }
+}

@@ -1,0 +1,223 @@
+package org.magejvm.impl.train;
+
+import org.magejvm.api.OptimizerConfig;
+
+/**
+ * Settings of the {@link AdamW} optimizer. The defaults are the reference trainer's: learning rate 1e-6 held
+ * constant, betas (0.9, 0.999), epsilon 1e-8, decoupled weight decay 0.01 and a global gradient-norm clip of 1.0.
+ *
+ * @param learningRate the peak learning rate, finite and {@code >= 0}
+ * @param beta1 the decay of the first-moment average, in {@code [0, 1)}
+ * @param beta2 the decay of the second-moment average, in {@code [0, 1)}
+ * @param eps added to the root of the bias-corrected second moment, finite and {@code > 0}
+ * @param weightDecay the decoupled weight decay: each step multiplies every parameter by {@code 1 - lr * wd}
+ *     before the Adam update; finite and {@code >= 0}
+ * @param gradientClip the largest global L2 norm of the gradients; a larger norm scales every gradient by
+ *     {@code clip / (norm + 1e-6)}. {@code 0} or {@code +inf} disables clipping
+ * @param warmupSteps the number of applied steps over which the learning rate rises linearly to its peak (step
+ *     {@code t}, counted from 1, uses {@code lr * min(1, t / warmupSteps)}); {@code 0} means the peak from the first
+ *     step
+ */
+public record AdamWConfig(
+    double learningRate,
+    double beta1,
+    double beta2,
+    double eps,
+    double weightDecay,
+    double gradientClip,
+    int warmupSteps) {
+
+  /** The default learning rate, the reference's. */
+  public static final double DEFAULT_LEARNING_RATE = 1e-6;
+  /** The default first-moment decay. */
+  public static final double DEFAULT_BETA1 = 0.9;
+  /** The default second-moment decay. */
+  public static final double DEFAULT_BETA2 = 0.999;
+  /** The default epsilon (PyTorch's). */
+  public static final double DEFAULT_EPS = 1e-8;
+  /** The default decoupled weight decay, the reference's. */
+  public static final double DEFAULT_WEIGHT_DECAY = 0.01;
+  /** The default global gradient-norm clip, the reference's. */
+  public static final double DEFAULT_GRADIENT_CLIP = 1.0;
+
+  /**
+   * Validates.
+   *
+   * @param learningRate learning rate
+   * @param beta1 first-moment decay
+   * @param beta2 second-moment decay
+   * @param eps epsilon
+   * @param weightDecay weight decay
+   * @param gradientClip gradient-norm clip (0 or +inf: off)
+   * @param warmupSteps warm-up length
+   * @throws IllegalArgumentException naming the value that is out of range
+   */
+  public AdamWConfig {
+    requireFiniteNonNegative("learningRate", learningRate);
+    if (!(beta1 >= 0 && beta1 < 1)) {
+      throw new IllegalArgumentException("beta1 must be in [0, 1), got " + beta1);
+    }
+    if (!(beta2 >= 0 && beta2 < 1)) {
+      throw new IllegalArgumentException("beta2 must be in [0, 1), got " + beta2);
+    }
+    if (!(eps > 0) || Double.isInfinite(eps)) {
+      throw new IllegalArgumentException("eps must be finite and > 0, got " + eps);
+    }
+    requireFiniteNonNegative("weightDecay", weightDecay);
+    if (!(gradientClip >= 0)) {
+      throw new IllegalArgumentException("gradientClip must be >= 0 (0 or +inf disables it), got " + gradientClip);
+    }
+    if (warmupSteps < 0) {
+      throw new IllegalArgumentException("warmupSteps must be >= 0, got " + warmupSteps);
+    }
+  }
+
+  private static void requireFiniteNonNegative(String name, double v) {
+    if (!(v >= 0) || Double.isInfinite(v)) {
+      throw new IllegalArgumentException(name + " must be finite and >= 0, got " + v);
+    }
+  }
+
+  /** @return the reference defaults */
+  public static AdamWConfig defaults() {
+    return builder().build();
+  }
+
+  /** @return a builder preset with the defaults */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * The optimizer part of the API's training settings: its learning rate, weight decay and gradient clip, with
+   * the default betas, epsilon and no warm-up.
+   *
+   * @param config the training settings
+   * @return the AdamW settings
+   */
+  public static AdamWConfig of(OptimizerConfig config) {
+    return builder()
+        .optLearningRate(config.learningRate())
+        .optWeightDecay(config.weightDecay())
+        .optGradientClip(config.gradientClip())
+        .build();
+  }
+
+  /** @return a builder preset with this config's values */
+  public Builder toBuilder() {
+    return new Builder()
+        .optLearningRate(learningRate)
+        .optBeta1(beta1)
+        .optBeta2(beta2)
+        .optEps(eps)
+        .optWeightDecay(weightDecay)
+        .optGradientClip(gradientClip)
+        .optWarmupSteps(warmupSteps);
+  }
+
+  /** @return whether {@link #gradientClip()} limits the gradient norm (it is positive and finite) */
+  public boolean clipsGradients() {
+    return gradientClip > 0 && gradientClip != Double.POSITIVE_INFINITY;
+  }
+
+  /**
+   * The scheduled learning rate of an applied step.
+   *
+   * @param step the step's number, counted from 1
+   * @return {@code learningRate * min(1, step / warmupSteps)}, or {@code learningRate} without warm-up
+   * @throws IllegalArgumentException when {@code step < 1}
+   */
+  public double learningRateAt(long step) {
+    if (step < 1) {
+      throw new IllegalArgumentException("steps are counted from 1, got " + step);
+    }
+    if (warmupSteps == 0 || step >= warmupSteps) {
+      return learningRate;
+    }
+    return learningRate * ((double) step / warmupSteps);
+  }
+
+  /** Builds an {@link AdamWConfig}; every value has a default. */
+  public static final class Builder {
+    private double learningRate = DEFAULT_LEARNING_RATE;
+    private double beta1 = DEFAULT_BETA1;
+    private double beta2 = DEFAULT_BETA2;
+    private double eps = DEFAULT_EPS;
+    private double weightDecay = DEFAULT_WEIGHT_DECAY;
+    private double gradientClip = DEFAULT_GRADIENT_CLIP;
+    private int warmupSteps;
+
+    private Builder() {}
+
+    /**
+     * @param v the peak learning rate (default 1e-6)
+     * @return this builder
+     */
+    public Builder optLearningRate(double v) {
+      learningRate = v;
+      return this;
+    }
+
+    /**
+     * @param v the first-moment decay (default 0.9)
+     * @return this builder
+     */
+    public Builder optBeta1(double v) {
+      beta1 = v;
+      return this;
+    }
+
+    /**
+     * @param v the second-moment decay (default 0.999)
+     * @return this builder
+     */
+    public Builder optBeta2(double v) {
+      beta2 = v;
+      return this;
+    }
+
+    /**
+     * @param v epsilon (default 1e-8)
+     * @return this builder
+     */
+    public Builder optEps(double v) {
+      eps = v;
+      return this;
+    }
+
+    /**
+     * @param v the decoupled weight decay (default 0.01)
+     * @return this builder
+     */
+    public Builder optWeightDecay(double v) {
+      weightDecay = v;
+      return this;
+    }
+
+    /**
+     * @param v the global gradient-norm clip (default 1.0; 0 or +inf disables it)
+     * @return this builder
+     */
+    public Builder optGradientClip(double v) {
+      gradientClip = v;
+      return this;
+    }
+
+    /**
+     * @param v the number of linear warm-up steps (default 0)
+     * @return this builder
+     */
+    public Builder optWarmupSteps(int v) {
+      warmupSteps = v;
+      return this;
+    }
+
+    /**
+     * @return the validated config
+     * @throws IllegalArgumentException naming the value that is out of range
+     */
+    public AdamWConfig build() {
+      return new AdamWConfig(learningRate, beta1, beta2, eps, weightDecay, gradientClip, warmupSteps);
+    }
+  }
+}
