@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Writes src/test/resources/jinja/jinja2-parity.json: expected renderings from the reference Jinja2 engine.
 
-Run from the mage-impl directory with a Python 3 that has Jinja2 (3.1.x was used):
+The same file is written into this module (mage-impl/jinja, for JinjaParityTest) and into mage-impl/llm (for
+Qwen3ChatTemplateTest), whose test resources also hold the Qwen3 tokenizer_config.json read here. Run from the
+mage-impl/jinja directory with a Python 3 that has Jinja2 (3.1.x was used):
 
     python3 src/test/python/generate_jinja_fixtures.py
 
@@ -18,8 +20,10 @@ import jinja2.ext
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, "..", "resources", "jinja", "jinja2-parity.json")
-QWEN3_CONFIG = os.path.join(HERE, "..", "resources", "qwen3-tokenizer-config", "tokenizer_config.json")
+LLM_TEST_RESOURCES = os.path.join(HERE, "..", "..", "..", "..", "llm", "src", "test", "resources")
+OUTS = [os.path.join(HERE, "..", "resources", "jinja", "jinja2-parity.json"),
+        os.path.join(LLM_TEST_RESOURCES, "jinja", "jinja2-parity.json")]
+QWEN3_CONFIG = os.path.join(LLM_TEST_RESOURCES, "qwen3-tokenizer-config", "tokenizer_config.json")
 
 
 class GenerationBlocks(jinja2.ext.Extension):
@@ -231,10 +235,12 @@ def main():
         raise SystemExit("expected an error from Jinja2 for case: " + name)
     doc = {"generator": "src/test/python/generate_jinja_fixtures.py", "jinja2_version": jinja2.__version__,
            "cases": cases, "errors": errors, "qwen3": qwen3_cases()}
-    with open(OUT, "w", encoding="utf-8") as f:
-        json.dump(doc, f, ensure_ascii=False, indent=1)
-        f.write("\n")
-    print("wrote", OUT, len(cases), "cases,", len(errors), "error cases,", len(doc["qwen3"]), "qwen3 cases")
+    for out in OUTS:
+        with open(out, "w", encoding="utf-8") as f:
+            json.dump(doc, f, ensure_ascii=False, indent=1)
+            f.write("\n")
+        print("wrote", os.path.normpath(out), len(cases), "cases,", len(errors), "error cases,", len(doc["qwen3"]),
+              "qwen3 cases")
 
 
 if __name__ == "__main__":

@@ -36,8 +36,8 @@ import org.magejvm.impl.llm.model.Qwen3Model;
  *   <li>{@code ceiling=true} whether to measure matmul/matvec throughput first.
  * </ul>
  *
- * <p>Run with {@code java -cp 'examples/target/mage-examples.jar:examples/target/lib/*'
- * -Dai.djl.offline=true org.magejvm.examples.bench.ModelBench}.
+ * <p>Run with {@code ./mage bench model [key=value...]} after {@code mvn -B -q package -DskipTests} (docs/benchmarks.md
+ * has the options used for its figures).
  */
 public final class ModelBench {
   private ModelBench() {}

@@ -29,9 +29,8 @@ import org.magejvm.spi.PromptStyle;
  * board and from a mid-game position. Each measurement runs a warm-up first; move times are the median of three
  * timed rounds.
  *
- * <p>Run: {@code mvn -q -o -pl examples -am package -DskipTests} then
- * {@code java -cp 'examples/target/mage-examples.jar:examples/target/lib/*'
- * org.magejvm.examples.bench.TicTacToeBench [seconds-per-measurement]} (default 3).
+ * <p>Run: {@code mvn -B -q package -DskipTests} then {@code ./mage bench tictactoe [seconds-per-measurement]}
+ * (default 3).
  */
 public final class TicTacToeBench {
 

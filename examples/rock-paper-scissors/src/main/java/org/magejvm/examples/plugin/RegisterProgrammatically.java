@@ -29,7 +29,7 @@ import org.magejvm.spi.StepResult;
  * also a quick way to look at a new game's prompts and observations.
  *
  * <pre>{@code
- * java -cp 'examples/target/mage-examples.jar:examples/target/lib/*' \
+ * java -cp 'examples/rock-paper-scissors/target/mage-example-rps-0.1.0-SNAPSHOT.jar:examples/cli/target/lib/*' \
  *     org.magejvm.examples.plugin.RegisterProgrammatically [opponent] [policy] [seed]
  * }</pre>
  *

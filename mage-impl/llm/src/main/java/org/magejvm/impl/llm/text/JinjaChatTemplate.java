@@ -64,7 +64,7 @@ public final class JinjaChatTemplate implements ChatTemplate {
   public static String qwen3Source() {
     try (InputStream in = JinjaChatTemplate.class.getResourceAsStream(QWEN3_RESOURCE)) {
       if (in == null) {
-        throw new IllegalStateException("resource " + QWEN3_RESOURCE + " is missing from the mage-impl jar");
+        throw new IllegalStateException("resource " + QWEN3_RESOURCE + " is missing from the mage-llm jar");
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
