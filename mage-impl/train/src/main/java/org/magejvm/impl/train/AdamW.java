@@ -314,6 +314,27 @@ public final class AdamW implements AutoCloseable {
     }
   }
 
+  /**
+   * Skips the pending update without reading the gradients, because the caller saw a non-finite loss: the
+   * parameters and the moments stay bit-identical, the skip is counted and the gradients are zeroed.
+   *
+   * @return the report of the skipped update (its gradient norm is NaN)
+   * @throws IllegalStateException when the optimizer is closed
+   */
+  public StepReport skip() {
+    checkOpen();
+    long next = stepCount + 1;
+    skippedCount++;
+    LOG.warn("AdamW: non-finite loss at update {}; step skipped ({} skipped so far)", next, skippedCount);
+    zeroGradients();
+    return new StepReport(next, config.learningRateAt(next), Double.NaN, false, true);
+  }
+
+  /** @return the learning rate the next update will use (warm-up included) */
+  public double learningRate() {
+    return config.learningRateAt(stepCount + 1);
+  }
+
   /** The L2 norm over all gradients; NaN or infinite when any gradient holds a NaN or an infinity. */
   private static double globalNorm(List<NDArray> grads) {
     NDList norms = new NDList(grads.size());

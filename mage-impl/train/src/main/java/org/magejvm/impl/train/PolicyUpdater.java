@@ -1,0 +1,342 @@
+package org.magejvm.impl.train;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.training.GradientCollector;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.magejvm.api.LossAggregation;
+import org.magejvm.api.LossDiagnostics;
+import org.magejvm.api.LossInput;
+import org.magejvm.api.LossResult;
+import org.magejvm.api.PolicyLoss;
+import org.magejvm.impl.llm.generate.TeacherForcing;
+import org.magejvm.impl.llm.generate.TokenScores;
+import org.magejvm.impl.llm.model.GradMode;
+import org.magejvm.impl.llm.model.Qwen3Model;
+
+/**
+ * One policy-gradient update over a batch of scored turns: old (and reference) log-probabilities first, then
+ * minibatches of {@link Settings#miniBatchTurns()} turns, each split into micro-batches whose gradients accumulate
+ * before one {@link AdamW} step. The loss of every micro-batch is normalised by its whole minibatch (token count or
+ * sequence count), so accumulation gives exactly the gradient of one pass over the minibatch.
+ *
+ * <p>Rows are taken in the order given (the reference does not shuffle). Rows whose advantage is exactly zero
+ * contribute no policy gradient; with {@link Settings#skipZeroAdvantage()} they are left out of the update (and out of
+ * the token normaliser) and counted, which changes only the entropy and KL terms' weight.
+ */
+public final class PolicyUpdater {
+
+  /**
+   * How the update runs.
+   *
+   * @param miniBatchTurns turns per optimizer step (64 in the reference)
+   * @param microBatchTurns turns per forward/backward pass (memory bound; gradients accumulate)
+   * @param epochs passes over the batch
+   * @param recomputeOldLogProbs recompute the old log-probabilities at temperature 1 before the update (the
+   *     reference's way) instead of taking the ones recorded while sampling
+   * @param skipZeroAdvantage leave rows with a zero advantage out of the update
+   */
+  public record Settings(
+      int miniBatchTurns, int microBatchTurns, int epochs, boolean recomputeOldLogProbs, boolean skipZeroAdvantage) {
+
+    /**
+     * Validates.
+     *
+     * @param miniBatchTurns minibatch size
+     * @param microBatchTurns micro-batch size
+     * @param epochs epochs
+     * @param recomputeOldLogProbs recompute old log-probs
+     * @param skipZeroAdvantage skip zero-advantage rows
+     */
+    public Settings {
+      if (miniBatchTurns < 1 || microBatchTurns < 1 || epochs < 1) {
+        throw new IllegalArgumentException("miniBatchTurns, microBatchTurns and epochs must be >= 1, got "
+            + miniBatchTurns + ", " + microBatchTurns + " and " + epochs);
+      }
+    }
+
+    /** @return 64-turn minibatches, 8-turn micro-batches, one epoch, recomputed old log-probs, zero rows skipped */
+    public static Settings defaults() {
+      return new Settings(64, 8, 1, true, true);
+    }
+  }
+
+  /**
+   * One trainable turn.
+   *
+   * @param prompt the prompt token ids (chat-formatted, as the policy saw them)
+   * @param response the response token ids, stop token included
+   * @param rolloutLogProbs the log-probabilities recorded while sampling (may be empty when old log-probs are
+   *     recomputed)
+   * @param advantage the turn's advantage, broadcast over its tokens
+   */
+  public record Row(int[] prompt, int[] response, float[] rolloutLogProbs, double advantage) {
+
+    /**
+     * Validates.
+     *
+     * @param prompt prompt ids
+     * @param response response ids
+     * @param rolloutLogProbs recorded log-probs
+     * @param advantage advantage
+     */
+    public Row {
+      Objects.requireNonNull(prompt, "prompt");
+      Objects.requireNonNull(response, "response");
+      rolloutLogProbs = rolloutLogProbs == null ? new float[0] : rolloutLogProbs;
+      if (prompt.length == 0) {
+        throw new IllegalArgumentException("a trainable turn needs prompt tokens");
+      }
+      if (!Double.isFinite(advantage)) {
+        throw new IllegalArgumentException("advantage must be finite, got " + advantage);
+      }
+    }
+  }
+
+  /**
+   * What one update did.
+   *
+   * @param rows rows given
+   * @param trainedRows rows that entered the update
+   * @param skippedZeroAdvantage rows left out for a zero advantage
+   * @param emptyResponses rows left out for an empty response
+   * @param optimizerSteps AdamW steps taken (skipped ones included)
+   * @param skippedSteps AdamW steps skipped for a non-finite loss or gradient
+   * @param meanGradNorm the mean gradient norm (before clipping) over the steps that were not skipped
+   * @param diagnostics the loss diagnostics, averaged over minibatches
+   */
+  public record Report(
+      int rows,
+      int trainedRows,
+      int skippedZeroAdvantage,
+      int emptyResponses,
+      int optimizerSteps,
+      int skippedSteps,
+      double meanGradNorm,
+      Map<String, Double> diagnostics) {}
+
+  private final Qwen3Model model;
+  private final Qwen3Model reference;
+  private final PolicyLoss loss;
+  private final AdamW optimizer;
+  private final Settings settings;
+  private final boolean withEntropy;
+
+  /**
+   * An updater.
+   *
+   * @param model the policy being trained (the optimizer holds its trainable parameters)
+   * @param reference the reference policy for the KL term, or null when the loss has no KL term
+   * @param loss the policy loss
+   * @param optimizer the optimizer over {@code model}'s trainable parameters
+   * @param settings batching
+   * @param withEntropy whether the loss uses entropies (a non-zero entropy coefficient)
+   */
+  public PolicyUpdater(
+      Qwen3Model model, Qwen3Model reference, PolicyLoss loss, AdamW optimizer, Settings settings,
+      boolean withEntropy) {
+    this.model = Objects.requireNonNull(model, "model");
+    this.reference = reference;
+    this.loss = Objects.requireNonNull(loss, "loss");
+    this.optimizer = Objects.requireNonNull(optimizer, "optimizer");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.withEntropy = withEntropy;
+  }
+
+  /**
+   * Runs the update.
+   *
+   * @param given the turns, in batch order
+   * @return what it did
+   */
+  public Report update(List<Row> given) {
+    List<Row> rows = new ArrayList<>();
+    int zero = 0;
+    int empty = 0;
+    for (Row r : given) {
+      if (r.response().length == 0) {
+        empty++;
+      } else if (settings.skipZeroAdvantage() && r.advantage() == 0) {
+        zero++;
+      } else {
+        rows.add(r);
+      }
+    }
+    if (rows.isEmpty()) {
+      return new Report(given.size(), 0, zero, empty, 0, 0, 0, Map.of());
+    }
+    List<float[]> old = settings.recomputeOldLogProbs() ? score(model, rows) : recorded(rows);
+    List<float[]> ref = reference == null ? null : score(reference, rows);
+
+    LossDiagnostics sum = null;
+    int minibatches = 0;
+    int steps = 0;
+    int skipped = 0;
+    double normSum = 0;
+    TeacherForcing tf = new TeacherForcing(model);
+    for (int epoch = 0; epoch < settings.epochs(); epoch++) {
+      for (int start = 0; start < rows.size(); start += settings.miniBatchTurns()) {
+        int end = Math.min(rows.size(), start + settings.miniBatchTurns());
+        LossDiagnostics mini = accumulate(tf, rows.subList(start, end), old.subList(start, end),
+            ref == null ? null : ref.subList(start, end));
+        StepReport step = Double.isFinite(mini.loss()) ? optimizer.step() : optimizer.skip();
+        steps++;
+        if (step.skipped()) {
+          skipped++;
+        } else {
+          normSum += step.gradNorm();
+        }
+        sum = sum == null ? mini : sum.plus(mini);
+        minibatches++;
+      }
+    }
+    Map<String, Double> diagnostics = new LinkedHashMap<>();
+    for (Map.Entry<String, Double> e : sum.toMap().entrySet()) {
+      diagnostics.put(e.getKey(), e.getValue() / minibatches);
+    }
+    return new Report(given.size(), rows.size(), zero, empty, steps, skipped,
+        steps == skipped ? 0 : normSum / (steps - skipped), diagnostics);
+  }
+
+  /**
+   * Runs forward and backward over one minibatch in micro-batches, accumulating the parameters' gradients (no
+   * optimizer step). A micro-batch whose loss is not finite is not back-propagated; the minibatch's loss then reads
+   * non-finite and the caller skips the step.
+   *
+   * @return the minibatch's summed diagnostics
+   */
+  LossDiagnostics accumulate(TeacherForcing tf, List<Row> rows, List<float[]> old, List<float[]> ref) {
+    double normalizer = normalizer(rows, 0, rows.size());
+    LossDiagnostics mini = null;
+    for (int m = 0; m < rows.size(); m += settings.microBatchTurns()) {
+      int me = Math.min(rows.size(), m + settings.microBatchTurns());
+      LossDiagnostics d = microBatch(tf, rows.subList(m, me), old.subList(m, me),
+          ref == null ? null : ref.subList(m, me), normalizer);
+      mini = mini == null ? d : mini.plus(d);
+    }
+    return mini;
+  }
+
+  /**
+   * The log-probabilities of the rows' responses under the trained model, with no graph (the old policy).
+   *
+   * @param rows the rows
+   * @return one array per row
+   */
+  List<float[]> oldLogProbs(List<Row> rows) {
+    return score(model, rows);
+  }
+
+  private double normalizer(List<Row> rows, int start, int end) {
+    if (loss.aggregation() == LossAggregation.SEQ_MEAN_TOKEN_MEAN) {
+      return end - start;
+    }
+    long tokens = 0;
+    for (int i = start; i < end; i++) {
+      tokens += rows.get(i).response().length;
+    }
+    return tokens;
+  }
+
+  private LossDiagnostics microBatch(
+      TeacherForcing tf, List<Row> rows, List<float[]> old, List<float[]> ref, double normalizer) {
+    List<int[]> prompts = new ArrayList<>(rows.size());
+    List<int[]> responses = new ArrayList<>(rows.size());
+    int width = 0;
+    for (Row r : rows) {
+      prompts.add(r.prompt());
+      responses.add(r.response());
+      width = Math.max(width, r.response().length);
+    }
+    DataType type = model.outputType();
+    try (NDManager manager = model.newManager();
+        GradientCollector collector = manager.getEngine().newGradientCollector()) {
+      TokenScores scores = tf.score(manager, prompts, responses, 1.0, withEntropy);
+      NDArray advantages = manager.create(advantages(rows)).toType(type, false);
+      LossInput.Builder input = LossInput.builder()
+          .setLogProbs(scores.logProbs())
+          .setOldLogProbs(padded(manager, old, width, type))
+          .setAdvantages(advantages)
+          .setMask(scores.mask())
+          .setNormalizer(normalizer);
+      if (ref != null) {
+        input.optRefLogProbs(padded(manager, ref, width, type));
+      }
+      if (withEntropy) {
+        input.optEntropies(scores.entropy().orElseThrow());
+      }
+      LossResult result = loss.compute(input.build());
+      if (Double.isFinite(result.diagnostics().loss())) {
+        collector.backward(result.loss());
+      }
+      return result.diagnostics();
+    }
+  }
+
+  private static double[] advantages(List<Row> rows) {
+    double[] a = new double[rows.size()];
+    for (int i = 0; i < a.length; i++) {
+      a[i] = rows.get(i).advantage();
+    }
+    return a;
+  }
+
+  private static NDArray padded(NDManager manager, List<float[]> values, int width, DataType type) {
+    float[] flat = new float[values.size() * width];
+    for (int i = 0; i < values.size(); i++) {
+      float[] v = values.get(i);
+      System.arraycopy(v, 0, flat, i * width, v.length);
+    }
+    return manager.create(flat, new Shape(values.size(), width)).toType(type, false);
+  }
+
+  private static List<float[]> recorded(List<Row> rows) {
+    List<float[]> out = new ArrayList<>(rows.size());
+    for (int i = 0; i < rows.size(); i++) {
+      Row r = rows.get(i);
+      if (r.rolloutLogProbs().length != r.response().length) {
+        throw new IllegalArgumentException("turn " + i + " recorded " + r.rolloutLogProbs().length
+            + " log-probabilities for " + r.response().length + " response tokens; recompute old log-probs instead");
+      }
+      out.add(r.rolloutLogProbs());
+    }
+    return out;
+  }
+
+  /** Per-row log-probabilities of the responses under {@code scorer} at temperature 1, with no autograd graph. */
+  private List<float[]> score(Qwen3Model scorer, List<Row> rows) {
+    List<float[]> out = new ArrayList<>(rows.size());
+    TeacherForcing tf = new TeacherForcing(scorer);
+    GradMode noGrad = GradMode.disabled();
+    try {
+      for (int start = 0; start < rows.size(); start += settings.microBatchTurns()) {
+        int end = Math.min(rows.size(), start + settings.microBatchTurns());
+        List<int[]> prompts = new ArrayList<>();
+        List<int[]> responses = new ArrayList<>();
+        for (Row r : rows.subList(start, end)) {
+          prompts.add(r.prompt());
+          responses.add(r.response());
+        }
+        try (NDManager manager = scorer.newManager();
+            TokenScores scores = tf.score(manager, prompts, responses, 1.0, false)) {
+          float[] flat = scores.logProbs().toType(DataType.FLOAT32, false).toFloatArray();
+          int width = (int) scores.logProbs().getShape().get(1);
+          for (int i = 0; i < end - start; i++) {
+            float[] row = new float[responses.get(i).length];
+            System.arraycopy(flat, i * width, row, 0, row.length);
+            out.add(row);
+          }
+        }
+      }
+    } finally {
+      noGrad.close();
+    }
+    return out;
+  }
+}

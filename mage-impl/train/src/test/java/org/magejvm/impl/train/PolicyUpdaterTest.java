@@ -1,0 +1,132 @@
+package org.magejvm.impl.train;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import ai.djl.Device;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.types.DataType;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.magejvm.api.OptimizerConfig;
+import org.magejvm.api.PolicyLoss;
+import org.magejvm.api.PolicyOptimizerProvider;
+import org.magejvm.api.plugin.ProviderRegistry;
+import org.magejvm.impl.llm.generate.TeacherForcing;
+import org.magejvm.impl.llm.model.Qwen3Config;
+import org.magejvm.impl.llm.model.Qwen3Model;
+import org.junit.jupiter.api.Test;
+
+/** The policy-gradient update on a tiny float64 model: direction of the update, and micro-batch accumulation. */
+class PolicyUpdaterTest {
+
+  private static final Qwen3Config CONFIG = Qwen3Config.builder().setVocabSize(40).setHiddenSize(16)
+      .setIntermediateSize(32).setNumHiddenLayers(2).setNumAttentionHeads(2).optNumKeyValueHeads(1)
+      .addEosTokenId(3).build();
+
+  private static PolicyLoss loss(double entropy) {
+    OptimizerConfig c = OptimizerConfig.builder().optKlCoefficient(0).optEntropyCoefficient(entropy).build();
+    return ProviderRegistry.discover(PolicyOptimizerProvider.class).require("gigpo").create(c).loss();
+  }
+
+  private static List<PolicyUpdater.Row> rows() {
+    List<PolicyUpdater.Row> rows = new ArrayList<>();
+    rows.add(new PolicyUpdater.Row(new int[] {5, 6, 7}, new int[] {9, 10, 3}, null, 1.0));
+    rows.add(new PolicyUpdater.Row(new int[] {5, 8}, new int[] {11, 3}, null, 0.5));
+    rows.add(new PolicyUpdater.Row(new int[] {12, 6, 7, 9}, new int[] {20, 21, 22, 3}, null, -1.0));
+    rows.add(new PolicyUpdater.Row(new int[] {4}, new int[] {30}, null, -0.25));
+    rows.add(new PolicyUpdater.Row(new int[] {4, 4}, new int[] {31, 3}, null, 0.0));
+    return rows;
+  }
+
+  private static double[] sumLogProbs(PolicyUpdater updater, List<PolicyUpdater.Row> rows) {
+    List<float[]> lp = updater.oldLogProbs(rows);
+    double[] out = new double[lp.size()];
+    for (int i = 0; i < out.length; i++) {
+      for (float v : lp.get(i)) {
+        out[i] += v;
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void oneUpdateRaisesPositiveAndLowersNegativeAdvantageTokens() {
+    try (Qwen3Model model = Qwen3Model.random(CONFIG, 7, Device.cpu(), DataType.FLOAT64)) {
+      model.weights().requireGradients(true);
+      try (AdamW adamw = new AdamW(model.weights().parameters(),
+          AdamWConfig.builder().optLearningRate(1e-2).optWeightDecay(0).build())) {
+        PolicyUpdater updater = new PolicyUpdater(model, null, loss(0), adamw,
+            new PolicyUpdater.Settings(64, 2, 1, true, true), false);
+        List<PolicyUpdater.Row> rows = rows();
+        double[] before = sumLogProbs(updater, rows);
+        PolicyUpdater.Report report = updater.update(rows);
+        double[] after = sumLogProbs(updater, rows);
+        assertThat(report.optimizerSteps()).isEqualTo(1);
+        assertThat(report.skippedSteps()).isZero();
+        assertThat(report.trainedRows()).isEqualTo(4);
+        assertThat(report.skippedZeroAdvantage()).isEqualTo(1);
+        assertThat(after[0]).isGreaterThan(before[0]);
+        assertThat(after[1]).isGreaterThan(before[1]);
+        assertThat(after[2]).isLessThan(before[2]);
+        assertThat(after[3]).isLessThan(before[3]);
+        assertThat(report.diagnostics()).containsKeys("actor/pg_loss", "actor/ppo_kl");
+        // on-policy first step: ratio 1 (up to the float32 rounding of the old log-probs), so no clipping, no KL
+        assertThat(report.diagnostics().get("actor/pg_clipfrac_low")).isZero();
+        assertThat(report.diagnostics().get("actor/ppo_kl")).isCloseTo(0.0, within(1e-6));
+      }
+    }
+  }
+
+  @Test
+  void microBatchesAccumulateTheGradientOfOnePass() {
+    Map<String, double[]> one = gradients(5);
+    Map<String, double[]> split = gradients(2);
+    Map<String, double[]> single = gradients(1);
+    for (String name : one.keySet()) {
+      assertClose(name, split.get(name), one.get(name));
+      assertClose(name, single.get(name), one.get(name));
+    }
+  }
+
+  private static void assertClose(String name, double[] actual, double[] expected) {
+    double scale = 0;
+    double diff = 0;
+    for (int i = 0; i < expected.length; i++) {
+      scale = Math.max(scale, Math.abs(expected[i]));
+      diff = Math.max(diff, Math.abs(actual[i] - expected[i]));
+    }
+    assertThat(scale).as(name + " has a gradient").isGreaterThan(0);
+    assertThat(diff / scale).as(name).isLessThan(1e-6);
+  }
+
+  /** The accumulated gradient of one minibatch (all rows) computed in micro-batches of {@code micro} rows. */
+  private static Map<String, double[]> gradients(int micro) {
+    try (Qwen3Model model = Qwen3Model.random(CONFIG, 11, Device.cpu(), DataType.FLOAT64)) {
+      model.weights().requireGradients(true);
+      try (AdamW adamw = new AdamW(model.weights().parameters(), AdamWConfig.builder().build())) {
+        PolicyUpdater updater = new PolicyUpdater(model, null, loss(0.01), adamw,
+            new PolicyUpdater.Settings(64, micro, 1, true, false), true);
+        List<PolicyUpdater.Row> rows = rows();
+        // an off-policy old distribution (perturbed) so the clipped branches take part too
+        List<float[]> old = new ArrayList<>();
+        for (float[] lp : updater.oldLogProbs(rows)) {
+          float[] o = lp.clone();
+          for (int i = 0; i < o.length; i++) {
+            o[i] += (i % 2 == 0 ? 0.3f : -0.4f);
+          }
+          old.add(o);
+        }
+        updater.accumulate(new TeacherForcing(model), rows, old, null);
+        Map<String, double[]> out = new LinkedHashMap<>();
+        for (Map.Entry<String, NDArray> e : model.weights().parameters().entrySet()) {
+          out.put(e.getKey(), e.getValue().getGradient().toDoubleArray());
+        }
+        adamw.zeroGradients();
+        return out;
+      }
+    }
+  }
+}
