@@ -213,7 +213,7 @@ public final class QuickStart {
    * Text the tiny tokenizer learns its merges from: the game's compact and verbose opening prompts for a few seeds
    * and seats, and well-formed answers.
    */
-  private static String promptCorpus(EnvironmentProvider provider, long seed) {
+  static String promptCorpus(EnvironmentProvider provider, long seed) {
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < 4; i++) {
       try (Environment env = provider.create(Map.of())) {

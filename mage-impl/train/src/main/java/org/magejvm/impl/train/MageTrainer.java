@@ -84,8 +84,7 @@ public final class MageTrainer {
     optimizer = b.optimizer;
     adamw = b.adamw;
     Qwen3Model model = modelOf(policy);
-    updater = new PolicyUpdater(model, b.reference, optimizer.loss(), adamw, b.updateSettings,
-        optimizer.config().entropyCoefficient() > 0);
+    updater = new PolicyUpdater(model, b.reference, optimizer, adamw, b.updateSettings);
     validations = List.copyOf(b.validations);
     validateEvery = b.validateEvery;
     maxFailureShare = b.maxFailureShare;

@@ -15,6 +15,7 @@ import org.magejvm.api.LossDiagnostics;
 import org.magejvm.api.LossInput;
 import org.magejvm.api.LossResult;
 import org.magejvm.api.PolicyLoss;
+import org.magejvm.api.PolicyOptimizer;
 import org.magejvm.impl.llm.generate.TeacherForcing;
 import org.magejvm.impl.llm.generate.TokenScores;
 import org.magejvm.impl.llm.model.GradMode;
@@ -133,20 +134,23 @@ public final class PolicyUpdater {
    *
    * @param model the policy being trained (the optimizer holds its trainable parameters)
    * @param reference the reference policy for the KL term, or null when the loss has no KL term
-   * @param loss the policy loss
-   * @param optimizer the optimizer over {@code model}'s trainable parameters
+   * @param policyOptimizer the policy optimizer whose loss is minimised (entropies are computed when its entropy
+   *     coefficient is not 0)
+   * @param optimizer AdamW over {@code model}'s trainable parameters
    * @param settings batching
-   * @param withEntropy whether the loss uses entropies (a non-zero entropy coefficient)
    */
   public PolicyUpdater(
-      Qwen3Model model, Qwen3Model reference, PolicyLoss loss, AdamW optimizer, Settings settings,
-      boolean withEntropy) {
+      Qwen3Model model, Qwen3Model reference, PolicyOptimizer policyOptimizer, AdamW optimizer, Settings settings) {
     this.model = Objects.requireNonNull(model, "model");
     this.reference = reference;
-    this.loss = Objects.requireNonNull(loss, "loss");
+    this.loss = Objects.requireNonNull(policyOptimizer, "policyOptimizer").loss();
     this.optimizer = Objects.requireNonNull(optimizer, "optimizer");
     this.settings = Objects.requireNonNull(settings, "settings");
-    this.withEntropy = withEntropy;
+    this.withEntropy = policyOptimizer.config().entropyCoefficient() > 0;
+    if (policyOptimizer.config().klCoefficient() > 0 && reference == null) {
+      throw new IllegalArgumentException("the KL coefficient is " + policyOptimizer.config().klCoefficient()
+          + " but no reference model was given; pass one or set the KL coefficient to 0");
+    }
   }
 
   /**

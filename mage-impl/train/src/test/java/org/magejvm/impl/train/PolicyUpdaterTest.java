@@ -11,7 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.magejvm.api.OptimizerConfig;
-import org.magejvm.api.PolicyLoss;
+import org.magejvm.api.PolicyOptimizer;
 import org.magejvm.api.PolicyOptimizerProvider;
 import org.magejvm.api.plugin.ProviderRegistry;
 import org.magejvm.impl.llm.generate.TeacherForcing;
@@ -26,9 +26,9 @@ class PolicyUpdaterTest {
       .setIntermediateSize(32).setNumHiddenLayers(2).setNumAttentionHeads(2).optNumKeyValueHeads(1)
       .addEosTokenId(3).build();
 
-  private static PolicyLoss loss(double entropy) {
+  private static PolicyOptimizer gigpo(double entropy) {
     OptimizerConfig c = OptimizerConfig.builder().optKlCoefficient(0).optEntropyCoefficient(entropy).build();
-    return ProviderRegistry.discover(PolicyOptimizerProvider.class).require("gigpo").create(c).loss();
+    return ProviderRegistry.discover(PolicyOptimizerProvider.class).require("gigpo").create(c);
   }
 
   private static List<PolicyUpdater.Row> rows() {
@@ -58,8 +58,8 @@ class PolicyUpdaterTest {
       model.weights().requireGradients(true);
       try (AdamW adamw = new AdamW(model.weights().parameters(),
           AdamWConfig.builder().optLearningRate(1e-2).optWeightDecay(0).build())) {
-        PolicyUpdater updater = new PolicyUpdater(model, null, loss(0), adamw,
-            new PolicyUpdater.Settings(64, 2, 1, true, true), false);
+        PolicyUpdater updater = new PolicyUpdater(model, null, gigpo(0), adamw,
+            new PolicyUpdater.Settings(64, 2, 1, true, true));
         List<PolicyUpdater.Row> rows = rows();
         double[] before = sumLogProbs(updater, rows);
         PolicyUpdater.Report report = updater.update(rows);
@@ -107,8 +107,8 @@ class PolicyUpdaterTest {
     try (Qwen3Model model = Qwen3Model.random(CONFIG, 11, Device.cpu(), DataType.FLOAT64)) {
       model.weights().requireGradients(true);
       try (AdamW adamw = new AdamW(model.weights().parameters(), AdamWConfig.builder().build())) {
-        PolicyUpdater updater = new PolicyUpdater(model, null, loss(0.01), adamw,
-            new PolicyUpdater.Settings(64, micro, 1, true, false), true);
+        PolicyUpdater updater = new PolicyUpdater(model, null, gigpo(0.01), adamw,
+            new PolicyUpdater.Settings(64, micro, 1, true, false));
         List<PolicyUpdater.Row> rows = rows();
         // an off-policy old distribution (perturbed) so the clipped branches take part too
         List<float[]> old = new ArrayList<>();
