@@ -5,6 +5,8 @@ import ai.djl.ndarray.types.DataType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
+import org.magejvm.impl.llm.finetune.LoraAdapter;
+import org.magejvm.impl.llm.finetune.PeftAdapters;
 import org.magejvm.impl.llm.generate.Qwen3Generator;
 import org.magejvm.impl.llm.model.Qwen3Config;
 import org.magejvm.impl.llm.model.Qwen3Model;
@@ -24,6 +26,7 @@ import org.magejvm.impl.llm.safetensors.TensorSources;
  * }</pre>
  *
  * <p>The tiny checkpoint of the quick start ({@link TinyCheckpoint}) goes through the same code.
+ * {@link #loadPolicy(Path, Options, Path)} also attaches a LoRA adapter saved in Hugging Face PEFT layout.
  */
 public final class Qwen3Checkpoint {
 
@@ -161,21 +164,48 @@ public final class Qwen3Checkpoint {
    * @throws CheckpointException naming the file and tensor or field when the directory is incomplete or malformed
    */
   public static DjlLanguagePolicy loadPolicy(Path dir, Options options) {
+    return loadPolicy(dir, options, null);
+  }
+
+  /**
+   * Loads a checkpoint directory as a {@link DjlLanguagePolicy} whose model runs with a LoRA adapter in Hugging
+   * Face PEFT layout ({@code adapter_config.json}, {@code adapter_model.safetensors}) attached.
+   *
+   * @param dir the base checkpoint directory
+   * @param options how to load it
+   * @param adapterDir the PEFT adapter directory, or null for the base model alone
+   * @return the policy; closing it frees the model, the adapter and the tokenizer
+   * @throws CheckpointException naming the file and tensor or field when a directory is incomplete or malformed, or
+   *     the adapter does not fit the model
+   */
+  public static DjlLanguagePolicy loadPolicy(Path dir, Options options, Path adapterDir) {
     Objects.requireNonNull(options, "options");
     Qwen3Model model = loadModel(dir, options.device(), options.dtype());
+    LoraAdapter adapter = null;
     DjlLanguagePolicy policy;
     try {
+      if (adapterDir != null) {
+        adapter = PeftAdapters.load(adapterDir, model);
+        model.setAdapter(adapter);
+      }
       Qwen3Generator generator = Qwen3Generator.builder().setModel(model).optKvCache(options.kvCache())
           .optSeed(options.seed()).build();
-      policy = DjlLanguagePolicy.builderForCheckpoint(dir)
+      DjlLanguagePolicy.Builder builder = DjlLanguagePolicy.builderForCheckpoint(dir)
           .setGenerator(generator)
-          .addOwnedResource(model)
+          .addOwnedResource(model);
+      if (adapter != null) {
+        builder.addOwnedResource(adapter);
+      }
+      policy = builder
           .optName(String.valueOf(dir.toAbsolutePath().normalize().getFileName()))
           .optEnableThinking(options.enableThinking())
           .optMaxPromptTokens(options.maxPromptTokens())
           .optPromptOverflow(options.promptOverflow())
           .build();
     } catch (RuntimeException e) {
+      if (adapter != null) {
+        adapter.close();
+      }
       model.close();
       throw e;
     }

@@ -3,6 +3,8 @@ package org.magejvm.impl.llm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ai.djl.Device;
+import ai.djl.ndarray.types.DataType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +20,11 @@ import org.magejvm.api.PolicyRequest;
 import org.magejvm.api.SamplingConfig;
 import org.magejvm.api.Turn;
 import org.magejvm.impl.env.tictactoe.TicTacToeProvider;
+import org.magejvm.impl.llm.finetune.LoraAdapter;
+import org.magejvm.impl.llm.finetune.LoraConfig;
+import org.magejvm.impl.llm.finetune.PeftAdapters;
 import org.magejvm.impl.llm.model.Qwen3Config;
+import org.magejvm.impl.llm.model.Qwen3Model;
 import org.magejvm.impl.llm.model.TinyFixture;
 import org.magejvm.impl.llm.safetensors.CheckpointException;
 import org.magejvm.impl.rollout.MetaEpisodeRunner;
@@ -37,6 +43,34 @@ class Qwen3CheckpointTest {
     tiny = shared.resolve("tiny");
     Qwen3Config config = TinyCheckpoint.write(tiny, TinyCheckpoint.Spec.small("Play <action>(2, 2)</action>", 7));
     assertThat(config.vocabSize()).isGreaterThan(256);
+  }
+
+  @Test
+  void aPolicyLoadsWithAPeftAdapter() throws java.net.URISyntaxException {
+    Path adapterDir = shared.resolve("adapter");
+    try (Qwen3Model model = Qwen3Checkpoint.loadModel(tiny, Device.cpu(), DataType.FLOAT32);
+        LoraAdapter lora = LoraAdapter.create(model, LoraConfig.builder().setRank(4).optAllLinear()
+            .optInitLoraWeights(false).optBaseModelNameOrPath("tiny").build(), 5)) {
+      PeftAdapters.save(lora, adapterDir);
+    }
+    List<PolicyRequest> requests = List.of(PolicyRequest.of("Your move?"));
+    SamplingConfig greedy = SamplingConfig.builder().optTemperature(0).optMaxNewTokens(4).build();
+    Generation base;
+    Generation adapted;
+    try (DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(tiny, Qwen3Checkpoint.Options.cpu())) {
+      base = policy.generate(requests, greedy).get(0);
+    }
+    try (DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(tiny, Qwen3Checkpoint.Options.cpu(), adapterDir)) {
+      adapted = policy.generate(requests, greedy).get(0);
+    }
+    assertThat(adapted.promptTokenIds()).containsExactly(base.promptTokenIds());
+    assertThat(adapted.logProbs()[0]).isNotEqualTo(base.logProbs()[0]);
+    // an adapter made for another model is refused, naming the tensor
+    assertThatThrownBy(() -> Qwen3Checkpoint.loadPolicy(tiny, Qwen3Checkpoint.Options.cpu(),
+        Path.of(Qwen3CheckpointTest.class.getResource("/peft-tiny/adapter/adapter_config.json").toURI())
+            .getParent()))
+        .isInstanceOf(CheckpointException.class).hasMessageContaining("adapter_model.safetensors")
+        .hasMessageContaining("q_proj.lora_B.weight has shape [96, 4]").hasMessageContaining("imply [64, 4]");
   }
 
   @Test

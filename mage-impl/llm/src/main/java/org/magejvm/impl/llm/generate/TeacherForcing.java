@@ -17,10 +17,11 @@ import org.magejvm.impl.llm.model.Qwen3Model;
  *
  * <p>The result is differentiable: inside a DJL {@code GradientCollector}, with the weights
  * {@linkplain org.magejvm.impl.llm.model.Qwen3Weights#requireGradients requiring gradients}, a backward pass from any
- * function of the returned arrays reaches the parameters. Remember that PyTorch accumulates gradients: zero them
- * ({@link org.magejvm.impl.llm.model.Qwen3Weights#zeroGradients()}) between optimiser steps. Outside a collector,
- * on a thread other than the one that started the engine, wrap the call in {@code GradMode.disabled()} when no
- * gradient is wanted, or a graph is recorded for nothing.
+ * function of the returned arrays reaches the parameters (with a LoRA adapter attached to the model, the
+ * adapter's matrices; see {@code org.magejvm.impl.llm.finetune.FineTuning}). Remember that PyTorch accumulates
+ * gradients: zero them ({@link org.magejvm.impl.llm.model.Qwen3Weights#zeroGradients()}) between optimiser steps.
+ * Outside a collector, on a thread other than the one that started the engine, wrap the call in
+ * {@code GradMode.disabled()} when no gradient is wanted, or a graph is recorded for nothing.
  *
  * <p>Memory grows with B × (prompt + response) × vocabulary for the logits; callers split large batches.
  */

@@ -12,6 +12,7 @@ import ai.djl.nn.Activation;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.magejvm.impl.llm.safetensors.TensorSource;
 
 /**
@@ -40,6 +41,13 @@ import org.magejvm.impl.llm.safetensors.TensorSource;
  *
  * <p>Gradients flow to the weights when they {@linkplain Qwen3Weights#requireGradients require gradients} and the
  * thread's grad mode is on (inside a {@code GradientCollector}). A model may be used by one thread at a time.
+ *
+ * <p><b>Adapters.</b> A {@link ProjectionAdapter} (LoRA) {@linkplain #setAdapter attached} to the model corrects
+ * the output of each adapted projection while it is {@linkplain ProjectionAdapter#isEnabled enabled}; everything
+ * that runs the model ({@link #forward}, {@link #logits(NDManager, int[][])}, generation, teacher forcing) sees it.
+ * With no adapter, or a disabled one, the forward pass is exactly the base model's. Do not switch an adapter on or
+ * off, or replace it, between the steps of a cached decode: the cache holds keys and values computed with the old
+ * setting.
  */
 public final class Qwen3Model implements AutoCloseable {
   private final Qwen3Weights weights;
@@ -53,6 +61,8 @@ public final class Qwen3Model implements AutoCloseable {
   private final NDArray queryScale;
   /** (hd, hd) signed permutation with x @ rotateHalf = concat(-x[half:], x[:half]). */
   private final NDArray rotateHalf;
+  /** The attached adapter, or null. */
+  private ProjectionAdapter adapter;
 
   /**
    * Wraps loaded or random weights; the model owns them from now on.
@@ -145,6 +155,25 @@ public final class Qwen3Model implements AutoCloseable {
   }
 
   /**
+   * Attaches an adapter (replacing any attached one) or, with {@code null}, detaches it. The model does not own the
+   * adapter: closing the model leaves it open, and the caller closes it.
+   *
+   * @param adapter the adapter, or null for the base model
+   * @throws IllegalArgumentException when the adapter was made for another architecture, weight type or device
+   */
+  public void setAdapter(ProjectionAdapter adapter) {
+    if (adapter != null) {
+      adapter.checkCompatible(config, dtype, device());
+    }
+    this.adapter = adapter;
+  }
+
+  /** @return the attached adapter (enabled or not), or empty */
+  public Optional<ProjectionAdapter> adapter() {
+    return Optional.ofNullable(adapter);
+  }
+
+  /**
    * A manager for per-call arrays, on the model's device; it is a child of the weights' manager, so closing the
    * model closes it too.
    *
@@ -221,11 +250,12 @@ public final class Qwen3Model implements AutoCloseable {
       NDArray[] rope = rotary(m, padLeft, offset, t);
       NDArray bias = attentionBias(m, padLeft, offset, t);
       List<Qwen3Weights.Layer> layers = weights.layers();
+      ProjectionAdapter active = adapter != null && adapter.isEnabled() ? adapter : null;
       for (int l = 0; l < layers.size(); l++) {
         NDArray next;
         try (NDScope layerScope = new NDScope()) {
           layerScope.suppressNotUsedWarning();
-          next = layer(l, layers.get(l), h, rope, bias, cache, b, t);
+          next = layer(l, layers.get(l), active, h, rope, bias, cache, b, t);
           NDScope.unregister(next);
         }
         NDScope.register(next); // closed with the call's scope unless it is the last
@@ -303,16 +333,16 @@ public final class Qwen3Model implements AutoCloseable {
     }
   }
 
-  private NDArray layer(
-      int index, Qwen3Weights.Layer w, NDArray h, NDArray[] rope, NDArray bias, KvCache cache, int b, int t) {
+  private NDArray layer(int index, Qwen3Weights.Layer w, ProjectionAdapter lora, NDArray h, NDArray[] rope,
+      NDArray bias, KvCache cache, int b, int t) {
     int heads = config.numAttentionHeads();
     int kvHeads = config.numKeyValueHeads();
     int hd = config.headDim();
     int g = config.groupSize();
     NDArray x = rmsNorm(h, w.inputNorm()).toType(dtype, false);
-    NDArray q = linear(x, w.qProj(), w.qBias()).reshape(b, t, heads, hd);
-    NDArray k = linear(x, w.kProj(), w.kBias()).reshape(b, t, kvHeads, hd);
-    NDArray v = linear(x, w.vProj(), w.vBias()).reshape(b, t, kvHeads, hd);
+    NDArray q = project(lora, index, Projection.Q_PROJ, x, w.qProj(), w.qBias()).reshape(b, t, heads, hd);
+    NDArray k = project(lora, index, Projection.K_PROJ, x, w.kProj(), w.kBias()).reshape(b, t, kvHeads, hd);
+    NDArray v = project(lora, index, Projection.V_PROJ, x, w.vProj(), w.vBias()).reshape(b, t, kvHeads, hd);
     q = q.toType(normType, false);
     k = k.toType(normType, false);
     if (config.qkNorm()) {
@@ -340,14 +370,21 @@ public final class Qwen3Model implements AutoCloseable {
     NDArray probs = scores.add(bias).softmax(-1).toType(dtype, false).reshape(b, kvHeads, (long) g * t, s);
     NDArray context = probs.matMul(values).reshape(b, heads, t, hd).transpose(0, 2, 1, 3)
         .reshape(b, t, (long) heads * hd);
-    NDArray attn = linear(context, w.oProj(), w.oBias()).toType(normType, false);
+    NDArray attn = project(lora, index, Projection.O_PROJ, context, w.oProj(), w.oBias()).toType(normType, false);
     NDArray h1 = h.add(attn);
     NDArray y = rmsNorm(h1, w.postNorm()).toType(dtype, false);
-    NDArray gate = linear(y, w.gateProj(), null);
-    NDArray up = linear(y, w.upProj(), null);
+    NDArray gate = project(lora, index, Projection.GATE_PROJ, y, w.gateProj(), null);
+    NDArray up = project(lora, index, Projection.UP_PROJ, y, w.upProj(), null);
     NDArray act = gate.mul(Activation.sigmoid(gate)).mul(up);
-    NDArray down = linear(act, w.downProj(), null).toType(normType, false);
+    NDArray down = project(lora, index, Projection.DOWN_PROJ, act, w.downProj(), null).toType(normType, false);
     return h1.add(down);
+  }
+
+  /** A linear projection, corrected by the adapter when one is active (the adapter hook). */
+  private static NDArray project(
+      ProjectionAdapter lora, int layer, Projection p, NDArray x, NDArray weight, NDArray bias) {
+    NDArray y = linear(x, weight, bias);
+    return lora == null ? y : lora.adapt(layer, p, x, y);
   }
 
   private static NDArray linear(NDArray x, NDArray weight, NDArray bias) {

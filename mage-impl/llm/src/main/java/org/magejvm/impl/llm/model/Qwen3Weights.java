@@ -390,6 +390,44 @@ public final class Qwen3Weights implements AutoCloseable {
     }
   }
 
+  /**
+   * An independent copy of these weights (no gradient tracking), for example the frozen reference policy of full
+   * fine-tuning. It costs as much memory as the weights at the new type: parameter count x 4 bytes for FLOAT32.
+   *
+   * @param device where the copy lives
+   * @param newDtype FLOAT32, FLOAT16 or FLOAT64 for the matrices (norm scales follow {@link #normDtype})
+   * @return the copy, owning a new manager on {@code device}
+   */
+  public Qwen3Weights copy(Device device, DataType newDtype) {
+    checkDtype(newDtype);
+    Map<String, Spec> specs = specs(config);
+    NDManager target = NDManager.newBaseManager(device, "PyTorch");
+    GradMode noGrad = GradMode.disabled(); // a copy of a parameter that requires gradients must not join a graph
+    try {
+      Map<String, NDArray> params = new LinkedHashMap<>();
+      for (Map.Entry<String, NDArray> e : parameters.entrySet()) {
+        NDArray src = e.getValue();
+        DataType want = typeOf(specs.get(e.getKey()).kind(), newDtype);
+        // duplicate(): a conversion to the same type may return a view of the source
+        NDArray c = src.getDataType() == want ? src.duplicate() : src.toType(want, true);
+        NDArray moved = c.getDevice().equals(device) ? c : c.toDevice(device, false);
+        if (moved != c) {
+          c.close();
+        }
+        moved.attach(target);
+        moved.setName(e.getKey());
+        NDScope.unregister(moved);
+        params.put(e.getKey(), moved);
+      }
+      return new Qwen3Weights(config, target, newDtype, params);
+    } catch (RuntimeException e) {
+      target.close();
+      throw e;
+    } finally {
+      noGrad.close();
+    }
+  }
+
   /** SplitMix64's finaliser: spreads a seed's bits so that nearby seeds give unrelated streams. */
   private static long mix(long z) {
     z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
