@@ -254,7 +254,8 @@ public final class AdamW implements AutoCloseable {
 
   /**
    * Applies one update from the accumulated gradients (see the class comment), then zeroes the gradients.
-   * A parameter that has not received a gradient yet counts as having a zero gradient.
+   * A parameter that has not received a gradient yet counts as having a zero gradient. An engine error in the
+   * middle of an update (a closed parameter, say) can leave it partly applied.
    *
    * @return what was done
    * @throws IllegalStateException when the optimizer is closed
@@ -291,7 +292,8 @@ public final class AdamW implements AutoCloseable {
         NDArray g = grads.get(i++);
         NDArray m = firstMoments.get(e.getKey());
         NDArray v = secondMoments.get(e.getKey());
-        // a scope per parameter: its temporaries (as large as the parameter) are freed before the next one
+        // a scope per parameter catches the scalar operands DJL creates; the temporaries as large as the
+        // parameter are closed as soon as they are used, so at most two exist at a time
         try (NDScope inner = new NDScope()) {
           inner.suppressNotUsedWarning();
           if (clipped) {
@@ -300,10 +302,18 @@ public final class AdamW implements AutoCloseable {
           if (decay != 1.0) {
             p.muli(decay);
           }
-          m.addi(g.sub(m).muli(oneMinusBeta1));
-          v.muli(config.beta2()).addi(g.mul(oneMinusBeta2).muli(g));
-          NDArray denominator = v.sqrt().divi(correction2Sqrt).addi(config.eps());
-          p.subi(m.mul(stepSize).divi(denominator));
+          try (NDArray delta = g.sub(m)) {
+            m.addi(delta.muli(oneMinusBeta1));
+          }
+          try (NDArray square = g.mul(oneMinusBeta2)) {
+            v.muli(config.beta2()).addi(square.muli(g));
+          }
+          try (NDArray denominator = v.sqrt()) {
+            denominator.divi(correction2Sqrt).addi(config.eps());
+            try (NDArray update = m.mul(stepSize)) {
+              p.subi(update.divi(denominator));
+            }
+          }
         }
       }
       stepCount = next;
