@@ -50,7 +50,10 @@ public class CoinRowProvider implements EnvironmentProvider {
 
   @Override
   public EnvironmentDefaults defaults() {
-    return new EnvironmentDefaults(5, 3, 0.95, 0.6, 0.5, 1.0, 64);
+    return EnvironmentDefaults.builder()
+        .setMaxTurns(5).setEpisodes(3).setStepGamma(0.95).setTrajGamma(0.6)
+        .setInvalidPenalty(0.5).setLengthPenalty(1.0).setMaxResponseTokens(64)
+        .build();
   }
 
   @Override

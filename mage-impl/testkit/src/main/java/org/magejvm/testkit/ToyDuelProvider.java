@@ -33,7 +33,10 @@ public final class ToyDuelProvider implements EnvironmentProvider {
   /** The id. */
   public static final String ID = "toy-duel";
   /** The defaults: 4 turns, 3 episodes, 0.95/0.6, invalid 0.5, length 2.0, 16 tokens. */
-  public static final EnvironmentDefaults DEFAULTS = new EnvironmentDefaults(4, 3, 0.95, 0.6, 0.5, 2.0, 16);
+  public static final EnvironmentDefaults DEFAULTS = EnvironmentDefaults.builder()
+      .setMaxTurns(4).setEpisodes(3).setStepGamma(0.95).setTrajGamma(0.6)
+      .setInvalidPenalty(0.5).setLengthPenalty(2.0).setMaxResponseTokens(16)
+      .build();
   private static final Set<String> OPTIONS =
       Set.of("explode_at", "explode_seed", "explode_episode", "explode_turn");
 

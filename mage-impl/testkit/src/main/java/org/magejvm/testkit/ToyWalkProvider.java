@@ -8,6 +8,7 @@ import org.magejvm.api.AnchorKey;
 import org.magejvm.api.LanguagePolicy;
 import org.magejvm.api.Opponent;
 import org.magejvm.api.OpponentPool;
+import org.magejvm.api.Outcome;
 import org.magejvm.api.PolicyRequest;
 import org.magejvm.api.Seat;
 import org.magejvm.spi.policy.RandomPolicy;
@@ -30,7 +31,10 @@ public final class ToyWalkProvider implements EnvironmentProvider {
   /** The id. */
   public static final String ID = "toy-walk";
   /** The defaults: 3 turns, 2 episodes, 0.95/0.9, invalid 0.5, length 1.0, 8 tokens. */
-  public static final EnvironmentDefaults DEFAULTS = new EnvironmentDefaults(3, 2, 0.95, 0.9, 0.5, 1.0, 8);
+  public static final EnvironmentDefaults DEFAULTS = EnvironmentDefaults.builder()
+      .setMaxTurns(3).setEpisodes(2).setStepGamma(0.95).setTrajGamma(0.9)
+      .setInvalidPenalty(0.5).setLengthPenalty(1.0).setMaxResponseTokens(8)
+      .build();
 
   private static final GameText TEXT = new GameText("Toy Walk", "You walk.", "Move left or right.",
       "Reach the goal.", "Answer <action>left</action> or <action>right</action>.", "Walk to G.",
@@ -139,9 +143,9 @@ public final class ToyWalkProvider implements EnvironmentProvider {
       position += a.equals("right") ? 1 : -1;
       if (position == goal) {
         done = true;
-        return new StepResult(observation(), 10, true, true, false, true, 1, anchor, a, "");
+        return StepResult.valid(observation(), anchor, a).optReward(10).optScore(1).optOutcome(Outcome.WON).build();
       }
-      return new StepResult(observation(), -0.1, false, false, false, true, 0, anchor, a, "");
+      return StepResult.valid(observation(), anchor, a).optReward(-0.1).build();
     }
 
     @Override

@@ -11,6 +11,7 @@ import org.magejvm.api.Episode;
 import org.magejvm.api.LanguagePolicy;
 import org.magejvm.api.Opponent;
 import org.magejvm.api.OpponentPool;
+import org.magejvm.api.Outcome;
 import org.magejvm.api.PolicyRequest;
 import org.magejvm.api.Seat;
 import org.magejvm.api.Turn;
@@ -68,7 +69,10 @@ public final class GuessProvider implements EnvironmentProvider {
 
   @Override
   public EnvironmentDefaults defaults() {
-    return new EnvironmentDefaults(3, 3, 0.95, 0.6, 0.5, 2.0, 64);
+    return EnvironmentDefaults.builder()
+        .setMaxTurns(3).setEpisodes(3).setStepGamma(0.95).setTrajGamma(0.6)
+        .setInvalidPenalty(0.5).setLengthPenalty(2.0).setMaxResponseTokens(64)
+        .build();
   }
 
   @Override
@@ -164,18 +168,19 @@ public final class GuessProvider implements EnvironmentProvider {
       }
       if (a.equals("pass")) {
         done = true;
-        return new StepResult(observation(), 0, true, false, true, true, 0, anchor, a, "");
+        return StepResult.valid(observation(), anchor, a).optOutcome(Outcome.DRAW).build();
       }
       if (Integer.parseInt(a) == secret) {
         done = true;
-        return new StepResult("found", 10, true, true, false, true, 1, anchor, a, "");
+        return StepResult.valid("found", anchor, a).optReward(10).optScore(1).optOutcome(Outcome.WON).build();
       }
       tried.add(a);
       if (opponent.equals("greedy")) {
         done = true;
-        return new StepResult(observation(), -10, true, false, false, true, -1, anchor, a, "");
+        return StepResult.valid(observation(), anchor, a).optReward(-10).optScore(-1).optOutcome(Outcome.LOST)
+            .build();
       }
-      return new StepResult(observation(), 0, false, false, false, true, 0, anchor, a, "");
+      return StepResult.valid(observation(), anchor, a).build();
     }
 
     @Override

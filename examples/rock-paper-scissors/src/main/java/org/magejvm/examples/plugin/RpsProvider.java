@@ -70,7 +70,10 @@ public final class RpsProvider implements EnvironmentProvider {
    *       rambling without dominating the +-10 match reward.
    * </ul>
    */
-  private static final EnvironmentDefaults DEFAULTS = new EnvironmentDefaults(6, 3, 0.95, 0.6, 0.5, 1.0, 1024);
+  private static final EnvironmentDefaults DEFAULTS = EnvironmentDefaults.builder()
+      .setMaxTurns(6).setEpisodes(3).setStepGamma(0.95).setTrajGamma(0.6)
+      .setInvalidPenalty(0.5).setLengthPenalty(1.0).setMaxResponseTokens(1024)
+      .build();
 
   /** The provider, as {@link java.util.ServiceLoader} creates it. */
   public RpsProvider() {}

@@ -50,7 +50,10 @@ class RpsProviderTest {
   @Test
   void defaultsLeaveRoomForInvalidAnswers() {
     EnvironmentDefaults d = PROVIDER.defaults();
-    assertThat(d).isEqualTo(new EnvironmentDefaults(6, 3, 0.95, 0.6, 0.5, 1.0, 1024));
+    assertThat(d).isEqualTo(EnvironmentDefaults.builder()
+        .setMaxTurns(6).setEpisodes(3).setStepGamma(0.95).setTrajGamma(0.6)
+        .setInvalidPenalty(0.5).setLengthPenalty(1.0).setMaxResponseTokens(1024)
+        .build());
     assertThat(d.maxTurns()).isGreaterThan(RpsEnvironment.ROUNDS);
   }
 

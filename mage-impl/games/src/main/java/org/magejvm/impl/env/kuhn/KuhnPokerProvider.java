@@ -37,7 +37,10 @@ public final class KuhnPokerProvider implements EnvironmentProvider {
       .addHeldOut(KuhnOpponents.cfrMixed())
       .build();
 
-  private static final EnvironmentDefaults DEFAULTS = new EnvironmentDefaults(6, 3, 0.95, 0.6, 2.0, 2.0, 8192);
+  private static final EnvironmentDefaults DEFAULTS = EnvironmentDefaults.builder()
+      .setMaxTurns(6).setEpisodes(3).setStepGamma(0.95).setTrajGamma(0.6)
+      .setInvalidPenalty(2.0).setLengthPenalty(2.0).setMaxResponseTokens(8192)
+      .build();
 
   /** The provider, as {@link java.util.ServiceLoader} creates it. */
   public KuhnPokerProvider() {}

@@ -22,7 +22,10 @@ public final class SokobanProvider implements EnvironmentProvider {
 
   private static final List<String> POLICIES = List.of("random", "solver");
   private static final OpponentPool NO_OPPONENTS = OpponentPool.builder().build();
-  private static final EnvironmentDefaults DEFAULTS = new EnvironmentDefaults(7, 3, 0.95, 0.9, 0.5, 1.0, 4096);
+  private static final EnvironmentDefaults DEFAULTS = EnvironmentDefaults.builder()
+      .setMaxTurns(7).setEpisodes(3).setStepGamma(0.95).setTrajGamma(0.9)
+      .setInvalidPenalty(0.5).setLengthPenalty(1.0).setMaxResponseTokens(4096)
+      .build();
 
   /** Creates the provider (ServiceLoader needs a public no-argument constructor). */
   public SokobanProvider() {}

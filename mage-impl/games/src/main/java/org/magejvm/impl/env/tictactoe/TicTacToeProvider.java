@@ -27,7 +27,10 @@ public final class TicTacToeProvider implements EnvironmentProvider {
   public static final String VERSION = "0.1.0";
 
   private static final List<String> POLICIES = List.of("random", MinimaxPolicy.NAME);
-  private static final EnvironmentDefaults DEFAULTS = new EnvironmentDefaults(8, 3, 0.95, 0.6, 0.5, 2.0, 3072);
+  private static final EnvironmentDefaults DEFAULTS = EnvironmentDefaults.builder()
+      .setMaxTurns(8).setEpisodes(3).setStepGamma(0.95).setTrajGamma(0.6)
+      .setInvalidPenalty(0.5).setLengthPenalty(2.0).setMaxResponseTokens(3072)
+      .build();
   private static final OpponentPool POOL = buildPool();
 
   /** Creates the provider (ServiceLoader needs a public no-argument constructor). */

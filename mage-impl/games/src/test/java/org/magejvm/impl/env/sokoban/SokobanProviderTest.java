@@ -44,7 +44,10 @@ class SokobanProviderTest {
     assertThat(provider.twoPlayer()).isFalse();
     assertThat(provider.evaluationOpponent()).isEmpty();
     EnvironmentDefaults d = provider.defaults();
-    assertThat(d).isEqualTo(new EnvironmentDefaults(7, 3, 0.95, 0.9, 0.5, 1.0, 4096));
+    assertThat(d).isEqualTo(EnvironmentDefaults.builder()
+        .setMaxTurns(7).setEpisodes(3).setStepGamma(0.95).setTrajGamma(0.9)
+        .setInvalidPenalty(0.5).setLengthPenalty(1.0).setMaxResponseTokens(4096)
+        .build());
   }
 
   @Test
