@@ -528,7 +528,8 @@ class MetaEpisodeRunnerTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown opponent 'mcts'")
         .hasMessageContaining("greedy");
     assertThatThrownBy(() -> runner.run(duelConfig().addEnvironmentOption("size", "9").build(), learner()))
-        .isInstanceOf(RolloutException.class).hasMessageContaining("unknown toy-duel option 'size'");
+        .isInstanceOf(RolloutException.class)
+        .hasMessageContaining("unknown option 'size' (value '9') for environment 'toy-duel'");
     OpponentPool heldOutOnly = OpponentPool.builder().addHeldOut(DuelOpponent.coin()).build();
     assertThatThrownBy(() -> runner.run(duelConfig().optOpponentPool(heldOutOnly).build(), learner()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no training opponents");
