@@ -14,6 +14,10 @@ class EpisodeTest {
         .setAnchor(new AnchorKey("s" + t, "")).build();
   }
 
+  static Turn against(String opponent, Turn t) {
+    return t.toBuilder().optOpponentId(opponent).setAnchor(new AnchorKey(t.anchor().state(), opponent)).build();
+  }
+
   static Turn reflect(int episode) {
     return Turn.builder().setPhase(Phase.REFLECT).setEpisodeIndex(episode).setPrompt("p").setResponse("r")
         .setAnchor(AnchorKey.reflection("")).build();
@@ -99,10 +103,12 @@ class EpisodeTest {
 
   @Test
   void metaEpisodeCopiesAndValidates() {
-    List<Turn> turns = new ArrayList<>(List.of(play(0, 0), reflect(1), play(1, 0)));
+    Turn p0 = against("mcts-100", play(0, 0));
+    Turn p1 = against("mcts-100", play(1, 0));
+    List<Turn> turns = new ArrayList<>(List.of(p0, against("mcts-100", reflect(1)), p1));
     List<Episode> episodes = new ArrayList<>(List.of(
-        new Episode(0, List.of(play(0, 0)), Outcome.LOST, 0, -1),
-        new Episode(1, List.of(play(1, 0)), Outcome.WON, 1, 1)));
+        new Episode(0, List.of(p0), Outcome.LOST, 0, -1),
+        new Episode(1, List.of(p1), Outcome.WON, 1, 1)));
     ReflectionMemory mem = ReflectionMemory.of(List.of("block the diagonal"));
     MetaEpisode m =
         new MetaEpisode("mage-tictactoe", "g-3", 2, 42L, "mcts-100", Seat.SECOND, turns, episodes, mem);

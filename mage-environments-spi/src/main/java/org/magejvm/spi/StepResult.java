@@ -2,9 +2,21 @@ package org.magejvm.spi;
 
 import java.util.Objects;
 import org.magejvm.api.AnchorKey;
+import org.magejvm.api.Outcome;
 
 /**
  * What one {@link Environment#step(String)} did.
+ *
+ * <p>Build one with the two named factories rather than the ten-argument constructor:
+ *
+ * <pre>{@code
+ * // a legal move: the episode goes on (reward and score 0 unless set)
+ * return StepResult.valid(observation, anchor, "paper").build();
+ * // a legal move that ends the episode
+ * return StepResult.valid(observation, anchor, "paper").optReward(10).optScore(1).optOutcome(Outcome.WON).build();
+ * // unreadable or illegal text: nothing changes
+ * return StepResult.invalid(observation, score, anchor, parsed.text(), parsed.error());
+ * }</pre>
  *
  * <p>An invalid action is a no-op: the state is unchanged, the opponent does not move, the reward is 0 and {@code
  * done} is false.
@@ -33,7 +45,7 @@ public record StepResult(
     String message) {
 
   /**
-   * Validates.
+   * Validates. Prefer {@link #valid(String, AnchorKey, String)} and {@link #invalid}, which name what they set.
    *
    * @param observation observation
    * @param reward reward
@@ -78,5 +90,75 @@ public record StepResult(
   public static StepResult invalid(
       String observation, double score, AnchorKey anchor, String action, String message) {
     return new StepResult(observation, 0, false, false, false, false, score, anchor, action, message);
+  }
+
+  /**
+   * Starts the result of a legal action: reward 0, score 0, the episode goes on, until the builder says otherwise.
+   *
+   * @param observation the state after the agent's action and the opponent's reply
+   * @param anchor the anchor of the state the action was taken in
+   * @param action the action as it appears in histories
+   * @return a builder
+   */
+  public static Builder valid(String observation, AnchorKey anchor, String action) {
+    return new Builder(observation, anchor, action);
+  }
+
+  /** Builds the result of a legal action; see {@link StepResult#valid(String, AnchorKey, String)}. */
+  public static final class Builder {
+    private final String observation;
+    private final AnchorKey anchor;
+    private final String action;
+    private double reward;
+    private double score;
+    private Outcome outcome;
+
+    private Builder(String observation, AnchorKey anchor, String action) {
+      this.observation = observation;
+      this.anchor = anchor;
+      this.action = action;
+    }
+
+    /**
+     * @param v the raw reward of this step (default 0)
+     * @return this builder
+     */
+    public Builder optReward(double v) {
+      reward = v;
+      return this;
+    }
+
+    /**
+     * @param v the episode score after this step (default 0)
+     * @return this builder
+     */
+    public Builder optScore(double v) {
+      score = v;
+      return this;
+    }
+
+    /**
+     * Ends the episode with this step.
+     *
+     * @param v how it ended: {@link Outcome#WON}, {@link Outcome#DRAW} or {@link Outcome#LOST} (for a single-player
+     *     game, ended unsolved); {@link Outcome#TRUNCATED} is the engine's to decide, not the game's
+     * @return this builder
+     * @throws IllegalArgumentException for {@link Outcome#TRUNCATED}
+     */
+    public Builder optOutcome(Outcome v) {
+      Objects.requireNonNull(v, "outcome");
+      if (v == Outcome.TRUNCATED) {
+        throw new IllegalArgumentException("a step cannot truncate the episode: the engine does that at the turn"
+            + " limit; end it as WON, DRAW or LOST");
+      }
+      outcome = v;
+      return this;
+    }
+
+    /** @return the validated result */
+    public StepResult build() {
+      return new StepResult(observation, reward, outcome != null, outcome == Outcome.WON, outcome == Outcome.DRAW,
+          true, score, anchor, action, "");
+    }
   }
 }

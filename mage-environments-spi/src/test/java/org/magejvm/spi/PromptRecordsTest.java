@@ -61,7 +61,11 @@ class PromptRecordsTest {
 
   @Test
   void environmentDefaults() {
-    EnvironmentDefaults d = new EnvironmentDefaults(9, 3, 0.95, 0.6, 0.5, 1.0, 1024);
+    EnvironmentDefaults d = EnvironmentDefaults.builder()
+        .setMaxTurns(9).setEpisodes(3).setStepGamma(0.95).setTrajGamma(0.6)
+        .setInvalidPenalty(0.5).setLengthPenalty(1.0).setMaxResponseTokens(1024)
+        .build();
+    assertThat(d).isEqualTo(new EnvironmentDefaults(9, 3, 0.95, 0.6, 0.5, 1.0, 1024));
     assertThat(d.maxTurns()).isEqualTo(9);
     assertThat(d.episodes()).isEqualTo(3);
     assertThat(d.stepGamma()).isEqualTo(0.95);
@@ -70,6 +74,23 @@ class PromptRecordsTest {
     assertThat(d.lengthPenalty()).isEqualTo(1.0);
     assertThat(d.maxResponseTokens()).isEqualTo(1024);
     assertThat(new EnvironmentDefaults(1, 1, 0, 1, 0, 0, 1)).isNotNull();
+  }
+
+  @Test
+  void environmentDefaultsBuilderNeedsEveryValueAndValidates() {
+    assertThatThrownBy(() -> EnvironmentDefaults.builder().setMaxTurns(9).setTrajGamma(0.6).build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("EnvironmentDefaults needs every value; not set: episodes, stepGamma, invalidPenalty,"
+            + " lengthPenalty, maxResponseTokens");
+    EnvironmentDefaults d = EnvironmentDefaults.builder()
+        .setMaxTurns(9).setEpisodes(3).setStepGamma(0.95).setTrajGamma(0.6)
+        .setInvalidPenalty(0.5).setLengthPenalty(1.0).setMaxResponseTokens(1024)
+        .build();
+    assertThat(d.toBuilder().setEpisodes(1).build())
+        .isEqualTo(new EnvironmentDefaults(9, 1, 0.95, 0.6, 0.5, 1.0, 1024));
+    assertThat(d.toBuilder().build()).isEqualTo(d);
+    assertThatThrownBy(() -> d.toBuilder().setStepGamma(1.5).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("discounts must lie in [0, 1], got 1.5, 0.6");
   }
 
   @Test

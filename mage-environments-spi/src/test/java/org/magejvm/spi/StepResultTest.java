@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 import org.magejvm.api.AnchorKey;
+import org.magejvm.api.Outcome;
 
 class StepResultTest {
 
@@ -22,6 +23,32 @@ class StepResultTest {
     assertThat(result(0, true, false, true, true).draw()).isTrue();
     assertThat(result(-1, true, false, false, true).done()).isTrue();
     assertThat(result(0.5, false, false, false, true).reward()).isEqualTo(0.5);
+  }
+
+  @Test
+  void validBuildsALegalMove() {
+    assertThat(StepResult.valid("obs", ANCHOR, "a").build())
+        .isEqualTo(new StepResult("obs", 0, false, false, false, true, 0, ANCHOR, "a", ""));
+    assertThat(StepResult.valid("obs", ANCHOR, "a").optReward(-0.1).build())
+        .isEqualTo(new StepResult("obs", -0.1, false, false, false, true, 0, ANCHOR, "a", ""));
+    assertThat(StepResult.valid("obs", ANCHOR, "a").optReward(10).optScore(1).optOutcome(Outcome.WON).build())
+        .isEqualTo(new StepResult("obs", 10, true, true, false, true, 1, ANCHOR, "a", ""));
+    assertThat(StepResult.valid("obs", ANCHOR, "a").optOutcome(Outcome.DRAW).build())
+        .isEqualTo(new StepResult("obs", 0, true, false, true, true, 0, ANCHOR, "a", ""));
+    assertThat(StepResult.valid("obs", ANCHOR, "a").optReward(-10).optScore(-1).optOutcome(Outcome.LOST).build())
+        .isEqualTo(new StepResult("obs", -10, true, false, false, true, -1, ANCHOR, "a", ""));
+  }
+
+  @Test
+  void validRejectsATruncationAndBadNumbers() {
+    assertThatThrownBy(() -> StepResult.valid("obs", ANCHOR, "a").optOutcome(Outcome.TRUNCATED))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("the engine does that at the turn limit");
+    assertThatThrownBy(() -> StepResult.valid("obs", ANCHOR, "a").optOutcome(null))
+        .isInstanceOf(NullPointerException.class).hasMessage("outcome");
+    assertThatThrownBy(() -> StepResult.valid("obs", ANCHOR, "a").optReward(Double.NaN).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("reward and score must be finite, got NaN and 0.0");
+    assertThatThrownBy(() -> StepResult.valid("obs", null, "a").build())
+        .isInstanceOf(NullPointerException.class).hasMessage("anchor");
   }
 
   @Test

@@ -116,6 +116,14 @@ class ArchitectureTest {
   }
 
   @Test
+  void onlyOneClassTouchesThePyTorchEngine() {
+    // DJL's engine-neutral API everywhere else; the engine's own (internal, changing) classes behind one class
+    noClasses().that().doNotHaveFullyQualifiedName("org.magejvm.impl.llm.model.PyTorchNative")
+        .should().dependOnClassesThat().resideInAPackage("ai.djl.pytorch..")
+        .check(classes);
+  }
+
+  @Test
   void noCyclesBetweenPackages() {
     slices().matching("org.magejvm.(**)").should().beFreeOfCycles().check(classes);
   }

@@ -7,6 +7,7 @@ import java.util.Random;
 import java.util.function.Consumer;
 import org.magejvm.api.AnchorKey;
 import org.magejvm.api.Opponent;
+import org.magejvm.api.Outcome;
 import org.magejvm.api.Seat;
 import org.magejvm.spi.Environment;
 import org.magejvm.spi.GameText;
@@ -145,20 +146,21 @@ public final class ToyDuel implements Environment {
     }
     if (text.equals("pass")) {
       done = true;
-      return new StepResult(observation(), 0, true, false, true, true, 0, anchor, text, "");
+      return StepResult.valid(observation(), anchor, text).optOutcome(Outcome.DRAW).build();
     }
     int guess = Integer.parseInt(text);
     if (guess == secret) {
       done = true;
-      return new StepResult("You found it: " + guess, 10, true, true, false, true, 1, anchor, text, "");
+      return StepResult.valid("You found it: " + guess, anchor, text).optReward(10).optScore(1)
+          .optOutcome(Outcome.WON).build();
     }
     ruledOut.add(guess);
     if (opponent.strikes(random)) {
       done = true;
-      return new StepResult(observation() + "; the opponent strikes", -10, true, false, false, true, -1, anchor,
-          text, "");
+      return StepResult.valid(observation() + "; the opponent strikes", anchor, text).optReward(-10).optScore(-1)
+          .optOutcome(Outcome.LOST).build();
     }
-    return new StepResult(observation(), -1, false, false, false, true, 0, anchor, text, "");
+    return StepResult.valid(observation(), anchor, text).optReward(-1).build();
   }
 
   @Override

@@ -19,23 +19,23 @@ import org.magejvm.api.Seat;
 import org.magejvm.api.Turn;
 import org.magejvm.spi.policy.RandomPolicy;
 import org.magejvm.spi.policy.ScriptedPolicy;
-import org.magejvm.spi.Environment;
+import org.magejvm.spi.BaseEnvironmentProvider;
 import org.magejvm.spi.EnvironmentDefaults;
-import org.magejvm.spi.EnvironmentProvider;
 import org.magejvm.spi.PromptContext;
 
 /**
  * Provider of {@link ToyDuel}. Options: {@code explode_at} (reset, restart, step, renderer), {@code explode_seed},
  * {@code explode_episode}, {@code explode_turn}: the environment whose task seed matches throws there.
  */
-public final class ToyDuelProvider implements EnvironmentProvider {
+public final class ToyDuelProvider extends BaseEnvironmentProvider<ToyDuel> {
 
   /** The id. */
   public static final String ID = "toy-duel";
   /** The defaults: 4 turns, 3 episodes, 0.95/0.6, invalid 0.5, length 2.0, 16 tokens. */
-  public static final EnvironmentDefaults DEFAULTS = new EnvironmentDefaults(4, 3, 0.95, 0.6, 0.5, 2.0, 16);
-  private static final Set<String> OPTIONS =
-      Set.of("explode_at", "explode_seed", "explode_episode", "explode_turn");
+  public static final EnvironmentDefaults DEFAULTS = EnvironmentDefaults.builder()
+      .setMaxTurns(4).setEpisodes(3).setStepGamma(0.95).setTrajGamma(0.6)
+      .setInvalidPenalty(0.5).setLengthPenalty(2.0).setMaxResponseTokens(16)
+      .build();
 
   private final List<PromptContext> contexts = new CopyOnWriteArrayList<>();
   private final Consumer<PromptContext> sink = contexts::add;
@@ -51,71 +51,31 @@ public final class ToyDuelProvider implements EnvironmentProvider {
     return contexts;
   }
 
-  @Override
-  public String id() {
-    return ID;
+  /** The provider, as {@link java.util.ServiceLoader} creates it. */
+  public ToyDuelProvider() {
+    super(settings(ID, "1")
+        .setDefaults(DEFAULTS)
+        .optOpponents(OpponentPool.builder()
+            .addOpponent(DuelOpponent.greedy(), 1.0)
+            .addOpponent(DuelOpponent.patient(), 1.0)
+            .addHeldOut(DuelOpponent.coin())
+            .build())
+        .optEvaluationOpponent("greedy")
+        .optEvaluationSeat(Seat.FIRST)
+        .addOption("explode_at", "reset, restart, step or renderer: where the environment of explode_seed throws")
+        .addOption("explode_seed", "the task seed whose environment throws")
+        .addOption("explode_episode", "the episode in which it throws (step only)")
+        .addOption("explode_turn", "the turn at which it throws (step only)")
+        .addScriptedPolicy("random", RandomPolicy::new)
+        .addScriptedPolicy("learner", Learner::new)
+        .addScriptedPolicy("stubborn", seed -> new Fixed("stubborn", "1", seed))
+        .addScriptedPolicy("passer", seed -> new Fixed("passer", "pass", seed))
+        .addScriptedPolicy("garbage", seed -> new Garbage()));
   }
 
   @Override
-  public String version() {
-    return "1";
-  }
-
-  @Override
-  public Environment create(Map<String, String> options) {
-    for (String k : options.keySet()) {
-      if (!OPTIONS.contains(k)) {
-        throw new IllegalArgumentException("unknown toy-duel option '" + k + "'; known: " + OPTIONS);
-      }
-    }
-    return new ToyDuel(Map.copyOf(options), sink, closed::incrementAndGet);
-  }
-
-  @Override
-  public EnvironmentDefaults defaults() {
-    return DEFAULTS;
-  }
-
-  @Override
-  public OpponentPool opponents() {
-    return OpponentPool.builder()
-        .addOpponent(DuelOpponent.greedy(), 1.0)
-        .addOpponent(DuelOpponent.patient(), 1.0)
-        .addHeldOut(DuelOpponent.coin())
-        .build();
-  }
-
-  @Override
-  public String evaluationOpponent() {
-    return "greedy";
-  }
-
-  @Override
-  public Seat evaluationSeat() {
-    return Seat.FIRST;
-  }
-
-  @Override
-  public List<String> scriptedPolicies() {
-    return List.of("random", "learner", "stubborn", "passer", "garbage");
-  }
-
-  @Override
-  public LanguagePolicy scriptedPolicy(String name, long seed) {
-    switch (name) {
-      case "random":
-        return new RandomPolicy(seed);
-      case "learner":
-        return new Learner(seed);
-      case "stubborn":
-        return new Fixed("stubborn", "1", seed);
-      case "passer":
-        return new Fixed("passer", "pass", seed);
-      case "garbage":
-        return new Garbage();
-      default:
-        throw new IllegalArgumentException("unknown policy '" + name + "'; known: " + scriptedPolicies());
-    }
+  protected ToyDuel newEnvironment(Map<String, String> options) {
+    return new ToyDuel(options, sink, closed::incrementAndGet);
   }
 
   /** Guesses the smallest number not ruled out now and not guessed wrongly in an earlier episode. */

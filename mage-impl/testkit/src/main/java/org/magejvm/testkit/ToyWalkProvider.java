@@ -5,16 +5,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.magejvm.api.AnchorKey;
-import org.magejvm.api.LanguagePolicy;
 import org.magejvm.api.Opponent;
-import org.magejvm.api.OpponentPool;
+import org.magejvm.api.Outcome;
 import org.magejvm.api.PolicyRequest;
 import org.magejvm.api.Seat;
 import org.magejvm.spi.policy.RandomPolicy;
 import org.magejvm.spi.policy.ScriptedPolicy;
 import org.magejvm.spi.Environment;
 import org.magejvm.spi.EnvironmentDefaults;
-import org.magejvm.spi.EnvironmentProvider;
+import org.magejvm.spi.BaseEnvironmentProvider;
 import org.magejvm.spi.GameText;
 import org.magejvm.spi.PromptRenderer;
 import org.magejvm.spi.StandardPromptRenderer;
@@ -25,12 +24,15 @@ import org.magejvm.spi.Tags;
  * A single-player test game: walk from cell 0 to the goal cell (1..3, from the seed) with {@code left}/{@code
  * right}. Every step costs -0.1; reaching the goal pays +10 and wins. {@code left} at cell 0 is invalid.
  */
-public final class ToyWalkProvider implements EnvironmentProvider {
+public final class ToyWalkProvider extends BaseEnvironmentProvider<Environment> {
 
   /** The id. */
   public static final String ID = "toy-walk";
   /** The defaults: 3 turns, 2 episodes, 0.95/0.9, invalid 0.5, length 1.0, 8 tokens. */
-  public static final EnvironmentDefaults DEFAULTS = new EnvironmentDefaults(3, 2, 0.95, 0.9, 0.5, 1.0, 8);
+  public static final EnvironmentDefaults DEFAULTS = EnvironmentDefaults.builder()
+      .setMaxTurns(3).setEpisodes(2).setStepGamma(0.95).setTrajGamma(0.9)
+      .setInvalidPenalty(0.5).setLengthPenalty(1.0).setMaxResponseTokens(8)
+      .build();
 
   private static final GameText TEXT = new GameText("Toy Walk", "You walk.", "Move left or right.",
       "Reach the goal.", "Answer <action>left</action> or <action>right</action>.", "Walk to G.",
@@ -44,54 +46,22 @@ public final class ToyWalkProvider implements EnvironmentProvider {
     return 1 + (int) Long.remainderUnsigned(seed, 3);
   }
 
-  @Override
-  public String id() {
-    return ID;
-  }
-
-  @Override
-  public String version() {
-    return "1";
-  }
-
-  @Override
-  public Environment create(Map<String, String> options) {
-    if (!options.isEmpty()) {
-      throw new IllegalArgumentException("toy-walk takes no options, got " + options.keySet());
-    }
-    return new Walk();
-  }
-
-  @Override
-  public EnvironmentDefaults defaults() {
-    return DEFAULTS;
-  }
-
-  @Override
-  public OpponentPool opponents() {
-    return OpponentPool.builder().build();
-  }
-
-  @Override
-  public List<String> scriptedPolicies() {
-    return List.of("random", "right");
-  }
-
-  @Override
-  public LanguagePolicy scriptedPolicy(String name, long seed) {
-    switch (name) {
-      case "random":
-        return new RandomPolicy(seed);
-      case "right":
-        return new ScriptedPolicy("right", seed) {
+  /** The provider, as {@link java.util.ServiceLoader} creates it. */
+  public ToyWalkProvider() {
+    super(settings(ID, "1")
+        .setDefaults(DEFAULTS)
+        .addScriptedPolicy("random", RandomPolicy::new)
+        .addScriptedPolicy("right", seed -> new ScriptedPolicy("right", seed) {
           @Override
           protected String chooseAction(PolicyRequest request, Random random) {
             return "right";
           }
-        };
-      default:
-        throw new IllegalArgumentException("unknown policy '" + name + "'; known: " + scriptedPolicies());
-    }
+        }));
+  }
+
+  @Override
+  protected Environment newEnvironment(Map<String, String> options) {
+    return new Walk();
   }
 
   /** The environment. */
@@ -139,9 +109,9 @@ public final class ToyWalkProvider implements EnvironmentProvider {
       position += a.equals("right") ? 1 : -1;
       if (position == goal) {
         done = true;
-        return new StepResult(observation(), 10, true, true, false, true, 1, anchor, a, "");
+        return StepResult.valid(observation(), anchor, a).optReward(10).optScore(1).optOutcome(Outcome.WON).build();
       }
-      return new StepResult(observation(), -0.1, false, false, false, true, 0, anchor, a, "");
+      return StepResult.valid(observation(), anchor, a).optReward(-0.1).build();
     }
 
     @Override

@@ -84,8 +84,7 @@ public final class KuhnAdaptationExperiment {
         .optOpponent(opponent)
         .optSeat(seat)
         .optMetaEpisodes(metaEpisodes)
-        .optEpisodes(3)
-        .optSeed(seed)
+        .rollout(r -> r.optEpisodes(3).optSeed(seed))
         .build();
     return new Evaluator(registry).evaluate(config, policy);
   }

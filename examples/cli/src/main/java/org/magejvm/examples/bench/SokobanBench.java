@@ -91,7 +91,7 @@ public final class SokobanBench {
 
   private static PlayStats play(double seconds, long firstSeed) {
     SokobanProvider provider = new SokobanProvider();
-    SokobanEnvironment env = (SokobanEnvironment) provider.create(Map.of());
+    SokobanEnvironment env = provider.create(Map.of());
     LanguagePolicy policy = provider.scriptedPolicy("random", 7);
     SamplingConfig sampling = SamplingConfig.evaluation(16);
     int maxTurns = provider.defaults().maxTurns();

@@ -111,17 +111,22 @@ final class PlayCommand implements Callable<Integer> {
     EvaluationConfig.Builder b = preset == null
         ? EvaluationConfig.builder().setEnvironmentId(env)
         : MethodPreset.parse(preset).evaluation(provider);
-    b.optMetaEpisodes(metaEpisodes).optSeed(seed).optPromptStyle(parsePromptStyle(promptStyle))
-        .optEnvironmentOptions(envOptions).optEarlyStop(!noEarlyStop);
-    if (episodes != null) {
-      b.optEpisodes(episodes);
-    }
-    if (maxTurns != null) {
-      b.optMaxTurns(maxTurns);
-    }
-    if (contextMode != null) {
-      b.optContextMode(parseContextMode(contextMode));
-    }
+    b.optMetaEpisodes(metaEpisodes).rollout(r -> {
+      r.optSeed(seed).optPromptStyle(parsePromptStyle(promptStyle)).optEnvironmentOptions(envOptions)
+          .optEarlyStop(!noEarlyStop);
+      if (episodes != null) {
+        r.optEpisodes(episodes);
+      }
+      if (maxTurns != null) {
+        r.optMaxTurns(maxTurns);
+      }
+      if (contextMode != null) {
+        r.optContextMode(parseContextMode(contextMode));
+      }
+      if (model != null) {
+        r.optSampling(sampling.toConfig(seed));
+      }
+    });
     if (opponent != null) {
       if (!provider.twoPlayer()) {
         throw new IllegalArgumentException("environment '" + env + "' is single-player and has no opponents");
@@ -131,9 +136,6 @@ final class PlayCommand implements Callable<Integer> {
     }
     if (seat != null) {
       b.optSeat(Seat.parse(seat));
-    }
-    if (model != null) {
-      b.optSampling(sampling.toConfig(seed));
     }
     EvaluationConfig config = b.build();
     Evaluation evaluation;

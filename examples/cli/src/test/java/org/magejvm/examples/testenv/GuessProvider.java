@@ -8,17 +8,17 @@ import java.util.Random;
 import java.util.Set;
 import org.magejvm.api.AnchorKey;
 import org.magejvm.api.Episode;
-import org.magejvm.api.LanguagePolicy;
 import org.magejvm.api.Opponent;
 import org.magejvm.api.OpponentPool;
+import org.magejvm.api.Outcome;
 import org.magejvm.api.PolicyRequest;
 import org.magejvm.api.Seat;
 import org.magejvm.api.Turn;
 import org.magejvm.spi.policy.RandomPolicy;
 import org.magejvm.spi.policy.ScriptedPolicy;
+import org.magejvm.spi.BaseEnvironmentProvider;
 import org.magejvm.spi.Environment;
 import org.magejvm.spi.EnvironmentDefaults;
-import org.magejvm.spi.EnvironmentProvider;
 import org.magejvm.spi.GameText;
 import org.magejvm.spi.PromptRenderer;
 import org.magejvm.spi.StandardPromptRenderer;
@@ -30,7 +30,7 @@ import org.magejvm.spi.Tags;
  * (+10); after a wrong guess the "greedy" opponent wins (-10) and the "patient" one waits. {@code pass} draws.
  * Option {@code explode_seed}: the environment with that task seed throws on its first step.
  */
-public final class GuessProvider implements EnvironmentProvider {
+public final class GuessProvider extends BaseEnvironmentProvider<Environment> {
 
   /** The id. */
   public static final String ID = "cli-guess";
@@ -46,53 +46,19 @@ public final class GuessProvider implements EnvironmentProvider {
     return 1 + (int) Long.remainderUnsigned(seed * 0x9E3779B97F4A7C15L >>> 7, 3);
   }
 
-  @Override
-  public String id() {
-    return ID;
-  }
-
-  @Override
-  public String version() {
-    return "1";
-  }
-
-  @Override
-  public Environment create(Map<String, String> options) {
-    for (String k : options.keySet()) {
-      if (!k.equals("explode_seed")) {
-        throw new IllegalArgumentException("unknown cli-guess option '" + k + "'");
-      }
-    }
-    return new Guess(options.containsKey("explode_seed") ? Long.parseLong(options.get("explode_seed")) : -1);
-  }
-
-  @Override
-  public EnvironmentDefaults defaults() {
-    return new EnvironmentDefaults(3, 3, 0.95, 0.6, 0.5, 2.0, 64);
-  }
-
-  @Override
-  public OpponentPool opponents() {
-    return OpponentPool.builder().addOpponent(new Named("greedy"), 1).addOpponent(new Named("patient"), 1).build();
-  }
-
-  @Override
-  public String evaluationOpponent() {
-    return "greedy";
-  }
-
-  @Override
-  public List<String> scriptedPolicies() {
-    return List.of("random", "learner");
-  }
-
-  @Override
-  public LanguagePolicy scriptedPolicy(String name, long seed) {
-    switch (name) {
-      case "random":
-        return new RandomPolicy(seed);
-      case "learner":
-        return new ScriptedPolicy("learner", seed) {
+  /** The provider, as {@link java.util.ServiceLoader} creates it. */
+  public GuessProvider() {
+    super(settings(ID, "1")
+        .setDefaults(EnvironmentDefaults.builder()
+            .setMaxTurns(3).setEpisodes(3).setStepGamma(0.95).setTrajGamma(0.6)
+            .setInvalidPenalty(0.5).setLengthPenalty(2.0).setMaxResponseTokens(64)
+            .build())
+        .optOpponents(OpponentPool.builder().addOpponent(new Named("greedy"), 1).addOpponent(new Named("patient"), 1)
+            .build())
+        .optEvaluationOpponent("greedy")
+        .addOption("explode_seed", "the task seed whose environment throws on its first step")
+        .addScriptedPolicy("random", RandomPolicy::new)
+        .addScriptedPolicy("learner", seed -> new ScriptedPolicy("learner", seed) {
           @Override
           protected String chooseAction(PolicyRequest request, Random random) {
             Set<String> wrong = new HashSet<>();
@@ -110,10 +76,12 @@ public final class GuessProvider implements EnvironmentProvider {
             }
             return "pass";
           }
-        };
-      default:
-        throw new IllegalArgumentException("unknown policy " + name);
-    }
+        }));
+  }
+
+  @Override
+  protected Environment newEnvironment(Map<String, String> options) {
+    return new Guess(options.containsKey("explode_seed") ? Long.parseLong(options.get("explode_seed")) : -1);
   }
 
   /** An opponent known by its id. */
@@ -164,18 +132,19 @@ public final class GuessProvider implements EnvironmentProvider {
       }
       if (a.equals("pass")) {
         done = true;
-        return new StepResult(observation(), 0, true, false, true, true, 0, anchor, a, "");
+        return StepResult.valid(observation(), anchor, a).optOutcome(Outcome.DRAW).build();
       }
       if (Integer.parseInt(a) == secret) {
         done = true;
-        return new StepResult("found", 10, true, true, false, true, 1, anchor, a, "");
+        return StepResult.valid("found", anchor, a).optReward(10).optScore(1).optOutcome(Outcome.WON).build();
       }
       tried.add(a);
       if (opponent.equals("greedy")) {
         done = true;
-        return new StepResult(observation(), -10, true, false, false, true, -1, anchor, a, "");
+        return StepResult.valid(observation(), anchor, a).optReward(-10).optScore(-1).optOutcome(Outcome.LOST)
+            .build();
       }
-      return new StepResult(observation(), 0, false, false, false, true, 0, anchor, a, "");
+      return StepResult.valid(observation(), anchor, a).build();
     }
 
     @Override

@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.Random;
 import org.magejvm.api.AnchorKey;
 import org.magejvm.api.Opponent;
+import org.magejvm.api.Outcome;
 import org.magejvm.api.Seat;
 import org.magejvm.spi.ActionParser;
 import org.magejvm.spi.Environment;
@@ -267,12 +268,15 @@ public final class RpsEnvironment implements Environment {
     played.add(new Round(parsed.action(), reply));
     observation = render();
     if (!isDone()) {
-      return new StepResult(observation, 0, false, false, false, true, 0, anchor, parsed.text(), "");
+      return StepResult.valid(observation, anchor, parsed.text()).build();
     }
     State end = state();
     int result = Integer.signum(end.agentWins() - end.opponentWins());
-    return new StepResult(observation, MATCH_REWARD * result, true, result > 0, result == 0, true, result,
-        anchor, parsed.text(), "");
+    return StepResult.valid(observation, anchor, parsed.text())
+        .optReward(MATCH_REWARD * result)
+        .optScore(result)
+        .optOutcome(result > 0 ? Outcome.WON : result == 0 ? Outcome.DRAW : Outcome.LOST)
+        .build();
   }
 
   @Override

@@ -29,6 +29,11 @@ import org.magejvm.spi.EnvironmentProvider;
  * {@code uniform} (0.2); {@code beat-last} is held out and is the evaluation opponent. Scripted policies: {@value
  * #RANDOM_POLICY} and {@value #COUNTER_POLICY} ({@link CounterPolicy}). The game takes no options. Stateless and
  * thread-safe; {@link java.util.ServiceLoader} needs the public no-argument constructor.
+ *
+ * <p>This tutorial implements {@link EnvironmentProvider} method by method, so that every part of the contract is in
+ * sight. A game of your own can extend {@link org.magejvm.spi.BaseEnvironmentProvider} instead, which answers the
+ * descriptive methods from settings given once, rejects unknown options and looks scripted policies up by name; the
+ * built-in games do. docs/plugins.md shows this provider written that way (tested as {@code RpsOnTheBaseClass}).
  */
 public final class RpsProvider implements EnvironmentProvider {
 
@@ -70,7 +75,10 @@ public final class RpsProvider implements EnvironmentProvider {
    *       rambling without dominating the +-10 match reward.
    * </ul>
    */
-  private static final EnvironmentDefaults DEFAULTS = new EnvironmentDefaults(6, 3, 0.95, 0.6, 0.5, 1.0, 1024);
+  private static final EnvironmentDefaults DEFAULTS = EnvironmentDefaults.builder()
+      .setMaxTurns(6).setEpisodes(3).setStepGamma(0.95).setTrajGamma(0.6)
+      .setInvalidPenalty(0.5).setLengthPenalty(1.0).setMaxResponseTokens(1024)
+      .build();
 
   /** The provider, as {@link java.util.ServiceLoader} creates it. */
   public RpsProvider() {}

@@ -3,6 +3,7 @@ package org.magejvm.examples.plugin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.example.test.RpsOnTheBaseClass;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.util.List;
@@ -48,9 +49,36 @@ class RpsProviderTest {
   }
 
   @Test
+  void theBaseClassVersionInThePluginGuideReportsTheSame() {
+    RpsOnTheBaseClass base = new RpsOnTheBaseClass();
+    assertThat(base.version()).isEqualTo(PROVIDER.version());
+    assertThat(base.description()).isEqualTo(PROVIDER.description());
+    assertThat(base.defaults()).isEqualTo(PROVIDER.defaults());
+    assertThat(base.opponents()).isSameAs(PROVIDER.opponents());
+    assertThat(base.evaluationOpponent()).isEqualTo(PROVIDER.evaluationOpponent());
+    assertThat(base.evaluationSeat()).isEqualTo(PROVIDER.evaluationSeat());
+    assertThat(base.twoPlayer()).isEqualTo(PROVIDER.twoPlayer());
+    assertThat(base.options()).isEqualTo(PROVIDER.options());
+    assertThat(base.scriptedPolicies()).isEqualTo(PROVIDER.scriptedPolicies());
+    for (String name : PROVIDER.scriptedPolicies()) {
+      assertThat(base.scriptedPolicy(name, 3)).isInstanceOf(PROVIDER.scriptedPolicy(name, 3).getClass());
+    }
+    assertThat(base.create(null)).isInstanceOf(RpsEnvironment.class);
+    assertThatThrownBy(() -> base.create(Map.of("rounds", "5"))).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("unknown option 'rounds' (value '5') for environment 'rps-on-the-base-class': it takes no"
+            + " options");
+    assertThatThrownBy(() -> base.scriptedPolicy("oracle", 1)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("unknown scripted policy 'oracle' for environment 'rps-on-the-base-class'; known policies:"
+            + " random, counter");
+  }
+
+  @Test
   void defaultsLeaveRoomForInvalidAnswers() {
     EnvironmentDefaults d = PROVIDER.defaults();
-    assertThat(d).isEqualTo(new EnvironmentDefaults(6, 3, 0.95, 0.6, 0.5, 1.0, 1024));
+    assertThat(d).isEqualTo(EnvironmentDefaults.builder()
+        .setMaxTurns(6).setEpisodes(3).setStepGamma(0.95).setTrajGamma(0.6)
+        .setInvalidPenalty(0.5).setLengthPenalty(1.0).setMaxResponseTokens(1024)
+        .build());
     assertThat(d.maxTurns()).isGreaterThan(RpsEnvironment.ROUNDS);
   }
 

@@ -1,120 +1,98 @@
 package org.magejvm.impl.eval;
 
-import com.google.common.collect.ImmutableMap;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalInt;
-import org.magejvm.api.ContextMode;
+import java.util.function.Consumer;
 import org.magejvm.api.SamplingConfig;
 import org.magejvm.api.Seat;
 import org.magejvm.impl.rollout.RolloutConfig;
 import org.magejvm.impl.rollout.Seating;
 import org.magejvm.spi.EnvironmentDefaults;
 import org.magejvm.spi.EnvironmentProvider;
-import org.magejvm.spi.PromptStyle;
 
 /**
  * What an {@link Evaluator} plays: M independent meta-episodes (each its own task seed, group size 1) against one
- * opponent from one seat. Immutable; build with {@link #builder()}. Empty optional values fall back to the
- * environment provider's evaluation opponent, evaluation seat, episodes per meta-episode, turn limit and
- * response-token limit.
+ * opponent from one seat. Immutable; build with {@link #builder()}.
  *
- * @param environmentId the environment provider id
- * @param environmentOptions options for {@link EnvironmentProvider#create(Map)}
- * @param metaEpisodes M, the number of meta-episodes
- * @param episodes N, episodes per meta-episode; empty for the provider's default
+ * <p>The rollout settings an evaluation shares with training (environment and its options, episodes, turn limit,
+ * context mode, prompt style, sampling, early stop, history window, seed) live in the wrapped {@link RolloutConfig},
+ * whose {@code tasks} is M. The evaluation adds the opponent and the seat, and {@link
+ * #toRolloutConfig(EnvironmentProvider)} fills what is left empty from the provider: its evaluation opponent and
+ * seat, episodes per meta-episode, turn limit, and the reference's evaluation sampling (temperature 0.7, top-p 0.8,
+ * top-k 20) at its response-token limit.
+ *
+ * @param rollout the rollout settings: group size 1, no fixed opponent and first-seat seating (the evaluation sets
+ *     those from {@code opponent} and {@code seat}); {@code tasks} is the number of meta-episodes
  * @param opponent the opponent id; empty for the provider's evaluation opponent (ignored by single-player games)
  * @param seat the agent's seat; empty for the provider's evaluation seat
- * @param contextMode what play prompts show about earlier episodes
- * @param promptStyle verbose or compact prompts
- * @param sampling how the policy samples; empty for the reference's evaluation sampling (T 0.7, top-p 0.8, top-k
- *     20) at the provider's response-token limit
- * @param maxTurns the play-turn limit; empty for the provider's default
- * @param earlyStop whether a meta-episode stops after its first win
- * @param seed the base seed of the task seeds
  */
-public record EvaluationConfig(
-    String environmentId,
-    Map<String, String> environmentOptions,
-    int metaEpisodes,
-    OptionalInt episodes,
-    Optional<String> opponent,
-    Optional<Seat> seat,
-    ContextMode contextMode,
-    PromptStyle promptStyle,
-    Optional<SamplingConfig> sampling,
-    OptionalInt maxTurns,
-    boolean earlyStop,
-    long seed) {
+public record EvaluationConfig(RolloutConfig rollout, Optional<String> opponent, Optional<Seat> seat) {
+
+  /** Meta-episodes evaluated unless the builder says otherwise, as the reference validates. */
+  public static final int DEFAULT_META_EPISODES = 128;
+
+  /** The group-id prefix of evaluation meta-episodes. */
+  public static final String GROUP_PREFIX = "eval";
 
   /**
-   * Validates and copies.
+   * Validates.
    *
-   * @param environmentId environment id
-   * @param environmentOptions environment options
-   * @param metaEpisodes number of meta-episodes
-   * @param episodes episodes per meta-episode
+   * @param rollout rollout settings
    * @param opponent opponent id
    * @param seat seat
-   * @param contextMode context mode
-   * @param promptStyle prompt style
-   * @param sampling sampling
-   * @param maxTurns turn limit
-   * @param earlyStop early stop
-   * @param seed base seed
+   * @throws IllegalArgumentException if the rollout groups meta-episodes, names a fixed opponent or seats the agent
+   *     itself: an evaluation plays independent meta-episodes and takes its opponent and seat from {@code
+   *     opponent} and {@code seat}
    */
   public EvaluationConfig {
-    if (environmentId == null || environmentId.isBlank()) {
-      throw new IllegalArgumentException("environmentId must be set (setEnvironmentId)");
-    }
-    environmentOptions = ImmutableMap.copyOf(environmentOptions);
-    if (metaEpisodes < 1) {
-      throw new IllegalArgumentException("metaEpisodes must be >= 1, got " + metaEpisodes);
-    }
-    Objects.requireNonNull(episodes, "episodes");
-    if (episodes.isPresent() && episodes.getAsInt() < 1) {
-      throw new IllegalArgumentException("episodes must be >= 1, got " + episodes.getAsInt());
-    }
+    Objects.requireNonNull(rollout, "rollout");
     Objects.requireNonNull(opponent, "opponent");
     Objects.requireNonNull(seat, "seat");
-    Objects.requireNonNull(contextMode, "contextMode");
-    Objects.requireNonNull(promptStyle, "promptStyle");
-    Objects.requireNonNull(sampling, "sampling");
-    Objects.requireNonNull(maxTurns, "maxTurns");
-    if (maxTurns.isPresent() && maxTurns.getAsInt() < 1) {
-      throw new IllegalArgumentException("maxTurns must be >= 1, got " + maxTurns.getAsInt());
+    if (rollout.groupSize() != 1) {
+      throw new IllegalArgumentException("an evaluation plays independent meta-episodes (group size 1), but the"
+          + " rollout has group size " + rollout.groupSize());
     }
+    if (rollout.fixedOpponent().isPresent()) {
+      throw new IllegalArgumentException("name the evaluation opponent with optOpponent, not the rollout's fixed"
+          + " opponent ('" + rollout.fixedOpponent().get() + "')");
+    }
+    if (!rollout.seating().equals(Seating.first())) {
+      throw new IllegalArgumentException("choose the evaluation seat with optSeat, not the rollout's seating ("
+          + rollout.seating() + ")");
+    }
+  }
+
+  /** @return the environment provider id */
+  public String environmentId() {
+    return rollout.environmentId();
+  }
+
+  /** @return M, the number of meta-episodes */
+  public int metaEpisodes() {
+    return rollout.tasks();
   }
 
   /**
    * The rollout this evaluation runs, with the provider's defaults filled in.
    *
    * @param provider the environment's provider
-   * @return M groups of one meta-episode, one fixed opponent, one seat, early stop as configured
+   * @return M groups of one meta-episode, one fixed opponent, one seat
    * @throws IllegalArgumentException if the game has opponents but no opponent is named and the provider has no
-   *     evaluation opponent, or if the provider's id differs from {@link #environmentId()}
+   *     evaluation opponent, if an opponent is named for a single-player game, or if the provider's id differs from
+   *     {@link #environmentId()}
    */
   public RolloutConfig toRolloutConfig(EnvironmentProvider provider) {
+    String environmentId = environmentId();
     if (!provider.id().equals(environmentId)) {
       throw new IllegalArgumentException(
           "the evaluation is for environment '" + environmentId + "', not '" + provider.id() + "'");
     }
     EnvironmentDefaults d = provider.defaults();
-    RolloutConfig.Builder b = RolloutConfig.builder()
-        .setEnvironmentId(environmentId)
-        .optEnvironmentOptions(environmentOptions)
-        .optTasks(metaEpisodes)
-        .optGroupSize(1)
-        .optEpisodes(episodes.orElse(d.episodes()))
-        .optMaxTurns(maxTurns.orElse(d.maxTurns()))
-        .optContextMode(contextMode)
-        .optEarlyStop(earlyStop)
-        .optPromptStyle(promptStyle)
-        .optSampling(sampling.orElseGet(() -> SamplingConfig.evaluation(d.maxResponseTokens())))
-        .optSeed(seed)
-        .optGroupPrefix("eval");
+    RolloutConfig.Builder b = rollout.toBuilder()
+        .optEpisodes(rollout.episodes().orElse(d.episodes()))
+        .optMaxTurns(rollout.maxTurns().orElse(d.maxTurns()))
+        .optSampling(rollout.sampling().orElseGet(() -> SamplingConfig.evaluation(d.maxResponseTokens())))
+        .optGroupPrefix(GROUP_PREFIX);
     if (provider.twoPlayer()) {
       String id = opponent.orElse(provider.evaluationOpponent());
       if (id == null || id.isEmpty()) {
@@ -131,78 +109,45 @@ public record EvaluationConfig(
 
   /** @return a builder; only the environment id is required */
   public static Builder builder() {
-    return new Builder();
+    return new Builder(RolloutConfig.builder().optTasks(DEFAULT_META_EPISODES).optGroupSize(1));
   }
 
   /** @return a builder preset with this config's values */
   public Builder toBuilder() {
-    Builder b = new Builder()
-        .setEnvironmentId(environmentId)
-        .optEnvironmentOptions(environmentOptions)
-        .optMetaEpisodes(metaEpisodes)
-        .optContextMode(contextMode)
-        .optPromptStyle(promptStyle)
-        .optEarlyStop(earlyStop)
-        .optSeed(seed);
-    b.episodes = episodes;
+    Builder b = new Builder(rollout.toBuilder());
     b.opponent = opponent;
     b.seat = seat;
-    b.sampling = sampling;
-    b.maxTurns = maxTurns;
     return b;
   }
 
-  /** Builds an {@link EvaluationConfig}. */
+  /**
+   * Builds an {@link EvaluationConfig}: the environment, the number of meta-episodes, the opponent and the seat
+   * here, every other rollout setting through {@link #rollout(Consumer)}.
+   */
   public static final class Builder {
-    private String environmentId;
-    private final Map<String, String> environmentOptions = new LinkedHashMap<>();
-    private int metaEpisodes = 128;
-    private OptionalInt episodes = OptionalInt.empty();
+    private final RolloutConfig.Builder rollout;
     private Optional<String> opponent = Optional.empty();
     private Optional<Seat> seat = Optional.empty();
-    private ContextMode contextMode = ContextMode.REFLECTION_ONLY;
-    private PromptStyle promptStyle = PromptStyle.VERBOSE;
-    private Optional<SamplingConfig> sampling = Optional.empty();
-    private OptionalInt maxTurns = OptionalInt.empty();
-    private boolean earlyStop = true;
-    private long seed;
 
-    private Builder() {}
+    private Builder(RolloutConfig.Builder rollout) {
+      this.rollout = rollout;
+    }
 
     /**
      * @param v the environment id (required)
      * @return this builder
      */
     public Builder setEnvironmentId(String v) {
-      environmentId = v;
+      rollout.setEnvironmentId(v);
       return this;
     }
 
     /**
-     * @param v environment options, replacing earlier ones (default none)
-     * @return this builder
-     */
-    public Builder optEnvironmentOptions(Map<String, String> v) {
-      environmentOptions.clear();
-      environmentOptions.putAll(v);
-      return this;
-    }
-
-    /**
-     * @param v M, the number of meta-episodes (default 128, as the reference validates)
+     * @param v M, the number of meta-episodes (default {@value EvaluationConfig#DEFAULT_META_EPISODES})
      * @return this builder
      */
     public Builder optMetaEpisodes(int v) {
-      metaEpisodes = v;
-      return this;
-    }
-
-    /**
-     * @param v N, episodes per meta-episode (default: the provider's)
-     * @return this builder
-     */
-    public Builder optEpisodes(int v) {
-      episodes = OptionalInt.of(v);
+      rollout.optTasks(v);
       return this;
     }
 
@@ -225,63 +170,23 @@ public record EvaluationConfig(
     }
 
     /**
-     * @param v the context mode (default reflection only)
+     * Sets the other rollout settings on the wrapped {@link RolloutConfig.Builder}, whose defaults apply otherwise:
+     * for example {@code rollout(r -> r.optEpisodes(3).optContextMode(ContextMode.NONE).optSeed(7))}. Empty
+     * episodes, turn limit and sampling fall back to the provider's (sampling to the evaluation sampling, not the
+     * training one). Group size, fixed opponent and seating belong to the evaluation: setting them here fails at
+     * {@link #build()}.
+     *
+     * @param settings changes to the rollout builder
      * @return this builder
      */
-    public Builder optContextMode(ContextMode v) {
-      contextMode = v;
-      return this;
-    }
-
-    /**
-     * @param v the prompt style (default verbose)
-     * @return this builder
-     */
-    public Builder optPromptStyle(PromptStyle v) {
-      promptStyle = v;
-      return this;
-    }
-
-    /**
-     * @param v the sampling (default: the reference's evaluation sampling)
-     * @return this builder
-     */
-    public Builder optSampling(SamplingConfig v) {
-      sampling = Optional.of(v);
-      return this;
-    }
-
-    /**
-     * @param v the play-turn limit (default: the provider's)
-     * @return this builder
-     */
-    public Builder optMaxTurns(int v) {
-      maxTurns = OptionalInt.of(v);
-      return this;
-    }
-
-    /**
-     * @param v stop after the first win (default true)
-     * @return this builder
-     */
-    public Builder optEarlyStop(boolean v) {
-      earlyStop = v;
-      return this;
-    }
-
-    /**
-     * @param v the base seed (default 0)
-     * @return this builder
-     */
-    public Builder optSeed(long v) {
-      seed = v;
+    public Builder rollout(Consumer<RolloutConfig.Builder> settings) {
+      settings.accept(rollout);
       return this;
     }
 
     /** @return the validated config */
     public EvaluationConfig build() {
-      return new EvaluationConfig(environmentId, environmentOptions, metaEpisodes, episodes, opponent, seat,
-          contextMode, promptStyle, sampling, maxTurns, earlyStop, seed);
+      return new EvaluationConfig(rollout.build(), opponent, seat);
     }
   }
 }

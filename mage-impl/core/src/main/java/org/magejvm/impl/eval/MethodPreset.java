@@ -193,11 +193,11 @@ public enum MethodPreset {
     return EvaluationConfig.builder()
         .setEnvironmentId(provider.id())
         .optMetaEpisodes(EVALUATION_META_EPISODES)
-        .optEpisodes(d.episodes())
-        .optMaxTurns(d.maxTurns())
-        .optContextMode(evaluationContextMode)
-        .optEarlyStop(true)
-        .optSampling(SamplingConfig.evaluation(d.maxResponseTokens()));
+        .rollout(r -> r.optEpisodes(d.episodes())
+            .optMaxTurns(d.maxTurns())
+            .optContextMode(evaluationContextMode)
+            .optEarlyStop(true)
+            .optSampling(SamplingConfig.evaluation(d.maxResponseTokens())));
   }
 
   private void requireTrains() {

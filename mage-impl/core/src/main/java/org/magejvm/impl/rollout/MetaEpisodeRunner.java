@@ -424,6 +424,12 @@ public final class MetaEpisodeRunner {
           final int turn = t;
           guard(w, "step", Phase.PLAY, turn, () -> {
             StepResult r = Objects.requireNonNull(w.env.step(g.text()), "step returned null");
+            if (!r.anchor().opponentId().equals(w.opponentId)) {
+              throw new IllegalStateException("step() returned an anchor naming opponent '"
+                  + r.anchor().opponentId() + "', but this meta-episode plays "
+                  + (w.opponentId.isEmpty() ? "no opponent (expected the empty id)" : "'" + w.opponentId + "'")
+                  + "; an AnchorKey's opponent id is the opponent's id()");
+            }
             Turn played = tokens(Turn.builder(), g)
                 .setPhase(Phase.PLAY)
                 .setEpisodeIndex(k)

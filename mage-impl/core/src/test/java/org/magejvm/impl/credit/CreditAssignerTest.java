@@ -35,9 +35,11 @@ class CreditAssignerTest {
   static MetaEpisode meta(double[][] rewards, boolean reflections) {
     List<Turn> turns = new ArrayList<>();
     List<Episode> episodes = new ArrayList<>();
+    List<String> written = new ArrayList<>();
     for (int n = 0; n < rewards.length; n++) {
       if (n > 0 && reflections) {
         turns.add(turn(Phase.REFLECT, n, 0, 0, true, 0));
+        written.add("reflection " + n);
       }
       List<Turn> play = new ArrayList<>();
       double total = 0;
@@ -49,12 +51,12 @@ class CreditAssignerTest {
       turns.addAll(play);
       episodes.add(new Episode(n, play, total > 0 ? Outcome.WON : total < 0 ? Outcome.LOST : Outcome.DRAW, total, 0));
     }
-    return new MetaEpisode("toy", "g3", 1, 42, "opp", Seat.SECOND, turns, episodes, ReflectionMemory.empty());
+    return new MetaEpisode("toy", "g3", 1, 42, "opp", Seat.SECOND, turns, episodes, ReflectionMemory.of(written));
   }
 
   static Turn turn(Phase phase, int episode, int t, double reward, boolean valid, int tokens) {
     return Turn.builder().setPhase(phase).setEpisodeIndex(episode).setTurnIndex(t).setPrompt("p")
-        .setResponse("r").optReward(reward).optValid(valid).optResponseTokenIds(new int[tokens])
+        .setResponse("r").optReward(reward).optValid(valid).optResponseTokenIds(new int[tokens]).optOpponentId("opp")
         .setAnchor(phase == Phase.REFLECT ? AnchorKey.reflection("opp") : new AnchorKey("s" + t, "opp")).build();
   }
 
@@ -128,8 +130,11 @@ class CreditAssignerTest {
         turn(Phase.REFLECT, 1, 0, 0, false, 1536),
         turn(Phase.PLAY, 1, 0, 10, false, 5000),
         turn(Phase.PLAY, 1, 1, 0, true, 1537));
-    MetaEpisode m = new MetaEpisode("toy", "g0", 0, 1, "opp", Seat.FIRST, turns, List.of(),
-        ReflectionMemory.empty());
+    List<Episode> episodes = List.of(
+        new Episode(0, turns.subList(0, 2), Outcome.LOST, -10, -1),
+        new Episode(1, turns.subList(3, 5), Outcome.WON, 10, 1));
+    MetaEpisode m = new MetaEpisode("toy", "g0", 0, 1, "opp", Seat.FIRST, turns, episodes,
+        ReflectionMemory.of(List.of("")));
     CreditConfig config = CreditConfig.builder().optInvalidPenalty(0.5).optLengthPenalty(2.0)
         .optMaxResponseTokens(3072).build();
     CreditAssigner penalised = new CreditAssigner(config);
@@ -158,14 +163,18 @@ class CreditAssignerTest {
   }
 
   @Test
-  void rejectsTurnsOutOfOrder() {
-    List<Turn> turns = List.of(turn(Phase.PLAY, 1, 0, 0, true, 0), turn(Phase.PLAY, 0, 0, 0, true, 0));
-    MetaEpisode m = new MetaEpisode("toy", "g0", 2, 1, "", Seat.FIRST, turns, List.of(), ReflectionMemory.empty());
-    assertThatThrownBy(() -> assigner(MetaReturn.DIFFERENTIAL).assign(m))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("g0/2").hasMessageContaining("episode 1");
-    List<Turn> dangling = List.of(turn(Phase.PLAY, 0, 0, 0, true, 0), turn(Phase.REFLECT, 1, 0, 0, true, 0));
-    MetaEpisode d = new MetaEpisode("toy", "g0", 0, 1, "", Seat.FIRST, dangling, List.of(),
+  void rejectsMetaEpisodesWithoutAPlayTurnWhereOneIsNeeded() {
+    // turns out of order never reach the assigner: MetaEpisode rejects them (see MetaEpisodeConsistencyTest)
+    Turn second = turn(Phase.PLAY, 1, 0, 0, true, 0);
+    MetaEpisode gap = new MetaEpisode("toy", "g0", 2, 1, "opp", Seat.FIRST, List.of(second),
+        List.of(new Episode(0, List.of(), Outcome.LOST, 0, 0), new Episode(1, List.of(second), Outcome.LOST, 0, 0)),
         ReflectionMemory.empty());
+    assertThatThrownBy(() -> assigner(MetaReturn.DIFFERENTIAL).assign(gap))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("g0/2").hasMessageContaining("episode 1");
+    Turn first = turn(Phase.PLAY, 0, 0, 0, true, 0);
+    List<Turn> dangling = List.of(first, turn(Phase.REFLECT, 1, 0, 0, true, 0));
+    MetaEpisode d = new MetaEpisode("toy", "g0", 0, 1, "opp", Seat.FIRST, dangling,
+        List.of(new Episode(0, List.of(first), Outcome.LOST, 0, 0)), ReflectionMemory.of(List.of("")));
     assertThatThrownBy(() -> assigner(MetaReturn.DIFFERENTIAL).assign(d))
         .hasMessageContaining("reflection turn 1 prepares episode 1, which has no play turn");
   }

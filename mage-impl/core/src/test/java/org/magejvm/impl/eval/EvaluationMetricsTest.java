@@ -39,8 +39,12 @@ class EvaluationMetricsTest {
       turns.add(play);
       episodes.add(new Episode(k, List.of(play), outcomes[k], 0, scores[k]));
     }
+    List<String> reflections = new ArrayList<>();
+    for (int k = 1; k < outcomes.length; k++) {
+      reflections.add(k % 2 == 0 ? "remark " + k : "");
+    }
     return new MetaEpisode("toy", "g" + counter, 0, counter++, opponent, Seat.FIRST, turns, episodes,
-        ReflectionMemory.empty());
+        ReflectionMemory.of(reflections));
   }
 
   private static Outcome[] o(Outcome... outcomes) {

@@ -23,7 +23,8 @@ class EvaluatorTest {
       new Evaluator(EnvironmentRegistry.empty().register(duel).register(new ToyWalkProvider()));
 
   private static EvaluationConfig.Builder config() {
-    return EvaluationConfig.builder().setEnvironmentId(ToyDuelProvider.ID).optMetaEpisodes(30).optSeed(11);
+    return EvaluationConfig.builder().setEnvironmentId(ToyDuelProvider.ID).optMetaEpisodes(30)
+        .rollout(r -> r.optSeed(11));
   }
 
   private static double fraction(List<MetaEpisode> ms, java.util.function.IntPredicate secret) {
@@ -54,7 +55,7 @@ class EvaluatorTest {
 
   @Test
   void blankContextAttemptsDoNotImprove() {
-    Evaluation e = evaluator.evaluate(config().optContextMode(ContextMode.NONE).build(),
+    Evaluation e = evaluator.evaluate(config().rollout(r -> r.optContextMode(ContextMode.NONE)).build(),
         duel.scriptedPolicy("learner", 1));
     double firstTry = fraction(e.rollout().metaEpisodes(), s -> s == 1);
     assertThat(e.metrics().overall().successRate()).allSatisfy(v -> assertThat(v).isCloseTo(firstTry, within(1e-12)));
@@ -79,8 +80,8 @@ class EvaluatorTest {
     assertThatThrownBy(() -> evaluator.evaluate(config().optOpponent("nobody").build(),
         duel.scriptedPolicy("learner", 1)))
         .hasMessageContaining("unknown opponent 'nobody'").hasMessageContaining("coin");
-    assertThatThrownBy(() -> evaluator.evaluate(config().optEnvironmentOptions(
-        java.util.Map.of("explode_at", "renderer")).build(), duel.scriptedPolicy("learner", 1)))
+    assertThatThrownBy(() -> evaluator.evaluate(config().rollout(r -> r.optEnvironmentOptions(
+        java.util.Map.of("explode_at", "renderer"))).build(), duel.scriptedPolicy("learner", 1)))
         .isInstanceOf(RolloutException.class).hasMessageContaining("no meta-episode completed")
         .hasMessageContaining("no renderer today");
   }

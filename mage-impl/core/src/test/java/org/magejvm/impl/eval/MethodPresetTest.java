@@ -43,11 +43,11 @@ class MethodPresetTest {
     assertThat(MethodPreset.GIGPO.credit(duel.defaults()).metaReturn()).isEqualTo(MetaReturn.SINGLE_EPISODE);
     assertThat(MethodPreset.GRPO.optimizerId()).hasValue("grpo");
     EvaluationConfig e = MethodPreset.GIGPO.evaluation(duel).build();
-    assertThat(e.episodes()).hasValue(3);
-    assertThat(e.contextMode()).isEqualTo(ContextMode.NONE);
+    assertThat(e.rollout().episodes()).hasValue(3);
+    assertThat(e.rollout().contextMode()).isEqualTo(ContextMode.NONE);
     assertThat(e.metaEpisodes()).isEqualTo(128);
-    assertThat(MethodPreset.REACT.evaluation(duel).build().contextMode()).isEqualTo(ContextMode.NONE);
-    assertThat(MethodPreset.REFLEXION.evaluation(duel).build().contextMode())
+    assertThat(MethodPreset.REACT.evaluation(duel).build().rollout().contextMode()).isEqualTo(ContextMode.NONE);
+    assertThat(MethodPreset.REFLEXION.evaluation(duel).build().rollout().contextMode())
         .isEqualTo(ContextMode.REFLECTION_ONLY);
   }
 

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.offset;
 
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -28,9 +30,12 @@ import org.magejvm.testkit.RecordingPolicy;
 import org.magejvm.testkit.ToyDuel;
 import org.magejvm.testkit.ToyDuelProvider;
 import org.magejvm.testkit.ToyWalkProvider;
+import org.magejvm.spi.Environment;
+import org.magejvm.spi.EnvironmentProvider;
 import org.magejvm.spi.EnvironmentRegistry;
 import org.magejvm.spi.HistoryStep;
 import org.magejvm.spi.PromptContext;
+import org.magejvm.spi.StepResult;
 import org.junit.jupiter.api.Test;
 
 class MetaEpisodeRunnerTest {
@@ -54,6 +59,43 @@ class MetaEpisodeRunnerTest {
         return s;
       }
     }
+  }
+
+  /** The toy duel, except that every step reports its anchor for the wrong opponent (a plugin bug). */
+  private static EnvironmentProvider wrongAnchors(EnvironmentProvider real) {
+    InvocationHandler provider = (proxy, method, args) -> {
+      Object out = method.invoke(real, args);
+      if (!method.getName().equals("create")) {
+        return out;
+      }
+      Environment env = (Environment) out;
+      return Proxy.newProxyInstance(Environment.class.getClassLoader(), new Class<?>[] {Environment.class},
+          (p, m, a) -> {
+            Object r = m.invoke(env, a);
+            if (m.getName().equals("step")) {
+              StepResult s = (StepResult) r;
+              return new StepResult(s.observation(), s.reward(), s.done(), s.won(), s.draw(), s.actionValid(),
+                  s.score(), new AnchorKey(s.anchor().state(), "someone-else"), s.action(), s.message());
+            }
+            return r;
+          });
+    };
+    return (EnvironmentProvider) Proxy.newProxyInstance(EnvironmentProvider.class.getClassLoader(),
+        new Class<?>[] {EnvironmentProvider.class}, provider);
+  }
+
+  @Test
+  void anEnvironmentWhoseAnchorsNameAnotherOpponentFailsItsMetaEpisodes() {
+    RolloutResult result = MetaEpisodeRunner.of(wrongAnchors(duel))
+        .run(duelConfig().optTasks(2).optFixedOpponent("greedy").build(), learner());
+    assertThat(result.metaEpisodes()).isEmpty();
+    assertThat(result.failures()).hasSize(4).allSatisfy(f -> {
+      assertThat(f.stage()).isEqualTo("step");
+      assertThat(f.error()).isInstanceOf(IllegalStateException.class)
+          .hasMessage("step() returned an anchor naming opponent 'someone-else', but this meta-episode plays"
+              + " 'greedy'; an AnchorKey's opponent id is the opponent's id()");
+      assertThat(f.partial().turns()).isEmpty();
+    });
   }
 
   @Test
@@ -528,7 +570,8 @@ class MetaEpisodeRunnerTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown opponent 'mcts'")
         .hasMessageContaining("greedy");
     assertThatThrownBy(() -> runner.run(duelConfig().addEnvironmentOption("size", "9").build(), learner()))
-        .isInstanceOf(RolloutException.class).hasMessageContaining("unknown toy-duel option 'size'");
+        .isInstanceOf(RolloutException.class)
+        .hasMessageContaining("unknown option 'size' (value '9') for environment 'toy-duel'");
     OpponentPool heldOutOnly = OpponentPool.builder().addHeldOut(DuelOpponent.coin()).build();
     assertThatThrownBy(() -> runner.run(duelConfig().optOpponentPool(heldOutOnly).build(), learner()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no training opponents");

@@ -16,7 +16,7 @@ import org.magejvm.api.PolicyRequest;
 import org.magejvm.api.SamplingConfig;
 import org.magejvm.impl.llm.generate.GeneratedSequence;
 import org.magejvm.impl.llm.generate.TokenGenerator;
-import org.magejvm.impl.llm.safetensors.CheckpointException;
+import org.magejvm.impl.llm.checkpoint.CheckpointException;
 import org.magejvm.impl.llm.text.ChatMessage;
 import org.magejvm.impl.llm.text.ChatTemplate;
 import org.magejvm.impl.llm.text.ChatTemplates;

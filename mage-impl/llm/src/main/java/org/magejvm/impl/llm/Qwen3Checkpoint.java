@@ -10,7 +10,7 @@ import org.magejvm.impl.llm.finetune.PeftAdapters;
 import org.magejvm.impl.llm.generate.Qwen3Generator;
 import org.magejvm.impl.llm.model.Qwen3Config;
 import org.magejvm.impl.llm.model.Qwen3Model;
-import org.magejvm.impl.llm.safetensors.CheckpointException;
+import org.magejvm.impl.llm.checkpoint.CheckpointException;
 import org.magejvm.impl.llm.safetensors.TensorSource;
 import org.magejvm.impl.llm.safetensors.TensorSources;
 

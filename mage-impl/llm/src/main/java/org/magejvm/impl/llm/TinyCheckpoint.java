@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.magejvm.impl.llm.model.Qwen3Config;
 import org.magejvm.impl.llm.model.Qwen3Weights;
-import org.magejvm.impl.llm.safetensors.CheckpointException;
+import org.magejvm.impl.llm.checkpoint.CheckpointException;
 import org.magejvm.impl.llm.safetensors.SafetensorsDtype;
 import org.magejvm.impl.llm.safetensors.SafetensorsWriter;
 import org.magejvm.impl.llm.text.TinyTokenizer;

@@ -26,7 +26,7 @@ import org.magejvm.impl.llm.finetune.PeftAdapters;
 import org.magejvm.impl.llm.model.Qwen3Config;
 import org.magejvm.impl.llm.model.Qwen3Model;
 import org.magejvm.impl.llm.model.TinyFixture;
-import org.magejvm.impl.llm.safetensors.CheckpointException;
+import org.magejvm.impl.llm.checkpoint.CheckpointException;
 import org.magejvm.impl.rollout.MetaEpisodeRunner;
 import org.magejvm.impl.rollout.RolloutConfig;
 import org.magejvm.impl.rollout.RolloutResult;

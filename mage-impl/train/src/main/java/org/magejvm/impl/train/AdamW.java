@@ -40,7 +40,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import org.magejvm.impl.llm.model.GradMode;
-import org.magejvm.impl.llm.safetensors.CheckpointException;
+import org.magejvm.impl.llm.checkpoint.CheckpointException;
 import org.magejvm.impl.llm.safetensors.SafetensorsDtype;
 import org.magejvm.impl.llm.safetensors.SafetensorsFile;
 import org.magejvm.impl.llm.safetensors.SafetensorsWriter;

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Map;
 import org.magejvm.impl.llm.model.Qwen3Model;
-import org.magejvm.impl.llm.safetensors.CheckpointException;
+import org.magejvm.impl.llm.checkpoint.CheckpointException;
 import org.magejvm.impl.llm.safetensors.SafetensorsDtype;
 import org.magejvm.impl.llm.safetensors.SafetensorsWriter;
 

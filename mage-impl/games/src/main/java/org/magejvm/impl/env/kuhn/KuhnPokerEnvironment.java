@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Random;
 import org.magejvm.api.AnchorKey;
 import org.magejvm.api.Opponent;
+import org.magejvm.api.Outcome;
 import org.magejvm.api.Seat;
 import org.magejvm.spi.Environment;
 import org.magejvm.spi.ParsedAction;
@@ -104,11 +105,14 @@ public final class KuhnPokerEnvironment implements Environment {
     }
     observation = render();
     if (!KuhnRules.isTerminal(history)) {
-      return new StepResult(observation, 0, false, false, false, true, 0, anchor, action.text(), "");
+      return StepResult.valid(observation, anchor, action.text()).build();
     }
     int chips = KuhnRules.payoff(deal, history, agentPlayer);
-    return new StepResult(observation, REWARD_PER_CHIP * chips, true, chips > 0, false, true, chips, anchor,
-        action.text(), "");
+    return StepResult.valid(observation, anchor, action.text())
+        .optReward(REWARD_PER_CHIP * chips)
+        .optScore(chips)
+        .optOutcome(chips > 0 ? Outcome.WON : Outcome.LOST)
+        .build();
   }
 
   @Override

@@ -1,20 +1,18 @@
 package org.magejvm.impl.env.kuhn;
 
-import java.util.List;
 import java.util.Map;
-import org.magejvm.api.LanguagePolicy;
 import org.magejvm.api.OpponentPool;
 import org.magejvm.api.Seat;
-import org.magejvm.spi.policy.RandomPolicy;
+import org.magejvm.spi.BaseEnvironmentProvider;
 import org.magejvm.spi.EnvironmentDefaults;
-import org.magejvm.spi.EnvironmentProvider;
+import org.magejvm.spi.policy.RandomPolicy;
 
 /**
  * The built-in Kuhn Poker environment, id {@code mage-kuhn-poker}, with the reference's settings: training against
  * {@code conservative} (weight 0.3), {@code aggressive} (0.3) and {@code intermediate} (0.4); {@code cfr} and
  * {@code cfr-mixed} held out; evaluation against {@code cfr} with the agent as player 1. It takes no options.
  */
-public final class KuhnPokerProvider implements EnvironmentProvider {
+public final class KuhnPokerProvider extends BaseEnvironmentProvider<KuhnPokerEnvironment> {
 
   /** The provider id. */
   public static final String ID = "mage-kuhn-poker";
@@ -37,74 +35,27 @@ public final class KuhnPokerProvider implements EnvironmentProvider {
       .addHeldOut(KuhnOpponents.cfrMixed())
       .build();
 
-  private static final EnvironmentDefaults DEFAULTS = new EnvironmentDefaults(6, 3, 0.95, 0.6, 2.0, 2.0, 8192);
+  private static final EnvironmentDefaults DEFAULTS = EnvironmentDefaults.builder()
+      .setMaxTurns(6).setEpisodes(3).setStepGamma(0.95).setTrajGamma(0.6)
+      .setInvalidPenalty(2.0).setLengthPenalty(2.0).setMaxResponseTokens(8192)
+      .build();
 
   /** The provider, as {@link java.util.ServiceLoader} creates it. */
-  public KuhnPokerProvider() {}
-
-  @Override
-  public String id() {
-    return ID;
+  public KuhnPokerProvider() {
+    super(settings(ID, VERSION)
+        .optDescription("Kuhn Poker (OpenSpiel rules): three cards, one betting round, rule-based and CFR opponents")
+        .setDefaults(DEFAULTS)
+        .optOpponents(POOL)
+        .optEvaluationOpponent(KuhnOpponents.CFR)
+        .optEvaluationSeat(Seat.SECOND)
+        .addScriptedPolicy(RANDOM_POLICY, RandomPolicy::new)
+        .addScriptedPolicy(NASH_POLICY, KuhnStrategyPolicy::nash)
+        .addScriptedPolicy(ADAPTIVE_POLICY, KuhnLinePolicy::adaptive)
+        .addScriptedPolicy(FIXED_LINE_POLICY, KuhnLinePolicy::fixed));
   }
 
   @Override
-  public String version() {
-    return VERSION;
-  }
-
-  @Override
-  public String description() {
-    return "Kuhn Poker (OpenSpiel rules): three cards, one betting round, rule-based and CFR opponents";
-  }
-
-  @Override
-  public KuhnPokerEnvironment create(Map<String, String> options) {
-    if (options != null && !options.isEmpty()) {
-      throw new IllegalArgumentException(ID + " takes no options, but got " + options.keySet());
-    }
+  protected KuhnPokerEnvironment newEnvironment(Map<String, String> options) {
     return new KuhnPokerEnvironment();
-  }
-
-  @Override
-  public EnvironmentDefaults defaults() {
-    return DEFAULTS;
-  }
-
-  @Override
-  public OpponentPool opponents() {
-    return POOL;
-  }
-
-  @Override
-  public String evaluationOpponent() {
-    return KuhnOpponents.CFR;
-  }
-
-  @Override
-  public Seat evaluationSeat() {
-    return Seat.SECOND;
-  }
-
-  @Override
-  public List<String> scriptedPolicies() {
-    return List.of(RANDOM_POLICY, NASH_POLICY, ADAPTIVE_POLICY, FIXED_LINE_POLICY);
-  }
-
-  @Override
-  public LanguagePolicy scriptedPolicy(String name, long seed) {
-    if (RANDOM_POLICY.equals(name)) {
-      return new RandomPolicy(seed);
-    }
-    if (NASH_POLICY.equals(name)) {
-      return KuhnStrategyPolicy.nash(seed);
-    }
-    if (ADAPTIVE_POLICY.equals(name)) {
-      return KuhnLinePolicy.adaptive(seed);
-    }
-    if (FIXED_LINE_POLICY.equals(name)) {
-      return KuhnLinePolicy.fixed(seed);
-    }
-    throw new IllegalArgumentException("unknown " + ID + " scripted policy '" + name + "'; known policies: "
-        + scriptedPolicies());
   }
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import org.magejvm.api.AnchorKey;
 import org.magejvm.api.Opponent;
+import org.magejvm.api.Outcome;
 import org.magejvm.api.Seat;
 import org.magejvm.spi.Environment;
 import org.magejvm.spi.ParsedAction;
@@ -179,8 +180,13 @@ public final class SokobanEnvironment implements Environment {
       }
     }
     observation = SokobanState.render(room, player, boxes);
-    return new StepResult(observation, tenths / 10.0, done, won, false, true, score(), anchor,
-        Move.join(executed), "");
+    StepResult.Builder result = StepResult.valid(observation, anchor, Move.join(executed))
+        .optReward(tenths / 10.0)
+        .optScore(score());
+    if (done) {
+      result.optOutcome(won ? Outcome.WON : Outcome.LOST);
+    }
+    return result.build();
   }
 
   /**

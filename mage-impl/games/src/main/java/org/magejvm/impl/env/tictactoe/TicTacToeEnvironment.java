@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Random;
 import org.magejvm.api.AnchorKey;
 import org.magejvm.api.Opponent;
+import org.magejvm.api.Outcome;
 import org.magejvm.api.Seat;
 import org.magejvm.spi.ActionParser;
 import org.magejvm.spi.Environment;
@@ -151,7 +152,7 @@ public final class TicTacToeEnvironment implements Environment {
       return finish(after, Mark.EMPTY, anchor, text);
     }
     board = after;
-    return new StepResult(after.render(), 0, false, false, false, true, 0, anchor, text, "");
+    return StepResult.valid(after.render(), anchor, text).build();
   }
 
   private StepResult finish(Board end, Mark win, AnchorKey anchor, String action) {
@@ -160,8 +161,11 @@ public final class TicTacToeEnvironment implements Environment {
     winner = win;
     double reward = win == AGENT ? WIN_REWARD : win == OPPONENT ? LOSS_REWARD : 0;
     double score = win == AGENT ? 1 : win == OPPONENT ? -1 : 0;
-    return new StepResult(end.render(), reward, true, win == AGENT, win == Mark.EMPTY, true, score, anchor,
-        action, "");
+    return StepResult.valid(end.render(), anchor, action)
+        .optReward(reward)
+        .optScore(score)
+        .optOutcome(win == AGENT ? Outcome.WON : win == Mark.EMPTY ? Outcome.DRAW : Outcome.LOST)
+        .build();
   }
 
   private int opponentMove(Board b) {

@@ -76,8 +76,7 @@ class KuhnAdaptationSanityTest {
         .optOpponent(opponent)
         .optSeat(seat)
         .optMetaEpisodes(META_EPISODES)
-        .optEpisodes(3)
-        .optSeed(2026)
+        .rollout(r -> r.optEpisodes(3).optSeed(2026))
         .build();
     return new Evaluator(REGISTRY).evaluate(config, policy);
   }

@@ -37,7 +37,10 @@ class KuhnPokerProviderTest {
 
   @Test
   void referenceDefaultsAndEvaluationSetting() {
-    assertThat(provider.defaults()).isEqualTo(new EnvironmentDefaults(6, 3, 0.95, 0.6, 2.0, 2.0, 8192));
+    assertThat(provider.defaults()).isEqualTo(EnvironmentDefaults.builder()
+        .setMaxTurns(6).setEpisodes(3).setStepGamma(0.95).setTrajGamma(0.6)
+        .setInvalidPenalty(2.0).setLengthPenalty(2.0).setMaxResponseTokens(8192)
+        .build());
     assertThat(provider.evaluationOpponent()).isEqualTo("cfr");
     assertThat(provider.evaluationSeat()).isEqualTo(Seat.SECOND);
     assertThat(provider.options()).isEmpty();

@@ -44,15 +44,18 @@ class SokobanProviderTest {
     assertThat(provider.twoPlayer()).isFalse();
     assertThat(provider.evaluationOpponent()).isEmpty();
     EnvironmentDefaults d = provider.defaults();
-    assertThat(d).isEqualTo(new EnvironmentDefaults(7, 3, 0.95, 0.9, 0.5, 1.0, 4096));
+    assertThat(d).isEqualTo(EnvironmentDefaults.builder()
+        .setMaxTurns(7).setEpisodes(3).setStepGamma(0.95).setTrajGamma(0.9)
+        .setInvalidPenalty(0.5).setLengthPenalty(1.0).setMaxResponseTokens(4096)
+        .build());
   }
 
   @Test
   void createsEnvironmentsFromOptions() {
-    Environment env = provider.create(Map.of());
+    SokobanEnvironment env = provider.create(Map.of());
     assertThat(env.id()).isEqualTo("mage-sokoban");
-    assertThat(((SokobanEnvironment) env).config()).isEqualTo(SokobanConfig.DEFAULT);
-    SokobanEnvironment custom = (SokobanEnvironment) provider.create(Map.of(
+    assertThat(env.config()).isEqualTo(SokobanConfig.DEFAULT);
+    SokobanEnvironment custom = provider.create(Map.of(
         "boxes", "3", "size", " 7 ", "min-moves", "6", "max-moves", "20", "moves-per-turn", "4"));
     assertThat(custom.config()).isEqualTo(new SokobanConfig(7, 3, 6, 20, 4));
     String board = custom.reset(9, null, Seat.FIRST);
@@ -92,7 +95,7 @@ class SokobanProviderTest {
 
   @Test
   void theRandomPolicyPlaysFullTurnsReproducibly() {
-    SokobanEnvironment env = (SokobanEnvironment) provider.create(Map.of("moves-per-turn", "4"));
+    SokobanEnvironment env = provider.create(Map.of("moves-per-turn", "4"));
     env.reset(3, null, Seat.FIRST);
     PolicyRequest request = new PolicyRequest(env.observation(), Phase.PLAY, "w", 0, 0, env.legalActions(),
         env.state(), List.of());
@@ -128,7 +131,7 @@ class SokobanProviderTest {
 
   @Test
   void verbosePromptsExplainTheGameAndUseSokobanHistories() {
-    SokobanEnvironment env = (SokobanEnvironment) provider.create(Map.of());
+    SokobanEnvironment env = provider.create(Map.of());
     String start = env.reset(11, null, Seat.FIRST);
     StepResult r1 = env.step("<action>up, left</action>");
     StepResult r2 = env.step("<action>fly</action>");
@@ -154,7 +157,7 @@ class SokobanProviderTest {
 
   @Test
   void compactPromptsAreShort() {
-    SokobanEnvironment env = (SokobanEnvironment) provider.create(Map.of("moves-per-turn", "2"));
+    SokobanEnvironment env = provider.create(Map.of("moves-per-turn", "2"));
     String start = env.reset(12, null, Seat.FIRST);
     PromptContext c = new PromptContext(PromptStyle.COMPACT, start, 0, List.of(), List.of(), null);
     String compact = env.promptRenderer().renderPlay(c);

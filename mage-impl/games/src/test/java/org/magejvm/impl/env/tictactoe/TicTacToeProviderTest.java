@@ -37,7 +37,10 @@ class TicTacToeProviderTest {
   @Test
   void defaultsAreTheReferenceSettings() {
     EnvironmentDefaults d = new TicTacToeProvider().defaults();
-    assertThat(d).isEqualTo(new EnvironmentDefaults(8, 3, 0.95, 0.6, 0.5, 2.0, 3072));
+    assertThat(d).isEqualTo(EnvironmentDefaults.builder()
+        .setMaxTurns(8).setEpisodes(3).setStepGamma(0.95).setTrajGamma(0.6)
+        .setInvalidPenalty(0.5).setLengthPenalty(2.0).setMaxResponseTokens(3072)
+        .build());
     assertThat(new TicTacToeProvider().evaluationOpponent()).isEqualTo("mcts-100");
     assertThat(new TicTacToeProvider().evaluationSeat()).isEqualTo(Seat.FIRST);
   }

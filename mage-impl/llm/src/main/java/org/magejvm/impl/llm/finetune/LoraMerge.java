@@ -22,7 +22,7 @@ import org.magejvm.impl.llm.model.Projection;
 import org.magejvm.impl.llm.model.Qwen3Config;
 import org.magejvm.impl.llm.model.Qwen3Model;
 import org.magejvm.impl.llm.model.Qwen3Weights;
-import org.magejvm.impl.llm.safetensors.CheckpointException;
+import org.magejvm.impl.llm.checkpoint.CheckpointException;
 import org.magejvm.impl.llm.safetensors.SafetensorsDtype;
 import org.magejvm.impl.llm.safetensors.SafetensorsWriter;
 import org.magejvm.impl.llm.safetensors.TensorSources;

@@ -32,7 +32,7 @@ import java.util.TreeSet;
 import org.magejvm.impl.llm.model.Projection;
 import org.magejvm.impl.llm.model.Qwen3Config;
 import org.magejvm.impl.llm.model.Qwen3Model;
-import org.magejvm.impl.llm.safetensors.CheckpointException;
+import org.magejvm.impl.llm.checkpoint.CheckpointException;
 import org.magejvm.impl.llm.safetensors.SafetensorsDtype;
 import org.magejvm.impl.llm.safetensors.SafetensorsFile;
 import org.magejvm.impl.llm.safetensors.SafetensorsWriter;

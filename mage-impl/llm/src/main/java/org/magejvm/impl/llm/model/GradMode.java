@@ -1,7 +1,5 @@
 package org.magejvm.impl.llm.model;
 
-import ai.djl.pytorch.jni.JniUtils;
-
 /**
  * Switches PyTorch's autograd recording on or off for the current thread and restores it afterwards.
  *
@@ -10,13 +8,16 @@ import ai.djl.pytorch.jni.JniUtils;
  * Inference code brackets itself with {@code GradMode g = GradMode.disabled(); try {...} finally {g.close();}}
  * (a try-with-resources block works too but draws javac's unused-resource lint warning); training code runs inside a
  * DJL {@code GradientCollector}, which switches it on.
+ *
+ * <p>The switch itself is PyTorch's, reached through {@code PyTorchNative}, the library's only direct use of DJL's
+ * PyTorch engine classes.
  */
 public final class GradMode implements AutoCloseable {
   private final boolean previous;
 
   private GradMode(boolean enabled) {
-    previous = JniUtils.isGradMode();
-    JniUtils.setGradMode(enabled);
+    previous = PyTorchNative.isGradMode();
+    PyTorchNative.setGradMode(enabled);
   }
 
   /** @return a scope in which no autograd graph is recorded on this thread */
@@ -31,12 +32,12 @@ public final class GradMode implements AutoCloseable {
 
   /** @return whether autograd records on this thread now */
   public static boolean isEnabled() {
-    return JniUtils.isGradMode();
+    return PyTorchNative.isGradMode();
   }
 
   /** Restores the mode that was in force when this scope was opened. */
   @Override
   public void close() {
-    JniUtils.setGradMode(previous);
+    PyTorchNative.setGradMode(previous);
   }
 }

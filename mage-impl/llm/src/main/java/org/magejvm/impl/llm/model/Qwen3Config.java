@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.OptionalInt;
-import org.magejvm.impl.llm.safetensors.CheckpointException;
+import org.magejvm.impl.llm.checkpoint.CheckpointException;
 
 /**
  * The architecture hyper-parameters of a Qwen3-family decoder, as found in a Hugging Face {@code config.json}.

@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
-import org.magejvm.impl.llm.safetensors.CheckpointException;
+import org.magejvm.impl.llm.checkpoint.CheckpointException;
 import org.magejvm.impl.llm.safetensors.TensorInfo;
 import org.magejvm.impl.llm.safetensors.TensorSource;
 import org.slf4j.Logger;

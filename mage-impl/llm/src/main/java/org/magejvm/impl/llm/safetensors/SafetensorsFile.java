@@ -20,6 +20,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import org.magejvm.impl.llm.checkpoint.CheckpointException;
 
 /**
  * One memory-mapped safetensors file: an 8-byte little-endian header length, a UTF-8 JSON header, then the data

@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.magejvm.impl.llm.checkpoint.CheckpointException;
 
 /**
  * The parsed and validated JSON header of one safetensors file. Parsing is strict: anything that could make a

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.magejvm.impl.llm.checkpoint.CheckpointException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -4,6 +4,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import java.util.Set;
+import org.magejvm.impl.llm.checkpoint.CheckpointException;
 
 /**
  * A set of named tensors that can be loaded as DJL arrays: one safetensors file or a sharded checkpoint.

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.magejvm.impl.llm.checkpoint.CheckpointException;
 
 /** Opens the weights of a Hugging Face style checkpoint, single-file or sharded. */
 public final class TensorSources {

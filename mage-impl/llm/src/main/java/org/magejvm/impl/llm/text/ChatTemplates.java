@@ -1,7 +1,7 @@
 package org.magejvm.impl.llm.text;
 
 import java.nio.file.Path;
-import org.magejvm.impl.llm.safetensors.CheckpointException;
+import org.magejvm.impl.llm.checkpoint.CheckpointException;
 import org.magejvm.impl.jinja.TemplateException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

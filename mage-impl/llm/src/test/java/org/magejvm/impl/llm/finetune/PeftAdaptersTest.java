@@ -24,7 +24,7 @@ import org.magejvm.impl.llm.model.GradMode;
 import org.magejvm.impl.llm.model.Projection;
 import org.magejvm.impl.llm.model.Qwen3Model;
 import org.magejvm.impl.llm.model.TinyFixture;
-import org.magejvm.impl.llm.safetensors.CheckpointException;
+import org.magejvm.impl.llm.checkpoint.CheckpointException;
 import org.magejvm.impl.llm.safetensors.SafetensorsDtype;
 import org.magejvm.impl.llm.safetensors.SafetensorsFile;
 import org.magejvm.impl.llm.safetensors.SafetensorsWriter;

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.magejvm.impl.llm.checkpoint.CheckpointException;
 
 /**
  * Reads a file written by numpy alone (src/test/python/make_safetensors_fixture.py): F32, F16 and BF16 tensors

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.magejvm.impl.llm.checkpoint.CheckpointException;
 
 class SafetensorsRoundTripTest {
 

@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.magejvm.impl.llm.safetensors.CheckpointException;
+import org.magejvm.impl.llm.checkpoint.CheckpointException;
 
 /** Reading {@code tokenizer_config.json} and choosing the chat template. */
 class TokenizerConfigTest {

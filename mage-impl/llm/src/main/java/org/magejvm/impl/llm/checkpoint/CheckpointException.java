@@ -1,9 +1,12 @@
-package org.magejvm.impl.llm.safetensors;
+package org.magejvm.impl.llm.checkpoint;
 
 /**
  * A checkpoint directory or file is malformed: a truncated file, an inconsistent header, a missing or unexpected
  * tensor, a wrong shape, an unknown dtype, or a config missing a field. The message names the file and, where there
  * is one, the tensor or field.
+ *
+ * <p>Thrown by the safetensors reader, the Qwen3 weight and config loaders and the tokenizer and chat-template
+ * readers alike, so a host catches one type for "this directory is not a usable checkpoint".
  */
 public class CheckpointException extends RuntimeException {
   private static final long serialVersionUID = 1L;

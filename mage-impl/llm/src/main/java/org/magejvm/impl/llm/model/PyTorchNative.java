@@ -1,0 +1,28 @@
+package org.magejvm.impl.llm.model;
+
+import ai.djl.pytorch.jni.JniUtils;
+
+/**
+ * The one place that calls DJL's PyTorch engine directly ({@code ai.djl.pytorch.jni}, an internal DJL package
+ * whose API may change between DJL releases); {@code ArchitectureTest} keeps every other class of the library away
+ * from {@code ai.djl.pytorch}. Everything here is something DJL's engine-neutral API cannot do.
+ *
+ * <p>Today that is PyTorch's thread-local grad mode, behind {@link GradMode}: DJL's API changes it only by opening a
+ * {@code GradientCollector}, which can switch recording on (and allows one collector in the whole JVM at a time) but
+ * never off, so turning recording off for an inference call on an arbitrary thread needs the engine's own switch.
+ * Another engine would bring its own class like this one.
+ */
+final class PyTorchNative {
+
+  private PyTorchNative() {}
+
+  /** @return whether PyTorch records an autograd graph on the current thread */
+  static boolean isGradMode() {
+    return JniUtils.isGradMode();
+  }
+
+  /** @param enabled whether PyTorch should record an autograd graph on the current thread */
+  static void setGradMode(boolean enabled) {
+    JniUtils.setGradMode(enabled);
+  }
+}
