@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = MageCli.Version.class,
     description = "MAGE meta-reinforcement learning for language-model agents, on the JVM.",
-    subcommands = {QuickStartCommand.class, EnvsCommand.class, PlayCommand.class, GenerateCommand.class,
+    subcommands = {QuickStartCommand.class, ExperimentCommand.class, EnvsCommand.class, PlayCommand.class, GenerateCommand.class,
         LogitsCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class MageCli implements Callable<Integer> {
 

@@ -1,45 +1,111 @@
 package org.magejvm.examples.cli;
 
+import com.google.gson.GsonBuilder;
+import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
-import org.magejvm.examples.quickstart.QuickStart;
+import org.magejvm.examples.quickstart.KuhnQuickStart;
+import org.magejvm.examples.quickstart.KuhnRecipe;
+import org.magejvm.impl.eval.MethodPreset;
+import org.magejvm.impl.train.ChartListener;
+import org.magejvm.impl.train.MetricsFileListener;
+import org.magejvm.impl.train.ProgressBarListener;
+import org.magejvm.impl.train.TrainingListener;
 import org.magejvm.spi.EnvironmentRegistry;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code mage quickstart}: the CPU quick start (see {@link QuickStart}). */
+/** {@code mage quickstart}: the Kuhn Poker quick start (see {@link KuhnQuickStart}). */
 @Command(name = "quickstart", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "Write a tiny Qwen3 checkpoint, load it, play a MAGE batch of Tic-Tac-Toe on the CPU,"
-        + " compute GiGPO advantages, and compare with scripted players.")
+    description = {"Train a tiny Qwen3 model with MAGE on Kuhn Poker on the CPU and compare it before and after,"
+        + " per opponent and against the held-out cfr opponent, next to each set's winnable-deal ceiling.",
+        "Writes the tiny model, the warm start, metrics.jsonl and charts into the work directory."})
 final class QuickStartCommand implements Callable<Integer> {
 
   @Option(names = "--work-dir", paramLabel = "DIR", defaultValue = "mage-quickstart",
-      description = "Where the tiny checkpoint is written (default: ${DEFAULT-VALUE}).")
+      description = "Run directory; the tiny model and the warm start are cached there (default: ${DEFAULT-VALUE}).")
   Path workDir;
 
-  @Option(names = "--tasks", paramLabel = "B", defaultValue = "4", description = "Task groups (default: 4).")
-  int tasks;
+  @Option(names = "--quick", description = "A first look in about a minute: fewer iterations and smaller"
+      + " evaluation sets.")
+  boolean quick;
 
-  @Option(names = "--group-size", paramLabel = "G", defaultValue = "4",
-      description = "Meta-episodes per group (default: 4).")
-  int groupSize;
+  @Option(names = "--iterations", paramLabel = "N", description = "Training iterations (default: 40, quick: 5).")
+  Integer iterations;
 
-  @Option(names = "--max-new-tokens", paramLabel = "N", defaultValue = "24",
-      description = "Tokens per response of the tiny model (default: 24).")
-  int maxNewTokens;
+  @Option(names = "--tasks", paramLabel = "B", description = "Task groups of 8 meta-episodes per iteration"
+      + " (default: 4).")
+  Integer tasks;
 
-  @Option(names = "--seed", paramLabel = "S", defaultValue = "0", description = "Base seed (default: 0).")
+  @Option(names = "--eval-meta-episodes", paramLabel = "M",
+      description = "Meta-episodes per evaluation set (default: 48, quick: 16).")
+  Integer evalMetaEpisodes;
+
+  @Option(names = "--warm-start-examples", paramLabel = "N", defaultValue = "3200",
+      description = "Scripted turns the warm start trains on, one epoch in batches of 32 (default: ${DEFAULT-VALUE}).")
+  int warmStartExamples;
+
+  @Option(names = "--lr", paramLabel = "X", defaultValue = "5e-4",
+      description = "Learning rate of the reinforcement-learning phase (default: ${DEFAULT-VALUE}).")
+  double learningRate;
+
+  @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "Base seed (default: 1).")
   long seed;
+
+  @Option(names = "--json", description = "Print the before/after table as one JSON object instead of text.")
+  boolean json;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
-    java.io.PrintWriter out = spec.commandLine().getOut();
-    new QuickStart(EnvironmentRegistry.discover(), out)
-        .run(new QuickStart.Settings(workDir, tasks, groupSize, maxNewTokens, seed));
+    PrintWriter out = spec.commandLine().getOut();
+    KuhnRecipe.Settings settings = new KuhnRecipe.Settings(workDir, warmStartExamples,
+        iterations != null ? iterations : quick ? 5 : 40, tasks != null ? tasks : 4,
+        evalMetaEpisodes != null ? evalMetaEpisodes : quick ? 16 : 48, learningRate, 0.1, 64, seed);
+    PrintWriter progress = json ? new PrintWriter(java.io.Writer.nullWriter()) : out;
+    List<TrainingListener> listeners = new ArrayList<>();
+    Map<String, Map<String, Map<String, Number>>> result;
+    try (MetricsFileListener metrics = new MetricsFileListener(workDir);
+        ProgressBarListener bar = new ProgressBarListener(false)) {
+      listeners.add(metrics);
+      listeners.add(new ChartListener(workDir));
+      if (!json) {
+        listeners.add(bar);
+      }
+      result = new KuhnQuickStart(EnvironmentRegistry.discover(), progress).run(settings, MethodPreset.MAGE,
+          listeners);
+    }
+    if (json) {
+      Map<String, Object> root = new LinkedHashMap<>();
+      for (Map.Entry<String, Map<String, Map<String, Number>>> e : result.entrySet()) {
+        root.put(e.getKey(), flatten(e.getValue()));
+      }
+      out.println(new GsonBuilder().setPrettyPrinting().serializeSpecialFloatingPointValues().create().toJson(root));
+    } else {
+      out.println();
+      out.println("Metrics: " + workDir.resolve(MetricsFileListener.FILE_NAME) + "; charts: " + workDir
+          + " (redraw with ./mage report " + workDir + ")");
+    }
     out.flush();
     return 0;
+  }
+
+  /** Per-set metrics as {@code OPPONENT/KEY}, the way {@code mage play --json} names per-opponent metrics. */
+  private static Map<String, Number> flatten(Map<String, Map<String, Number>> sets) {
+    Map<String, Number> flat = new LinkedHashMap<>();
+    for (Map.Entry<String, Map<String, Number>> set : sets.entrySet()) {
+      for (Map.Entry<String, Number> m : set.getValue().entrySet()) {
+        if (!m.getKey().contains("/")) {
+          flat.put(set.getKey() + "/" + m.getKey(), m.getValue());
+        }
+      }
+    }
+    return flat;
   }
 }

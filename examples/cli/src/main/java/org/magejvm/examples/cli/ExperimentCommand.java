@@ -1,0 +1,67 @@
+package org.magejvm.examples.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.magejvm.examples.quickstart.KuhnMethodsExperiment;
+import org.magejvm.examples.quickstart.KuhnRecipe;
+import org.magejvm.spi.EnvironmentRegistry;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code mage experiment NAME}: long training-quality checks that do not belong in the unit tests. */
+@Command(name = "experiment", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {"Run a training experiment and print its table (minutes to hours on a CPU).",
+        "kuhn-methods: mage, lamer and gigpo trained from one warm start on Kuhn Poker with several training seeds,"
+            + " evaluated with the untrained warm start on the same evaluation seeds (docs/results.md)."})
+final class ExperimentCommand implements Callable<Integer> {
+
+  @Parameters(index = "0", paramLabel = "NAME", description = "The experiment: kuhn-methods.")
+  String name;
+
+  @Option(names = "--work-dir", paramLabel = "DIR", defaultValue = "mage-experiments",
+      description = "Where the model, the warm start and each run's metrics go (default: ${DEFAULT-VALUE}).")
+  Path workDir;
+
+  @Option(names = "--seeds", paramLabel = "S", split = ",", defaultValue = "1,2,3",
+      description = "Training seeds per method (default: ${DEFAULT-VALUE}).")
+  List<Long> seeds;
+
+  @Option(names = "--iterations", paramLabel = "N", defaultValue = "40",
+      description = "Training iterations per run (default: ${DEFAULT-VALUE}).")
+  int iterations;
+
+  @Option(names = "--tasks", paramLabel = "B", defaultValue = "4",
+      description = "Task groups per iteration (default: ${DEFAULT-VALUE}).")
+  int tasks;
+
+  @Option(names = "--eval-meta-episodes", paramLabel = "M", defaultValue = "48",
+      description = "Meta-episodes per evaluation set (default: ${DEFAULT-VALUE}).")
+  int evalMetaEpisodes;
+
+  @Option(names = "--lr", paramLabel = "X", defaultValue = "5e-4",
+      description = "Learning rate (default: ${DEFAULT-VALUE}).")
+  double learningRate;
+
+  @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
+      description = "Seed of the tiny model, the warm start and the evaluation sets (default: ${DEFAULT-VALUE}).")
+  long seed;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    if (!"kuhn-methods".equals(name)) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "unknown experiment '" + name + "'; known: kuhn-methods");
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    KuhnRecipe.Settings settings = new KuhnRecipe.Settings(workDir, 3200, iterations, tasks, evalMetaEpisodes,
+        learningRate, 0.1, 64, seed);
+    new KuhnMethodsExperiment(EnvironmentRegistry.discover(), out).run(settings, seeds);
+    return 0;
+  }
+}

@@ -1,0 +1,388 @@
+package org.magejvm.examples.quickstart;
+
+import ai.djl.Device;
+import ai.djl.ndarray.types.DataType;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import org.magejvm.api.ContextMode;
+import org.magejvm.api.Generation;
+import org.magejvm.api.LanguagePolicy;
+import org.magejvm.api.MetaEpisode;
+import org.magejvm.api.OptimizerConfig;
+import org.magejvm.api.PolicyOptimizer;
+import org.magejvm.api.PolicyOptimizerProvider;
+import org.magejvm.api.PolicyRequest;
+import org.magejvm.api.SamplingConfig;
+import org.magejvm.api.Seat;
+import org.magejvm.api.Turn;
+import org.magejvm.api.plugin.ProviderRegistry;
+import org.magejvm.impl.credit.CreditConfig;
+import org.magejvm.impl.eval.EvaluationMetrics;
+import org.magejvm.impl.eval.MethodPreset;
+import org.magejvm.impl.llm.DjlLanguagePolicy;
+import org.magejvm.impl.llm.Qwen3Checkpoint;
+import org.magejvm.impl.llm.TinyCheckpoint;
+import org.magejvm.impl.llm.model.Qwen3Model;
+import org.magejvm.impl.llm.text.ChatMessage;
+import org.magejvm.impl.rollout.MetaEpisodeRunner;
+import org.magejvm.impl.rollout.RolloutConfig;
+import org.magejvm.impl.rollout.RolloutResult;
+import org.magejvm.impl.rollout.Seating;
+import org.magejvm.impl.rollout.Seeds;
+import org.magejvm.impl.train.AdamW;
+import org.magejvm.impl.train.AdamWConfig;
+import org.magejvm.impl.train.MageTrainer;
+import org.magejvm.impl.train.ModelSaver;
+import org.magejvm.impl.train.PolicyUpdater;
+import org.magejvm.impl.train.SupervisedResult;
+import org.magejvm.impl.train.SupervisedTrainer;
+import org.magejvm.impl.train.TrainingListener;
+import org.magejvm.impl.train.Transcript;
+import org.magejvm.impl.train.TranscriptWriter;
+import org.magejvm.spi.Environment;
+import org.magejvm.spi.EnvironmentProvider;
+import org.magejvm.spi.EnvironmentRegistry;
+import org.magejvm.spi.PromptContext;
+import org.magejvm.spi.PromptStyle;
+
+/**
+ * The shared recipe of the Kuhn Poker quick start and the method comparison: a tiny Qwen3 model, a warm start that
+ * teaches the action format but not adaptation, training with a method preset, and evaluation per opponent.
+ *
+ * <p>Settings that differ from the reference, and why (also in docs/results.md): the prompt holds the earlier
+ * attempts' moves and outcomes ({@link ContextMode#HISTORY_ONLY}) instead of written reflections, because a model of
+ * this size writes no useful reflection; compact prompts; a full-batch update per iteration and a higher learning
+ * rate, because the batch is small and the model tiny.
+ */
+public final class KuhnRecipe {
+
+  /** The environment. */
+  public static final String ENVIRONMENT = "mage-kuhn-poker";
+  /** The training population. */
+  public static final List<String> POOL = List.of("conservative", "aggressive", "intermediate");
+  /** The held-out opponent, played with the agent second as in the reference's validation. */
+  public static final String HELD_OUT = "cfr";
+  /** Response tokens per turn (an action answer is a handful of tokens). */
+  public static final int MAX_NEW_TOKENS = 16;
+
+  /**
+   * Settings.
+   *
+   * @param workDir where the tiny model and the warm start are cached
+   * @param warmStartExamples supervised examples (turns) of the warm start, one epoch
+   * @param iterations training iterations
+   * @param tasks task groups per iteration
+   * @param evalMetaEpisodes meta-episodes per evaluation set
+   * @param learningRate the RL learning rate
+   * @param klCoefficient the KL weight to the warm start (a frozen copy); 0 turns it off
+   * @param miniBatchTurns turns per optimizer step
+   * @param seed the model/warm-start seed and the base seed of training and evaluation
+   */
+  public record Settings(
+      Path workDir, int warmStartExamples, int iterations, int tasks, int evalMetaEpisodes, double learningRate,
+      double klCoefficient, int miniBatchTurns, long seed) {
+
+    /**
+     * Validates.
+     *
+     * @param workDir work directory
+     * @param warmStartExamples warm-start examples
+     * @param iterations iterations
+     * @param tasks tasks
+     * @param evalMetaEpisodes evaluation size
+     * @param learningRate learning rate
+     * @param klCoefficient KL weight
+     * @param miniBatchTurns minibatch
+     * @param seed seed
+     */
+    public Settings {
+      if (warmStartExamples < 1 || iterations < 0 || tasks < 1 || evalMetaEpisodes < 1 || miniBatchTurns < 1) {
+        throw new IllegalArgumentException("warm-start examples, tasks, evaluation size and minibatch must be >= 1"
+            + " and iterations >= 0");
+      }
+    }
+
+    /**
+     * @param s the new seed
+     * @return a copy with that seed
+     */
+    public Settings withSeed(long s) {
+      return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
+          klCoefficient, miniBatchTurns, s);
+    }
+  }
+
+  private final EnvironmentRegistry registry;
+  private final EnvironmentProvider provider;
+  private final Settings settings;
+  private final PrintWriter out;
+
+  /**
+   * @param registry where the Kuhn environment is found
+   * @param settings the settings
+   * @param out where progress goes
+   */
+  public KuhnRecipe(EnvironmentRegistry registry, Settings settings, PrintWriter out) {
+    this.registry = registry;
+    this.provider = registry.require(ENVIRONMENT);
+    this.settings = settings;
+    this.out = out;
+  }
+
+  /** @return the tiny model's directory (written on first use) */
+  public Path tinyModel() {
+    Path dir = settings.workDir().resolve("tiny-qwen3");
+    if (!Files.exists(dir.resolve("model.safetensors"))) {
+      out.println("Writing a tiny Qwen3 checkpoint (tokenizer learned from Kuhn prompts) to " + dir);
+      TinyCheckpoint.write(dir, TinyCheckpoint.Spec.small(promptCorpus(provider, settings.seed()),
+          Seeds.derive(settings.seed(), 7, 0)));
+    }
+    return dir;
+  }
+
+  /** @return the warm-started model's directory (trained on first use, then reused) */
+  public Path warmStart() {
+    Path warm = settings.workDir().resolve("warm-start");
+    if (Files.exists(warm.resolve("model.safetensors"))) {
+      return warm;
+    }
+    Path tiny = tinyModel();
+    List<Transcript> transcripts = transcripts(settings.warmStartExamples());
+    try {
+      Files.createDirectories(warm);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot create " + warm, e);
+    }
+    TranscriptWriter.write(settings.workDir().resolve("warm-start-transcripts.jsonl"), transcripts);
+    out.printf(Locale.ROOT, "Warm start: %d turns of non-adaptive scripted players (fixed line or random legal"
+        + " action, never reading earlier attempts), one epoch of supervised training%n", transcripts.size());
+    try (DjlLanguagePolicy policy = load(tiny)) {
+      Qwen3Model model = MageTrainer.modelOf(policy);
+      SupervisedResult r;
+      try (SupervisedTrainer sft = SupervisedTrainer.builderFor(policy)
+          .optEnableThinking(false)
+          .optBatchSize(32)
+          .optSeed(settings.seed())
+          .optOptimizerConfig(AdamWConfig.builder().optLearningRate(3e-3).optWeightDecay(0).optWarmupSteps(5)
+              .build())
+          .build()) {
+        r = sft.train(transcripts);
+      }
+      model.weights().requireGradients(false);
+      out.printf(Locale.ROOT, "  loss %.3f -> %.3f over %d steps%n", r.firstLoss(), r.lastLoss(), r.steps().size());
+      ModelSaver.save(model, tiny, warm);
+    }
+    return warm;
+  }
+
+  /** Chat transcripts (one user prompt, one assistant answer) of non-adaptive scripted players' turns. */
+  private List<Transcript> transcripts(int count) {
+    List<Transcript> out = new ArrayList<>(count);
+    int round = 0;
+    while (out.size() < count) {
+      RolloutConfig config = rollout(MethodPreset.MAGE, 16).optGroupSize(4)
+          .optSeed(Seeds.derive(settings.seed(), 9, round)).build();
+      try (LanguagePolicy mix = new MixedScripted(provider, Seeds.derive(settings.seed(), 10, round))) {
+        for (MetaEpisode m : new MetaEpisodeRunner(registry).run(config, mix).metaEpisodes()) {
+          for (var e : m.episodes()) {
+            for (Turn t : e.turns()) {
+              if (out.size() < count) {
+                out.add(Transcript.of(ChatMessage.user(t.prompt()), ChatMessage.assistant(t.response())));
+              }
+            }
+          }
+        }
+      }
+      round++;
+    }
+    return out;
+  }
+
+  /**
+   * The training rollout of a method preset, with this recipe's prompt settings.
+   *
+   * @param method the method
+   * @param tasks task groups
+   * @return the builder
+   */
+  public RolloutConfig.Builder rollout(MethodPreset method, int tasks) {
+    return method.trainingRollout(provider)
+        .optTasks(tasks)
+        .optContextMode(method.multiEpisode() ? ContextMode.HISTORY_ONLY : ContextMode.NONE)
+        .optPromptStyle(PromptStyle.COMPACT)
+        .optSampling(SamplingConfig.training(MAX_NEW_TOKENS));
+  }
+
+  /**
+   * Loads a model directory as a policy.
+   *
+   * @param dir the directory
+   * @return the policy (thinking off: the tiny template then opens an empty think block)
+   */
+  public DjlLanguagePolicy load(Path dir) {
+    return Qwen3Checkpoint.loadPolicy(dir, Qwen3Checkpoint.Options.cpu().withThinking(false)
+        .withSeed(settings.seed()));
+  }
+
+  /**
+   * Trains a policy in place with a method preset.
+   *
+   * @param method mage, lamer, gigpo or grpo
+   * @param policy the policy (loaded from the warm start)
+   * @param referenceDir the directory of the frozen reference (the warm start) for the KL term
+   * @param listeners training listeners
+   */
+  public void train(MethodPreset method, DjlLanguagePolicy policy, Path referenceDir,
+      List<TrainingListener> listeners) {
+    train(method, policy, referenceDir, listeners, settings.seed());
+  }
+
+  /**
+   * Trains a policy in place with a method preset and a training seed of its own (the rollouts of iteration i are
+   * drawn from this seed; the warm start and the evaluation sets keep the settings' seed).
+   *
+   * @param method mage, lamer, gigpo or grpo
+   * @param policy the policy (loaded from the warm start)
+   * @param referenceDir the directory of the frozen reference (the warm start) for the KL term
+   * @param listeners training listeners
+   * @param trainingSeed the seed of the training rollouts
+   */
+  public void train(MethodPreset method, DjlLanguagePolicy policy, Path referenceDir,
+      List<TrainingListener> listeners, long trainingSeed) {
+    Qwen3Model model = MageTrainer.modelOf(policy);
+    model.weights().requireGradients(true);
+    OptimizerConfig oc = OptimizerConfig.builder().optKlCoefficient(settings.klCoefficient())
+        .optLearningRate(settings.learningRate()).build();
+    PolicyOptimizer optimizer = ProviderRegistry.discover(PolicyOptimizerProvider.class)
+        .require(method.optimizerId().orElseThrow()).create(oc);
+    try (AdamW adamw = new AdamW(model.weights().parameters(), AdamWConfig.of(oc));
+        Qwen3Model reference = settings.klCoefficient() > 0
+            ? Qwen3Checkpoint.loadModel(referenceDir, Device.cpu(), DataType.FLOAT32) : null) {
+      MageTrainer.Builder b = MageTrainer.builder()
+          .setRegistry(registry)
+          .setPolicy(policy)
+          .setRollout(rollout(method, settings.tasks()).build())
+          .setCredit(CreditConfig.forEnvironment(provider.defaults()).optMetaReturn(method.metaReturn().orElseThrow())
+              .build())
+          .setOptimizer(optimizer)
+          .setAdamW(adamw)
+          .optReference(reference)
+          .optUpdateSettings(new PolicyUpdater.Settings(settings.miniBatchTurns(), 64, 1, true, true))
+          .optValidateEvery(0)
+          .optSeed(Seeds.derive(trainingSeed, 13, 0));
+      listeners.forEach(b::addListener);
+      b.build().fit(settings.iterations());
+    } finally {
+      model.weights().requireGradients(false);
+    }
+  }
+
+  /**
+   * Evaluates a policy: each pool opponent with mixed seats, and the held-out opponent with the agent second; 3
+   * episodes, evaluation sampling, the same seeds for every policy.
+   *
+   * @param policy the policy
+   * @param context what the prompt shows of earlier attempts
+   * @return the metrics per evaluation set, by opponent id
+   */
+  public Map<String, Map<String, Number>> evaluate(LanguagePolicy policy, ContextMode context) {
+    Map<String, Map<String, Number>> result = new LinkedHashMap<>();
+    List<String> sets = new ArrayList<>(POOL);
+    sets.add(HELD_OUT);
+    for (int i = 0; i < sets.size(); i++) {
+      String opp = sets.get(i);
+      RolloutConfig c = rollout(MethodPreset.MAGE, settings.evalMetaEpisodes())
+          .optGroupSize(1)
+          .optContextMode(context)
+          .optFixedOpponent(opp)
+          .optSeating(opp.equals(HELD_OUT) ? Seating.of(Seat.SECOND) : Seating.mixed(0.5))
+          .optSampling(SamplingConfig.evaluation(MAX_NEW_TOKENS).withSeed(Seeds.derive(settings.seed(), 11, i)))
+          .optSeed(Seeds.derive(settings.seed(), 12, i))
+          .build();
+      RolloutResult r = new MetaEpisodeRunner(registry).run(c, policy);
+      result.put(opp, EvaluationMetrics.of(r.metaEpisodes(), r.episodes()).toMap());
+    }
+    return result;
+  }
+
+  /**
+   * The winnable-deal ceiling of each evaluation set: the hand-written adaptive player on the same deals, seats and
+   * opponents wins a meta-episode exactly when its deal is winnable.
+   *
+   * @return its metrics per evaluation set
+   */
+  public Map<String, Map<String, Number>> ceilings() {
+    try (LanguagePolicy adaptive = provider.scriptedPolicy("adaptive", 0)) {
+      return evaluate(adaptive, ContextMode.HISTORY_ONLY);
+    }
+  }
+
+  /**
+   * Prompts of the game in both styles plus the action answers, for learning the tiny tokenizer's merges.
+   *
+   * @param provider the game
+   * @param seed a seed
+   * @return the corpus
+   */
+  static String promptCorpus(EnvironmentProvider provider, long seed) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < 4; i++) {
+      try (Environment env = provider.create(Map.of())) {
+        String obs = env.reset(Seeds.derive(seed, 8, i), provider.opponents().training().get(0).opponent(),
+            i % 2 == 0 ? Seat.FIRST : Seat.SECOND);
+        for (PromptStyle style : PromptStyle.values()) {
+          PromptContext c = new PromptContext(style, obs, 0, List.of(), List.of(), null);
+          sb.append(env.promptRenderer().renderPlay(c)).append('\n');
+        }
+        for (String a : env.legalActions()) {
+          sb.append("<action>").append(a).append("</action>\n");
+        }
+      }
+    }
+    return sb.toString();
+  }
+
+  /**
+   * A non-adaptive scripted player for the warm start: per turn, the fixed line's action with probability 1/2,
+   * otherwise a uniformly random legal action. It never reads the earlier attempts.
+   */
+  static final class MixedScripted implements LanguagePolicy {
+    private final LanguagePolicy fixed;
+    private final LanguagePolicy random;
+    private final Random coin;
+
+    MixedScripted(EnvironmentProvider provider, long seed) {
+      fixed = provider.scriptedPolicy("fixed-line", seed);
+      random = provider.scriptedPolicy("random", seed + 1);
+      coin = new Random(seed + 2);
+    }
+
+    @Override
+    public String name() {
+      return "fixed-line+random";
+    }
+
+    @Override
+    public List<Generation> generate(List<PolicyRequest> requests, SamplingConfig sampling) {
+      List<Generation> result = new ArrayList<>(requests.size());
+      for (PolicyRequest r : requests) {
+        LanguagePolicy p = coin.nextBoolean() ? fixed : random;
+        result.add(p.generate(List.of(r), sampling).get(0));
+      }
+      return result;
+    }
+
+    @Override
+    public void close() {
+      fixed.close();
+      random.close();
+    }
+  }
+}

@@ -1,0 +1,38 @@
+package org.magejvm.examples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.magejvm.examples.quickstart.KuhnRecipe;
+
+/** The quick start end to end on a very small budget: the pipeline, the files it writes and its JSON output. */
+class QuickStartCommandTest {
+
+  @Test
+  void trainsAndPrintsBeforeAndAfterAsJson(@TempDir Path dir) throws Exception {
+    CliRun run = CliRun.of("quickstart", "--work-dir", dir.toString(), "--warm-start-examples", "64",
+        "--iterations", "1", "--tasks", "1", "--eval-meta-episodes", "4", "--json");
+    assertThat(run.code()).as(run.err()).isZero();
+    JsonObject root = JsonParser.parseString(run.out()).getAsJsonObject();
+    assertThat(root.keySet()).containsExactly("before", "after", "ceiling");
+    for (String part : root.keySet()) {
+      JsonObject m = root.getAsJsonObject(part);
+      for (String opp : KuhnRecipe.POOL) {
+        assertThat(m.has(opp + "/success_rate[0]")).as(part + " " + opp).isTrue();
+        assertThat(m.has(opp + "/success_rate[2]")).isTrue();
+        assertThat(m.has(opp + "/score[2]")).isTrue();
+      }
+      assertThat(m.get("cfr/meta_episodes").getAsInt()).isEqualTo(4);
+    }
+    // the ceiling is the adaptive scripted player: it never writes an invalid action
+    assertThat(root.getAsJsonObject("ceiling").get("aggressive/invalid_action_rate").getAsDouble()).isZero();
+    assertThat(dir.resolve("warm-start").resolve("model.safetensors")).exists();
+    assertThat(dir.resolve("warm-start-transcripts.jsonl")).exists();
+    assertThat(Files.readAllLines(dir.resolve("metrics.jsonl"))).hasSize(1);
+  }
+}
