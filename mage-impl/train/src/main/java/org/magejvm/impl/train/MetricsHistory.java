@@ -185,10 +185,15 @@ public final class MetricsHistory {
         }
         sum += v[i];
       }
-      sb.append(String.format(Locale.ROOT, "%-36s %5d %9.4g %9.4g %9.4g %9.4g %9.4g %7d%n", k, v.length, v[0],
-          v[v.length - 1], min, max, sum / v.length, (long) x[argmax]));
+      sb.append(String.format(Locale.ROOT, "%-36s %5d %s %s %s %s %s %7d%n", k, v.length, cell(v[0]),
+          cell(v[v.length - 1]), cell(min), cell(max), cell(sum / v.length), (long) x[argmax]));
     }
     return sb.toString();
+  }
+
+  private static String cell(double v) {
+    return v == 0 || (Math.abs(v) >= 1e-3 && Math.abs(v) < 1e6) ? String.format(Locale.ROOT, "%9.4f", v)
+        : String.format(Locale.ROOT, "%9.2e", v);
   }
 
   /**

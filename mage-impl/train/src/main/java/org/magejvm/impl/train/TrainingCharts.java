@@ -19,7 +19,8 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * Draws a run's charts from its metrics file as PNG and SVG (XChart), into {@code RUN_DIR/charts}:
  *
  * <ul>
- *   <li>{@code val_success_rate}: {@code val/success_rate[k]} for every episode index k over iterations (the
+ *   <li>{@code val_success_rate}: {@code val/success_rate[k]} (success within the first k+1 episodes of a
+ *       meta-episode) for every episode index k over iterations (the
  *       training population under evaluation sampling);
  *   <li>{@code val_success_rate_OPPONENT}: the same per validated opponent ({@code val/OPPONENT/success_rate[k]}),
  *       held-out ones included;
@@ -125,8 +126,7 @@ public final class TrainingCharts {
       if (s[0].length == 0) {
         continue;
       }
-      int index = MetricsHistory.indexOf(k);
-      String label = index >= 0 ? "episode " + index : k;
+      String label = MetricsHistory.indexOf(k) >= 0 ? k.substring(k.lastIndexOf('/') + 1) : k;
       XYSeries series = chart.addSeries(label, s[0], s[1]);
       series.setMarker(SeriesMarkers.CIRCLE);
       any = true;

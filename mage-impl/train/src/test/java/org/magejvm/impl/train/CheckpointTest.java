@@ -138,6 +138,14 @@ class CheckpointTest {
       Map<String, Object> m = withoutTimings(t.step());
       expected.keySet().removeIf(k -> k.startsWith("val/"));
       assertThat(m).isNotEqualTo(expected);
+      // a trainer with another seed refuses the checkpoint
+      MageTrainer otherSeed = MageTrainer.builder().setRegistry(
+          org.magejvm.spi.EnvironmentRegistry.empty().register(new VowelProvider()))
+          .setPolicy(fresh.policy).setRollout(rolloutOf(fresh)).setCredit(creditOf())
+          .setOptimizer(optimizerOf()).setAdamW(fresh.adamw).optReference(fresh.reference).optSeed(99).build();
+      assertThatThrownBy(() -> otherSeed.resume(TrainingCheckpoint.open(checkpoint(1))))
+          .isInstanceOf(TrainingException.class).hasMessageContaining(TrainingCheckpoint.STATE_FILE)
+          .hasMessageContaining("seed " + TinyRun.SEED);
     }
   }
 
@@ -194,7 +202,7 @@ class CheckpointTest {
   }
 
   @Test
-  void anotherModelShapeOrEnvironmentOrSeedIsRefused(@TempDir Path tmp) {
+  void anotherModelShapeOrEnvironmentIsRefused(@TempDir Path tmp) {
     TrainingCheckpoint cp = TrainingCheckpoint.open(checkpoint(1));
     Path other = tmp.resolve("wide");
     TinyCheckpoint.write(other, new TinyCheckpoint.Spec(48, 1, 2, 1, 16, 48, 48, "abc", 3));

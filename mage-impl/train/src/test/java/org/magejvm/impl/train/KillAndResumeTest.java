@@ -53,7 +53,7 @@ class KillAndResumeTest {
     int resumeFrom = TrainingCheckpoint.list(killed.resolve("checkpoints")).keySet().stream()
         .mapToInt(Integer::intValue).max().orElseThrow();
     int killedLines = Files.readAllLines(killed.resolve(MetricsFileListener.FILE_NAME)).size();
-    int total = resumeFrom + 3;
+    int total = resumeFrom + 2;
     long t1 = System.nanoTime();
 
     Process resumed = start(killed, total, "resume");
