@@ -359,6 +359,11 @@ final class TrainCommand implements Callable<Integer> {
     if (isTiny == (model != null)) {
       throw new IllegalArgumentException("give exactly one of --model DIR and --tiny");
     }
+    if (!TrainingCheckpoint.list(out.resolve(TrainingCheckpoint.CHECKPOINTS_DIR)).isEmpty()) {
+      // (a run killed before its first checkpoint just starts over: its metrics lines are dropped)
+      throw new IllegalArgumentException(out + " already holds a run with checkpoints; continue it with --resume "
+          + out + ", or choose another --out");
+    }
     Settings s = new Settings();
     s.preset = method.id();
     s.env = env;

@@ -39,6 +39,11 @@ class TrainCommandTest {
     assertThat(out.resolve("tiny-model/model.safetensors")).isRegularFile();
     assertThat(out.resolve("checkpoints/iter-00000001/manifest.json")).isRegularFile();
 
+    CliRun again = CliRun.of("train", "--preset", "gigpo", "--env", "cli-guess", "--tiny", "--out",
+        out.toString());
+    assertThat(again.code()).isEqualTo(1);
+    assertThat(again.err()).contains("already holds a run").contains("--resume");
+
     CliRun changed = CliRun.of("train", "--resume", out.toString(), "--lr", "0.5");
     assertThat(changed.code()).isEqualTo(1);
     assertThat(changed.err()).contains("--lr 0.5 (recorded: 0.001)");

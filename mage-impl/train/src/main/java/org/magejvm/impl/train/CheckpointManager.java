@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * optimizer state, state file, then the manifest of checksums; every file and directory is forced to disk, and the
  * directory is renamed to {@code iter-NNNNNNNN} in one atomic step. A crash or a failed write (a full disk) leaves
  * the earlier checkpoints as they were and at worst a temporary directory, which the next manager on the same
- * directory deletes. Old checkpoints are removed only after the new one is in place.
+ * directory deletes (or, when it is complete and verifies but was not renamed yet, puts in place). Old checkpoints
+ * are removed only after the new one is in place.
  */
 public final class CheckpointManager {
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointManager.class);
@@ -32,6 +33,7 @@ public final class CheckpointManager {
   public static final String BEST_FILE = "best.json";
   static final String TMP_PREFIX = ".tmp-";
   static final String TRASH_PREFIX = ".trash-";
+  static final String OLD_PREFIX = ".old-";
 
   /**
    * What a checkpoint records besides weights and optimizer state.
@@ -187,7 +189,7 @@ public final class CheckpointManager {
       Path old = null;
       if (Files.exists(target)) {
         // a resumed run rewrites an iteration it had already saved: move the old one aside first
-        old = directory.resolve(TRASH_PREFIX + name + "-" + UUID.randomUUID().toString().substring(0, 8));
+        old = directory.resolve(OLD_PREFIX + name + "-" + UUID.randomUUID().toString().substring(0, 8));
         Durable.move(target, old);
       }
       Durable.move(tmp, target);
@@ -268,22 +270,62 @@ public final class CheckpointManager {
     }
   }
 
-  /** Deletes temporary directories left by interrupted writes or deletions. */
+  /**
+   * Cleans up after a crash: a temporary or set-aside checkpoint that is complete (it verifies against its manifest
+   * and holds the iteration its name says) and has no final directory yet is renamed into place (a new one before
+   * an old one); every other leftover is deleted.
+   */
   private void removeLeftovers() {
     if (!Files.isDirectory(directory)) {
       return;
     }
+    List<Path> leftovers = new ArrayList<>();
     try (DirectoryStream<Path> s = Files.newDirectoryStream(directory)) {
       for (Path p : s) {
         String n = p.getFileName().toString();
-        if (n.startsWith(TMP_PREFIX) || n.startsWith(TRASH_PREFIX)) {
-          LOG.info("removing {}, left by an interrupted checkpoint write or deletion", p);
-          Durable.deleteRecursively(p);
+        if (n.startsWith(TMP_PREFIX) || n.startsWith(OLD_PREFIX) || n.startsWith(TRASH_PREFIX)) {
+          leftovers.add(p);
         }
+      }
+      // new (.tmp-) before old (.old-); retention trash is never put back
+      leftovers.sort((a, b) -> Boolean.compare(a.getFileName().toString().startsWith(OLD_PREFIX),
+          b.getFileName().toString().startsWith(OLD_PREFIX)));
+      for (Path p : leftovers) {
+        String n = p.getFileName().toString();
+        if (!n.startsWith(TRASH_PREFIX) && promote(p, n)) {
+          continue;
+        }
+        LOG.info("removing {}, left by an interrupted checkpoint write or deletion", p);
+        Durable.deleteRecursively(p);
       }
     } catch (IOException e) {
       LOG.warn("could not clean up {}: {}", directory, e.getMessage());
     }
+  }
+
+  private boolean promote(Path leftover, String name) throws IOException {
+    String rest = name.substring(name.indexOf('-') + 1); // iter-NNNNNNNN-xxxxxxxx
+    int dash = rest.lastIndexOf('-');
+    int iteration = dash < 0 ? -1 : TrainingCheckpoint.iterationOf(rest.substring(0, dash));
+    if (iteration < 0) {
+      return false;
+    }
+    Path target = directory.resolve(TrainingCheckpoint.directoryName(iteration));
+    if (Files.exists(target) || !Files.isRegularFile(leftover.resolve(TrainingCheckpoint.MANIFEST_FILE))) {
+      return false;
+    }
+    try {
+      if (TrainingCheckpoint.open(leftover).iteration() != iteration) {
+        return false;
+      }
+    } catch (TrainingException e) {
+      return false;
+    }
+    LOG.info("putting the complete checkpoint {} in place as {} (a write was interrupted after it)", leftover,
+        target);
+    Durable.move(leftover, target);
+    Durable.fsync(directory);
+    return true;
   }
 
   /** @return a builder */

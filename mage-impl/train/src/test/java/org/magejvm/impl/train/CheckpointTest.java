@@ -301,6 +301,16 @@ class CheckpointTest {
           .contains("0.9");
       assertThat(TrainingCheckpoint.locate(tmp.resolve("run").getParent().resolve("checkpoints").getParent()))
           .isEqualTo(dir.resolve("iter-00000005"));
+      // a crash while a resumed run replaced iter-5: the old copy was set aside, the new one not yet renamed
+      Files.move(dir.resolve("iter-00000005"), dir.resolve(".old-iter-00000005-0badcafe"));
+      Files.createDirectories(dir.resolve(".tmp-iter-00000005-12345678/weights"));
+      CheckpointManager.builder().setDirectory(dir).setWeights(CheckpointWeights.full(MageTrainer.modelOf(r.policy),
+          model)).build();
+      try (var s = Files.list(dir)) {
+        assertThat(s.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("iter-00000002",
+            "iter-00000004", "iter-00000005", CheckpointManager.BEST_FILE);
+      }
+      assertThat(TrainingCheckpoint.open(dir.resolve("iter-00000005")).iteration()).isEqualTo(5);
     }
   }
 }
