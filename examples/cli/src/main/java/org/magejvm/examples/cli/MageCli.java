@@ -4,14 +4,15 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code mage} command: lists environments, plays meta-episodes, inspects models. */
+/** The {@code mage} command: lists environments, plays meta-episodes, trains, reports, inspects models. */
 @Command(
     name = "mage",
     mixinStandardHelpOptions = true,
     versionProvider = MageCli.Version.class,
     description = "MAGE meta-reinforcement learning for language-model agents, on the JVM.",
-    subcommands = {QuickStartCommand.class, ExperimentCommand.class, EnvsCommand.class, PlayCommand.class, GenerateCommand.class,
-        LogitsCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {QuickStartCommand.class, ExperimentCommand.class, EnvsCommand.class, PlayCommand.class,
+        TrainCommand.class, ReportCommand.class, GenerateCommand.class, LogitsCommand.class, BenchCommand.class,
+        CommandLine.HelpCommand.class})
 public final class MageCli implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

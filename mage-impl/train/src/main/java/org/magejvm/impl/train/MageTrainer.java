@@ -1,11 +1,15 @@
 package org.magejvm.impl.train;
 
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.magejvm.api.Advantages;
 import org.magejvm.api.MetaEpisode;
 import org.magejvm.api.PolicyOptimizer;
@@ -21,7 +25,10 @@ import org.magejvm.impl.rollout.MetaEpisodeRunner;
 import org.magejvm.impl.rollout.RolloutConfig;
 import org.magejvm.impl.rollout.RolloutResult;
 import org.magejvm.impl.rollout.Seeds;
+import org.magejvm.spi.EnvironmentProvider;
 import org.magejvm.spi.EnvironmentRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The MAGE training loop. One {@link #step()} is one iteration of the reference's training (spec section 11): play a
@@ -33,8 +40,13 @@ import org.magejvm.spi.EnvironmentRegistry;
  * <p>Reproducible: iteration {@code i} draws its tasks, opponents, seats and sampling seeds from {@code (seed, i)}
  * only, so a run restored at iteration {@code i} (weights and optimizer state) continues exactly as an uninterrupted
  * one on the same CPU and thread count.
+ *
+ * <p>With a {@link CheckpointManager} ({@link Builder#optCheckpoints}) it writes a checkpoint after every k-th
+ * iteration and at the end of {@link #fit(int)}, always after the listeners have seen the iteration's metrics (so a
+ * metrics file never lacks an iteration a checkpoint holds). {@link #resume(TrainingCheckpoint)} continues a run.
  */
 public final class MageTrainer {
+  private static final Logger LOG = LoggerFactory.getLogger(MageTrainer.class);
 
   /** Seed stream of the training rollouts of each iteration. */
   static final long ITERATION_STREAM = 101;
@@ -63,28 +75,40 @@ public final class MageTrainer {
   }
 
   private final EnvironmentRegistry registry;
+  private final EnvironmentProvider provider;
   private final DjlLanguagePolicy policy;
   private final RolloutConfig rollout;
+  private final CreditConfig creditConfig;
   private final CreditAssigner credit;
   private final PolicyOptimizer optimizer;
   private final AdamW adamw;
   private final PolicyUpdater updater;
+  private final PolicyUpdater.Settings updateSettings;
+  private final boolean withReference;
+  private final CheckpointManager checkpoints;
   private final List<Validation> validations;
   private final int validateEvery;
   private final double maxFailureShare;
   private final long seed;
   private final List<TrainingListener> listeners;
   private int iteration;
+  private Map<String, Object> lastMetrics = Map.of();
+  private int lastCheckpoint = -1;
 
   private MageTrainer(Builder b) {
     registry = b.registry;
+    provider = b.registry.require(b.rollout.environmentId());
     policy = b.policy;
     rollout = b.rollout;
+    creditConfig = b.credit;
     credit = new CreditAssigner(b.credit);
     optimizer = b.optimizer;
     adamw = b.adamw;
     Qwen3Model model = modelOf(policy);
     updater = new PolicyUpdater(model, b.reference, optimizer, adamw, b.updateSettings);
+    updateSettings = b.updateSettings;
+    withReference = b.reference != null;
+    checkpoints = b.checkpoints;
     validations = List.copyOf(b.validations);
     validateEvery = b.validateEvery;
     maxFailureShare = b.maxFailureShare;
@@ -123,6 +147,113 @@ public final class MageTrainer {
     return policy;
   }
 
+  /** @return the checkpoint manager, if checkpoints are written */
+  public Optional<CheckpointManager> checkpoints() {
+    return Optional.ofNullable(checkpoints);
+  }
+
+  /** @return the base seed */
+  public long seed() {
+    return seed;
+  }
+
+  /**
+   * The trainer's full configuration as JSON (snake_case keys), as recorded in checkpoints: seed, environment id and
+   * version, training rollout, credit, optimizer id and settings, AdamW settings, update batching, whether a
+   * reference model is used, validation sets and interval, failure share and checkpoint settings.
+   *
+   * @return a new JSON object
+   */
+  public JsonObject configuration() {
+    JsonObject o = new JsonObject();
+    o.addProperty("seed", seed);
+    JsonObject env = new JsonObject();
+    env.addProperty("id", provider.id());
+    env.addProperty("version", provider.version());
+    o.add("environment", env);
+    o.add("rollout", ConfigJson.toJson(rollout));
+    o.add("credit", ConfigJson.toJson(creditConfig));
+    JsonObject opt = new JsonObject();
+    opt.addProperty("id", optimizer.id());
+    opt.add("config", ConfigJson.toJson(optimizer.config()));
+    o.add("optimizer", opt);
+    o.add("adamw", ConfigJson.toJson(adamw.config()));
+    o.add("update", ConfigJson.toJson(updateSettings));
+    o.addProperty("reference_model", withReference);
+    o.addProperty("validate_every", validateEvery);
+    JsonArray vals = new JsonArray();
+    for (Validation v : validations) {
+      vals.add(ConfigJson.toJson(v));
+    }
+    o.add("validations", vals);
+    o.addProperty("max_failure_share", maxFailureShare);
+    if (checkpoints != null) {
+      JsonObject c = new JsonObject();
+      c.addProperty("every", checkpoints.every());
+      c.addProperty("weights", checkpoints.weights().kind());
+      c.addProperty("best_metric", checkpoints.bestMetric().orElse(null));
+      o.add("checkpoints", c);
+    }
+    return o;
+  }
+
+  /**
+   * Continues a run from a checkpoint: checks the environment and seed, restores the optimizer state and the
+   * weights in place, and sets {@link #iteration()} to the checkpoint's. A configuration that differs from the
+   * saved one is logged (the resumed run then differs from an uninterrupted one).
+   *
+   * @param checkpoint a verified checkpoint ({@link TrainingCheckpoint#open})
+   * @throws TrainingException naming the file when the checkpoint is for another environment, seed or model shape
+   */
+  public void resume(TrainingCheckpoint checkpoint) {
+    checkpoint.requireEnvironment(provider.id(), provider.version());
+    if (checkpoint.seed() != seed) {
+      throw new TrainingException(checkpoint.directory().resolve(TrainingCheckpoint.STATE_FILE)
+          + ": the checkpoint's run has seed " + checkpoint.seed() + ", this trainer " + seed
+          + "; resume with the same seed");
+    }
+    JsonObject saved = checkpoint.configuration();
+    JsonObject now = configuration();
+    for (String key : now.keySet()) {
+      if (!now.get(key).equals(saved.get(key))) {
+        LOG.warn("resuming from {}: setting '{}' differs from the checkpoint's ({} now, {} then); the run will not"
+            + " match an uninterrupted one", checkpoint.directory(), key, now.get(key), saved.get(key));
+      }
+    }
+    CheckpointWeights weights = checkpoints != null ? checkpoints.weights()
+        : CheckpointWeights.full(modelOf(policy), null);
+    checkpoint.restore(weights, adamw);
+    iteration = checkpoint.iteration();
+    lastCheckpoint = iteration;
+    lastMetrics = Map.of();
+    LOG.info("resumed from {} at iteration {}", checkpoint.directory(), iteration);
+  }
+
+  /**
+   * Writes a checkpoint of the current state now (a no-op returning the last one when it already holds this
+   * iteration).
+   *
+   * @return the checkpoint directory
+   * @throws IllegalStateException when no checkpoint manager was configured
+   * @throws TrainingException when writing fails (earlier checkpoints are untouched)
+   */
+  public Path checkpoint() {
+    if (checkpoints == null) {
+      throw new IllegalStateException("no checkpoint manager was configured (optCheckpoints)");
+    }
+    Path dir = checkpoints.directory().resolve(TrainingCheckpoint.directoryName(iteration));
+    if (lastCheckpoint == iteration && java.nio.file.Files.isDirectory(dir)) {
+      return dir;
+    }
+    dir = checkpoints.save(new CheckpointManager.Snapshot(iteration, seed, provider.id(), provider.version(),
+        configuration(), lastMetrics, adamw));
+    lastCheckpoint = iteration;
+    for (TrainingListener l : listeners) {
+      l.onCheckpoint(iteration, dir);
+    }
+    return dir;
+  }
+
   /**
    * Runs iterations until {@link #iteration()} reaches {@code until}.
    *
@@ -131,8 +262,13 @@ public final class MageTrainer {
    */
   public Map<String, Object> fit(int until) {
     Map<String, Object> last = Map.of();
+    boolean ran = false;
     while (iteration < until) {
       last = step(until);
+      ran = true;
+    }
+    if (ran && checkpoints != null && lastCheckpoint != iteration) {
+      checkpoint();
     }
     return last;
   }
@@ -206,8 +342,12 @@ public final class MageTrainer {
       metrics.put("timing/validation_s", (System.nanoTime() - v0) / 1e9);
     }
     metrics.put("timing/iteration_s", (System.nanoTime() - t0) / 1e9);
+    lastMetrics = metrics;
     for (TrainingListener l : listeners) {
       l.onIterationEnd(it, metrics);
+    }
+    if (checkpoints != null && checkpoints.due(iteration)) {
+      checkpoint();
     }
     return metrics;
   }
@@ -278,6 +418,7 @@ public final class MageTrainer {
     private long seed;
     private final List<TrainingListener> listeners = new ArrayList<>();
     private int startIteration;
+    private CheckpointManager checkpoints;
 
     private Builder() {}
 
@@ -399,7 +540,16 @@ public final class MageTrainer {
     }
 
     /**
-     * @param v the iteration to continue from (a resumed run)
+     * @param v writes checkpoints every k iterations and at the end of {@code fit} (default: none)
+     * @return this builder
+     */
+    public Builder optCheckpoints(CheckpointManager v) {
+      checkpoints = v;
+      return this;
+    }
+
+    /**
+     * @param v the iteration to continue from (a resumed run; {@link MageTrainer#resume} sets it from a checkpoint)
      * @return this builder
      */
     public Builder optStartIteration(int v) {

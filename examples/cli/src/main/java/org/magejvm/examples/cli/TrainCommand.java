@@ -1,0 +1,519 @@
+package org.magejvm.examples.cli;
+
+import ai.djl.Device;
+import ai.djl.ndarray.types.DataType;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import org.magejvm.api.OptimizerConfig;
+import org.magejvm.api.PolicyOptimizer;
+import org.magejvm.api.PolicyOptimizerProvider;
+import org.magejvm.api.SamplingConfig;
+import org.magejvm.api.Seat;
+import org.magejvm.api.plugin.ProviderRegistry;
+import org.magejvm.impl.credit.CreditConfig;
+import org.magejvm.impl.eval.MethodPreset;
+import org.magejvm.impl.llm.DjlLanguagePolicy;
+import org.magejvm.impl.llm.Qwen3Checkpoint;
+import org.magejvm.impl.llm.TinyCheckpoint;
+import org.magejvm.impl.llm.model.Qwen3Model;
+import org.magejvm.impl.rollout.OpponentSampling;
+import org.magejvm.impl.rollout.RolloutConfig;
+import org.magejvm.impl.rollout.Seating;
+import org.magejvm.impl.rollout.Seeds;
+import org.magejvm.impl.train.AdamW;
+import org.magejvm.impl.train.AdamWConfig;
+import org.magejvm.impl.train.ChartListener;
+import org.magejvm.impl.train.CheckpointManager;
+import org.magejvm.impl.train.CheckpointWeights;
+import org.magejvm.impl.train.LoggingListener;
+import org.magejvm.impl.train.MageTrainer;
+import org.magejvm.impl.train.MetricsFileListener;
+import org.magejvm.impl.train.PolicyUpdater;
+import org.magejvm.impl.train.ProgressBarListener;
+import org.magejvm.impl.train.TrainingCheckpoint;
+import org.magejvm.impl.train.TrainingException;
+import org.magejvm.spi.Environment;
+import org.magejvm.spi.EnvironmentProvider;
+import org.magejvm.spi.EnvironmentRegistry;
+import org.magejvm.spi.PromptContext;
+import org.magejvm.spi.PromptStyle;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code mage train}: trains a Qwen3 checkpoint (or a tiny random one) with a method preset, writing {@code
+ * metrics.jsonl}, charts and checkpoints into the run directory; {@code mage train --resume DIR} continues a run
+ * from its latest checkpoint with the settings recorded there.
+ */
+@Command(name = "train", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "Train a Qwen3 policy with a method preset (mage, lamer, gigpo, grpo); --resume continues a run.")
+final class TrainCommand implements Callable<Integer> {
+
+  /** Iterations of a run when --iterations is not given (the reference's 150). */
+  static final int DEFAULT_ITERATIONS = 150;
+  /** Response tokens of the tiny model, unless --max-new-tokens says otherwise. */
+  static final int TINY_MAX_NEW_TOKENS = 24;
+  /** The run directory's subdirectory for the --tiny model. */
+  static final String TINY_MODEL_DIR = "tiny-model";
+
+  @Option(names = "--preset", paramLabel = "P", description = "mage, lamer, gigpo or grpo.")
+  String preset;
+
+  @Option(names = "--env", paramLabel = "ID", description = "Environment id (see `mage envs`).")
+  String env;
+
+  @Option(names = "--model", paramLabel = "DIR", description = "Qwen3 checkpoint directory to train.")
+  Path model;
+
+  @Option(names = "--tiny", description = "Train a tiny random Qwen3, written to OUT/" + TINY_MODEL_DIR + " first.")
+  Boolean tiny;
+
+  @Option(names = "--out", paramLabel = "DIR", description = "Run directory (metrics.jsonl, charts/, checkpoints/).")
+  Path out;
+
+  @Option(names = "--resume", paramLabel = "DIR",
+      description = "Continue a run: its run directory, checkpoints directory or one checkpoint.")
+  Path resume;
+
+  @Option(names = "--iterations", paramLabel = "N", description = "Train until N iterations (default: 150).")
+  Integer iterations;
+
+  @Option(names = "--seed", paramLabel = "S", description = "Base seed (default: 0).")
+  Long seed;
+
+  @Option(names = "--validate-every", paramLabel = "K", description = "Validate every K iterations (default: 5).")
+  Integer validateEvery;
+
+  @Option(names = "--checkpoint-every", paramLabel = "K",
+      description = "Checkpoint every K iterations and at the end (default: 10).")
+  Integer checkpointEvery;
+
+  @Option(names = "--keep", paramLabel = "N", description = "Keep the last N checkpoints and the best (default: 3).")
+  Integer keep;
+
+  @Option(names = "--threads", paramLabel = "T",
+      description = "libtorch intra-op threads (default: libtorch's); a resume needs the same for exact metrics.")
+  Integer threads;
+
+  @Option(names = "--lr", paramLabel = "X", description = "AdamW learning rate (default: 1e-6).")
+  Double lr;
+
+  @Option(names = "--tasks", paramLabel = "B", description = "Task groups per iteration (default: 16).")
+  Integer tasks;
+
+  @Option(names = "--group-size", paramLabel = "G", description = "Meta-episodes per group (default: the preset's).")
+  Integer groupSize;
+
+  @Option(names = "--kl", paramLabel = "X",
+      description = "KL coefficient against a frozen copy of the initial model (default: the preset's, 0.1; 0: off).")
+  Double kl;
+
+  @Option(names = "--max-new-tokens", paramLabel = "N",
+      description = "Response-token limit, also the length penalty's Lmax (default: the environment's; 24 with --tiny).")
+  Integer maxNewTokens;
+
+  @Option(names = "--val-meta-episodes", paramLabel = "M",
+      description = "Meta-episodes per validation set (default: 128).")
+  Integer valMetaEpisodes;
+
+  @Option(names = "--progress", negatable = true,
+      description = "Draw a progress bar (default: only when the console is a terminal).")
+  Boolean progress;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /** The resolved settings of a run, as recorded in its checkpoints. */
+  private static final class Settings {
+    String preset;
+    String env;
+    String model;
+    boolean tiny;
+    int iterations = DEFAULT_ITERATIONS;
+    long seed;
+    int validateEvery = 5;
+    int checkpointEvery = 10;
+    int keep = 3;
+    Integer threads;
+    double lr = OptimizerConfig.defaults().learningRate();
+    int tasks = MethodPreset.TRAINING_TASKS;
+    Integer groupSize;
+    Double kl;
+    Integer maxNewTokens;
+    int valMetaEpisodes = MethodPreset.EVALUATION_META_EPISODES;
+
+    JsonObject toJson() {
+      JsonObject o = new JsonObject();
+      o.addProperty("command", "mage train");
+      o.addProperty("preset", preset);
+      o.addProperty("env", env);
+      o.addProperty("model", model);
+      o.addProperty("tiny", tiny);
+      o.addProperty("iterations", iterations);
+      o.addProperty("seed", seed);
+      o.addProperty("validate_every", validateEvery);
+      o.addProperty("checkpoint_every", checkpointEvery);
+      o.addProperty("keep", keep);
+      o.addProperty("threads", threads);
+      o.addProperty("lr", lr);
+      o.addProperty("tasks", tasks);
+      o.addProperty("group_size", groupSize);
+      o.addProperty("kl", kl);
+      o.addProperty("max_new_tokens", maxNewTokens);
+      o.addProperty("val_meta_episodes", valMetaEpisodes);
+      return o;
+    }
+
+    static Settings fromJson(JsonObject o, Path file) {
+      if (!o.has("command") || !"mage train".equals(o.get("command").getAsString())) {
+        throw new TrainingException(file + ": the checkpoint records no `mage train` settings (it was written by"
+            + " another program); resume it from Java with MageTrainer.resume");
+      }
+      Settings s = new Settings();
+      s.preset = o.get("preset").getAsString();
+      s.env = o.get("env").getAsString();
+      s.model = nullable(o, "model") == null ? null : o.get("model").getAsString();
+      s.tiny = o.get("tiny").getAsBoolean();
+      s.iterations = o.get("iterations").getAsInt();
+      s.seed = o.get("seed").getAsLong();
+      s.validateEvery = o.get("validate_every").getAsInt();
+      s.checkpointEvery = o.get("checkpoint_every").getAsInt();
+      s.keep = o.get("keep").getAsInt();
+      s.threads = nullable(o, "threads") == null ? null : o.get("threads").getAsInt();
+      s.lr = o.get("lr").getAsDouble();
+      s.tasks = o.get("tasks").getAsInt();
+      s.groupSize = nullable(o, "group_size") == null ? null : o.get("group_size").getAsInt();
+      s.kl = nullable(o, "kl") == null ? null : o.get("kl").getAsDouble();
+      s.maxNewTokens = nullable(o, "max_new_tokens") == null ? null : o.get("max_new_tokens").getAsInt();
+      s.valMetaEpisodes = o.get("val_meta_episodes").getAsInt();
+      return s;
+    }
+
+    private static JsonElement nullable(JsonObject o, String key) {
+      JsonElement e = o.get(key);
+      return e == null || e.isJsonNull() ? null : e;
+    }
+  }
+
+  @Override
+  public Integer call() {
+    PrintWriter pw = spec.commandLine().getOut();
+    Settings s;
+    Path runDir;
+    TrainingCheckpoint checkpoint = null;
+    if (resume != null) {
+      checkpoint = TrainingCheckpoint.open(TrainingCheckpoint.locate(resume));
+      s = Settings.fromJson(checkpoint.runConfiguration(),
+          checkpoint.directory().resolve(TrainingCheckpoint.STATE_FILE));
+      refuseChanges(s);
+      if (iterations != null) {
+        s.iterations = iterations;
+      }
+      Path cps = checkpoint.directory().toAbsolutePath().getParent();
+      runDir = cps.getFileName().toString().equals(TrainingCheckpoint.CHECKPOINTS_DIR) ? cps.getParent() : cps;
+      if (threads != null) {
+        s.threads = threads;
+      }
+    } else {
+      s = fresh();
+      runDir = out;
+    }
+    if (s.threads != null) {
+      System.setProperty("ai.djl.pytorch.num_threads", Integer.toString(s.threads));
+    }
+    MethodPreset method = MethodPreset.parse(s.preset);
+    EnvironmentRegistry registry = EnvironmentRegistry.discover();
+    EnvironmentProvider provider = registry.require(s.env);
+    Path modelDir = s.tiny ? runDir.resolve(TINY_MODEL_DIR) : Path.of(s.model);
+    if (s.tiny && !Files.isRegularFile(modelDir.resolve("model.safetensors"))) {
+      pw.println("writing a tiny random Qwen3 checkpoint to " + modelDir);
+      pw.flush();
+      TinyCheckpoint.write(modelDir, TinyCheckpoint.Spec.small(promptCorpus(provider, s.seed),
+          Seeds.derive(s.seed, 7, 0)));
+    }
+    int maxTokens = s.maxNewTokens != null ? s.maxNewTokens
+        : s.tiny ? TINY_MAX_NEW_TOKENS : provider.defaults().maxResponseTokens();
+
+    OptimizerConfig.Builder ob = method.optimizerConfig().toBuilder().optLearningRate(s.lr);
+    if (s.kl != null) {
+      ob.optKlCoefficient(s.kl);
+    }
+    OptimizerConfig oc = ob.build();
+    PolicyOptimizer optimizer = ProviderRegistry.discover(PolicyOptimizerProvider.class)
+        .require(method.optimizerId().orElseThrow()).create(oc);
+
+    RolloutConfig.Builder rb = method.trainingRollout(provider).optSeed(s.seed).optTasks(s.tasks)
+        .optSampling(SamplingConfig.training(maxTokens));
+    if (s.groupSize != null) {
+      rb.optGroupSize(s.groupSize);
+    }
+    RolloutConfig rollout = rb.build();
+    CreditConfig credit = CreditConfig.forEnvironment(provider.defaults())
+        .optMetaReturn(method.metaReturn().orElseThrow()).optMaxResponseTokens(maxTokens).build();
+    int evalEpisodes = provider.defaults().episodes();
+    List<MageTrainer.Validation> validations = validations(method, provider, s.valMetaEpisodes, maxTokens);
+
+    List<AutoCloseable> resources = new ArrayList<>();
+    try {
+      DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(modelDir, Qwen3Checkpoint.Options.cpu()
+          .withSeed(s.seed));
+      resources.add(policy);
+      Qwen3Model trained = MageTrainer.modelOf(policy);
+      trained.weights().requireGradients(true);
+      Qwen3Model reference = null;
+      if (oc.klCoefficient() > 0) {
+        reference = Qwen3Checkpoint.loadModel(modelDir, Device.cpu(), DataType.FLOAT32);
+        resources.add(reference);
+      }
+      AdamW adamw = new AdamW(trained.weights().parameters(), AdamWConfig.of(oc));
+      resources.add(0, adamw);
+      CheckpointManager checkpoints = CheckpointManager.builder()
+          .setDirectory(runDir.resolve(TrainingCheckpoint.CHECKPOINTS_DIR))
+          .setWeights(CheckpointWeights.full(trained, modelDir))
+          .optEvery(s.checkpointEvery)
+          .optKeepLast(s.keep)
+          .optBestMetric("val/success_rate[" + (evalEpisodes - 1) + "]")
+          .optRunConfiguration(s.toJson())
+          .build();
+      MetricsFileListener metrics = new MetricsFileListener(runDir);
+      resources.add(metrics);
+      ProgressBarListener bar = new ProgressBarListener(Boolean.TRUE.equals(progress));
+      if (Boolean.FALSE.equals(progress)) {
+        bar = null;
+      } else {
+        resources.add(0, bar);
+      }
+      MageTrainer.Builder tb = MageTrainer.builder()
+          .setRegistry(registry)
+          .setPolicy(policy)
+          .setRollout(rollout)
+          .setCredit(credit)
+          .setOptimizer(optimizer)
+          .setAdamW(adamw)
+          .optReference(reference)
+          .optUpdateSettings(new PolicyUpdater.Settings(oc.miniBatchTurns(), 8, oc.epochs(), true, true))
+          .optValidateEvery(s.validateEvery)
+          .optSeed(s.seed)
+          .optCheckpoints(checkpoints)
+          .addListener(metrics)
+          .addListener(new LoggingListener())
+          .addListener(new ChartListener(runDir));
+      validations.forEach(tb::addValidation);
+      if (bar != null && bar.enabled()) {
+        tb.addListener(bar);
+      }
+      MageTrainer trainer = tb.build();
+      if (checkpoint != null) {
+        warnOnThreadChange(checkpoint);
+        trainer.resume(checkpoint);
+      }
+      pw.printf(Locale.ROOT, "mage train: preset %s on %s, model %s, run directory %s%n", method.id(),
+          provider.id(), modelDir, runDir);
+      pw.printf(Locale.ROOT, "iterations %d..%d, %d x %d meta-episodes per iteration, seed %d%n",
+          trainer.iteration(), s.iterations, rollout.tasks(), rollout.groupSize(), s.seed);
+      pw.flush();
+      Map<String, Object> last = trainer.fit(s.iterations);
+      if (bar != null) {
+        bar.close();
+      }
+      pw.printf(Locale.ROOT, "done: %d iterations; metrics %s; charts %s; checkpoints %s%n", trainer.iteration(),
+          metrics.file(), runDir.resolve("charts"), checkpoints.directory());
+      checkpoints.best().ifPresent(b -> pw.println("best checkpoint by " + checkpoints.bestMetric().orElseThrow()
+          + ": " + b));
+      if (!last.isEmpty()) {
+        pw.println("last iteration: success_rate " + successRates(last, "success_rate"));
+      }
+      pw.flush();
+      return 0;
+    } finally {
+      for (AutoCloseable r : resources) {
+        try {
+          r.close();
+        } catch (Exception e) {
+          spec.commandLine().getErr().println("warning: closing " + r + ": " + e.getMessage());
+        }
+      }
+    }
+  }
+
+  private Settings fresh() {
+    if (preset == null || env == null || out == null) {
+      throw new IllegalArgumentException("a new run needs --preset, --env and --out (or --resume DIR)");
+    }
+    MethodPreset method = MethodPreset.parse(preset);
+    if (!method.trains()) {
+      throw new IllegalArgumentException("preset '" + method.id() + "' is evaluation-only (an untrained prompting"
+          + " baseline); evaluate it with `mage play --preset " + method.id() + " --model DIR`, or train with mage,"
+          + " lamer, gigpo or grpo");
+    }
+    boolean isTiny = Boolean.TRUE.equals(tiny);
+    if (isTiny == (model != null)) {
+      throw new IllegalArgumentException("give exactly one of --model DIR and --tiny");
+    }
+    if (!TrainingCheckpoint.list(out.resolve(TrainingCheckpoint.CHECKPOINTS_DIR)).isEmpty()) {
+      // (a run killed before its first checkpoint just starts over: its metrics lines are dropped)
+      throw new IllegalArgumentException(out + " already holds a run with checkpoints; continue it with --resume "
+          + out + ", or choose another --out");
+    }
+    Settings s = new Settings();
+    s.preset = method.id();
+    s.env = env;
+    s.model = model == null ? null : model.toAbsolutePath().normalize().toString();
+    s.tiny = isTiny;
+    if (iterations != null) {
+      s.iterations = requirePositive("--iterations", iterations);
+    }
+    s.seed = seed == null ? 0 : seed;
+    if (validateEvery != null) {
+      s.validateEvery = requireNonNegative("--validate-every", validateEvery);
+    }
+    if (checkpointEvery != null) {
+      s.checkpointEvery = requireNonNegative("--checkpoint-every", checkpointEvery);
+    }
+    if (keep != null) {
+      s.keep = requirePositive("--keep", keep);
+    }
+    s.threads = threads == null ? null : requirePositive("--threads", threads);
+    if (lr != null) {
+      s.lr = lr;
+    }
+    if (tasks != null) {
+      s.tasks = requirePositive("--tasks", tasks);
+    }
+    s.groupSize = groupSize == null ? null : requirePositive("--group-size", groupSize);
+    s.kl = kl;
+    s.maxNewTokens = maxNewTokens == null ? null : requirePositive("--max-new-tokens", maxNewTokens);
+    if (valMetaEpisodes != null) {
+      s.valMetaEpisodes = requirePositive("--val-meta-episodes", valMetaEpisodes);
+    }
+    return s;
+  }
+
+  /** With --resume only --iterations, --threads and --progress may be given; anything else must match. */
+  private void refuseChanges(Settings s) {
+    List<String> changed = new ArrayList<>();
+    check(changed, "--preset", preset == null ? null : MethodPreset.parse(preset).id(), s.preset);
+    check(changed, "--env", env, s.env);
+    check(changed, "--model", model == null ? null : model.toAbsolutePath().normalize().toString(), s.model);
+    check(changed, "--tiny", tiny, s.tiny);
+    check(changed, "--seed", seed, s.seed);
+    check(changed, "--validate-every", validateEvery, s.validateEvery);
+    check(changed, "--checkpoint-every", checkpointEvery, s.checkpointEvery);
+    check(changed, "--keep", keep, s.keep);
+    check(changed, "--lr", lr, s.lr);
+    check(changed, "--tasks", tasks, s.tasks);
+    check(changed, "--group-size", groupSize, s.groupSize);
+    check(changed, "--kl", kl, s.kl);
+    check(changed, "--max-new-tokens", maxNewTokens, s.maxNewTokens);
+    check(changed, "--val-meta-episodes", valMetaEpisodes, s.valMetaEpisodes);
+    if (out != null) {
+      changed.add("--out (the run directory is the one being resumed)");
+    }
+    if (!changed.isEmpty()) {
+      throw new IllegalArgumentException("--resume continues a run with its recorded settings; these options differ"
+          + " from them: " + String.join(", ", changed) + " (only --iterations, --threads and --progress may be"
+          + " given)");
+    }
+  }
+
+  private static void check(List<String> changed, String name, Object given, Object recorded) {
+    if (given != null && !Objects.equals(given, recorded)) {
+      changed.add(name + " " + given + " (recorded: " + recorded + ")");
+    }
+  }
+
+  private void warnOnThreadChange(TrainingCheckpoint checkpoint) {
+    JsonElement saved = checkpoint.provenance().has("threads")
+        ? checkpoint.provenance().getAsJsonObject("threads").get("num_threads") : null;
+    String then = saved == null || saved.isJsonNull() ? null : saved.getAsString();
+    String now = System.getProperty("ai.djl.pytorch.num_threads");
+    if (!Objects.equals(then, now)) {
+      spec.commandLine().getErr().println("warning: the checkpoint was written with ai.djl.pytorch.num_threads="
+          + then + ", this run uses " + now + "; the resumed metrics will not be bit-identical to an"
+          + " uninterrupted run");
+    }
+  }
+
+  /**
+   * The validation sets: the training population under evaluation sampling (reported as {@code val/KEY} and {@code
+   * val/OPPONENT/KEY}) and, for two-player games, the environment's held-out evaluation opponent in its evaluation
+   * seat (reported as {@code val/OPPONENT/KEY}).
+   */
+  static List<MageTrainer.Validation> validations(MethodPreset method, EnvironmentProvider provider, int metaEpisodes,
+      int maxTokens) {
+    List<MageTrainer.Validation> out = new ArrayList<>();
+    SamplingConfig sampling = SamplingConfig.evaluation(maxTokens);
+    RolloutConfig population = RolloutConfig.builder()
+        .setEnvironmentId(provider.id())
+        .optTasks(metaEpisodes)
+        .optGroupSize(1)
+        .optEpisodes(provider.defaults().episodes())
+        .optMaxTurns(provider.defaults().maxTurns())
+        .optContextMode(method.evaluationContextMode())
+        .optEarlyStop(true)
+        .optSeating(provider.twoPlayer() ? Seating.mixed(MethodPreset.TRAINING_SECOND_SEAT_RATIO) : Seating.first())
+        .optOpponentSampling(OpponentSampling.PER_GROUP)
+        .optSampling(sampling)
+        .optGroupPrefix("val")
+        .build();
+    out.add(new MageTrainer.Validation("", population));
+    if (provider.twoPlayer() && provider.evaluationOpponent() != null && !provider.evaluationOpponent().isEmpty()) {
+      RolloutConfig heldOut = method.evaluation(provider).optMetaEpisodes(metaEpisodes).rollout(r -> r.optSampling(sampling))
+          .build().toRolloutConfig(provider);
+      out.add(new MageTrainer.Validation(provider.evaluationOpponent(), heldOut));
+    }
+    return out;
+  }
+
+  /** Text the tiny tokenizer learns its merges from: the environment's opening prompts and its legal actions. */
+  static String promptCorpus(EnvironmentProvider provider, long seed) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < 4; i++) {
+      try (Environment e = provider.create(Map.of())) {
+        org.magejvm.api.Opponent opponent = provider.twoPlayer() && !provider.opponents().training().isEmpty()
+            ? provider.opponents().training().get(0).opponent() : null;
+        String obs = e.reset(Seeds.derive(seed, 8, i), opponent, i % 2 == 0 ? Seat.FIRST : Seat.SECOND);
+        for (PromptStyle style : PromptStyle.values()) {
+          sb.append(e.promptRenderer().renderPlay(new PromptContext(style, obs, 0, List.of(), List.of(), null)))
+              .append('\n');
+        }
+        for (String a : e.legalActions()) {
+          sb.append("<action>").append(a).append("</action>\n");
+        }
+      }
+    }
+    sb.append("<remark>Next time I will play differently.</remark>\n");
+    return sb.toString();
+  }
+
+  private static String successRates(Map<String, Object> m, String prefix) {
+    List<String> parts = new ArrayList<>();
+    for (int k = 0; m.get(prefix + "[" + k + "]") instanceof Number; k++) {
+      parts.add(String.format(Locale.ROOT, "%.3f", ((Number) m.get(prefix + "[" + k + "]")).doubleValue()));
+    }
+    return String.join(" ", parts);
+  }
+
+  private static int requirePositive(String name, int v) {
+    if (v < 1) {
+      throw new IllegalArgumentException(name + " must be >= 1, got " + v);
+    }
+    return v;
+  }
+
+  private static int requireNonNegative(String name, int v) {
+    if (v < 0) {
+      throw new IllegalArgumentException(name + " must be >= 0, got " + v);
+    }
+    return v;
+  }
+}

@@ -1,0 +1,140 @@
+package org.magejvm.impl.train;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.VectorGraphicsEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * Draws a run's charts from its metrics file as PNG and SVG (XChart), into {@code RUN_DIR/charts}:
+ *
+ * <ul>
+ *   <li>{@code val_success_rate}: {@code val/success_rate[k]} (success within the first k+1 episodes of a
+ *       meta-episode) for every episode index k over iterations (the
+ *       training population under evaluation sampling);
+ *   <li>{@code val_success_rate_OPPONENT}: the same per validated opponent ({@code val/OPPONENT/success_rate[k]}),
+ *       held-out ones included;
+ *   <li>{@code train_success_rate}: {@code success_rate[k]} of the training rollouts;
+ *   <li>{@code pg_loss}, {@code kl} ({@code actor/ppo_kl}, {@code actor/kl_loss}), {@code entropy} and {@code
+ *       clipfrac} ({@code actor/pg_clipfrac_low/high/dual}).
+ * </ul>
+ *
+ * A chart without any data point is not written. The same code serves the live {@link ChartListener} and {@code mage
+ * report}.
+ */
+public final class TrainingCharts {
+
+  /** The charts subdirectory of a run directory. */
+  public static final String DIRECTORY = "charts";
+
+  private static final int WIDTH = 800;
+  private static final int HEIGHT = 480;
+
+  private TrainingCharts() {}
+
+  /**
+   * Redraws the charts of a run directory from its {@code metrics.jsonl}.
+   *
+   * @param runDirectory the run directory
+   * @return the files written
+   * @throws TrainingException when the metrics file cannot be read
+   * @throws UncheckedIOException naming the file when a chart cannot be written
+   */
+  public static List<Path> writeForRun(Path runDirectory) {
+    MetricsHistory h = MetricsHistory.read(runDirectory.resolve(MetricsFileListener.FILE_NAME));
+    return write(h, runDirectory.resolve(DIRECTORY));
+  }
+
+  /**
+   * Draws the charts of a history.
+   *
+   * @param history the metrics
+   * @param outDir where the {@code .png} and {@code .svg} files go (created)
+   * @return the files written
+   * @throws UncheckedIOException naming the file when a chart cannot be written
+   */
+  public static List<Path> write(MetricsHistory history, Path outDir) {
+    if (System.getProperty("java.awt.headless") == null) {
+      System.setProperty("java.awt.headless", "true");
+    }
+    Map<String, XYChart> charts = new LinkedHashMap<>();
+    rateChart(history, "val/success_rate", "Validation success rate (training population)")
+        .ifPresent(c -> charts.put("val_success_rate", c));
+    for (String o : history.validatedOpponents()) {
+      rateChart(history, "val/" + o + "/success_rate", "Validation success rate against " + o)
+          .ifPresent(c -> charts.put("val_success_rate_" + fileSafe(o), c));
+    }
+    rateChart(history, "success_rate", "Training success rate").ifPresent(c -> charts.put("train_success_rate", c));
+    lineChart(history, "Policy-gradient loss", "loss", List.of("actor/pg_loss"))
+        .ifPresent(c -> charts.put("pg_loss", c));
+    lineChart(history, "KL divergence", "KL", List.of("actor/ppo_kl", "actor/kl_loss"))
+        .ifPresent(c -> charts.put("kl", c));
+    lineChart(history, "Entropy", "nats per token", List.of("actor/entropy")).ifPresent(c -> charts.put("entropy", c));
+    lineChart(history, "Clip fraction", "share of tokens",
+        List.of("actor/pg_clipfrac_low", "actor/pg_clipfrac_high", "actor/pg_clipfrac_dual"))
+        .ifPresent(c -> charts.put("clipfrac", c));
+    List<Path> written = new ArrayList<>();
+    try {
+      Files.createDirectories(outDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create " + outDir + ": " + e.getMessage(), e);
+    }
+    for (Map.Entry<String, XYChart> e : charts.entrySet()) {
+      Path png = outDir.resolve(e.getKey() + ".png");
+      Path svg = outDir.resolve(e.getKey() + ".svg");
+      try {
+        BitmapEncoder.saveBitmap(e.getValue(), png.toString(), BitmapEncoder.BitmapFormat.PNG);
+        written.add(png);
+        VectorGraphicsEncoder.saveVectorGraphic(e.getValue(), svg.toString(),
+            VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+        written.add(svg);
+      } catch (IOException ex) {
+        throw new UncheckedIOException("cannot write chart " + png + " / " + svg + ": " + ex.getMessage(), ex);
+      }
+    }
+    return written;
+  }
+
+  private static java.util.Optional<XYChart> rateChart(MetricsHistory h, String prefix, String title) {
+    List<String> keys = h.indexedKeys(prefix);
+    java.util.Optional<XYChart> c = lineChart(h, title, "success rate", keys);
+    c.ifPresent(chart -> {
+      chart.getStyler().setYAxisMin(0.0);
+      chart.getStyler().setYAxisMax(1.0);
+    });
+    return c;
+  }
+
+  private static java.util.Optional<XYChart> lineChart(MetricsHistory h, String title, String yTitle,
+      List<String> keys) {
+    XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle("iteration")
+        .yAxisTitle(yTitle).build();
+    chart.getStyler().setDecimalPattern("#0.###");
+    boolean any = false;
+    for (String k : keys) {
+      double[][] s = h.series(k);
+      if (s[0].length == 0) {
+        continue;
+      }
+      String label = MetricsHistory.indexOf(k) >= 0 ? k.substring(k.lastIndexOf('/') + 1) : k;
+      XYSeries series = chart.addSeries(label, s[0], s[1]);
+      series.setMarker(SeriesMarkers.CIRCLE);
+      any = true;
+    }
+    return any ? java.util.Optional.of(chart) : java.util.Optional.empty();
+  }
+
+  private static String fileSafe(String s) {
+    return s.replaceAll("[^A-Za-z0-9._-]", "_");
+  }
+}

@@ -1,0 +1,109 @@
+package org.magejvm.impl.train;
+
+import ai.djl.ndarray.types.DataType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.magejvm.api.ContextMode;
+import org.magejvm.api.MetaReturn;
+import org.magejvm.api.OptimizerConfig;
+import org.magejvm.api.PolicyOptimizer;
+import org.magejvm.api.PolicyOptimizerProvider;
+import org.magejvm.api.SamplingConfig;
+import org.magejvm.api.plugin.ProviderRegistry;
+import org.magejvm.impl.credit.CreditConfig;
+import org.magejvm.impl.llm.DjlLanguagePolicy;
+import org.magejvm.impl.llm.Qwen3Checkpoint;
+import org.magejvm.impl.llm.TinyCheckpoint;
+import org.magejvm.impl.llm.model.Qwen3Model;
+import org.magejvm.impl.rollout.RolloutConfig;
+import org.magejvm.spi.EnvironmentRegistry;
+import org.magejvm.spi.PromptStyle;
+
+/**
+ * A complete, tiny training run for tests: a random Qwen3 of about 20k parameters on {@link VowelProvider}, 2 x 2
+ * meta-episodes of 2 turns per iteration with 6-token responses, GiGPO with a KL term against a frozen reference,
+ * a large learning rate (so every iteration visibly changes the weights), validation every 2 iterations.
+ */
+final class TinyRun implements AutoCloseable {
+
+  static final long SEED = 5;
+
+  final DjlLanguagePolicy policy;
+  final Qwen3Model reference;
+  final AdamW adamw;
+  final CheckpointManager checkpoints;
+  final MageTrainer trainer;
+
+  /** Writes the tiny model (deterministic) unless the directory already holds one. */
+  static Path writeModel(Path dir) {
+    if (!Files.isRegularFile(dir.resolve("model.safetensors"))) {
+      TinyCheckpoint.write(dir, spec(11));
+    }
+    return dir;
+  }
+
+  static TinyCheckpoint.Spec spec(int layersWidthSeed) {
+    String corpus = "task 0 turn 1 Write text. Use vowels. aeiou aeiou the quick brown fox <|im_end|>";
+    return new TinyCheckpoint.Spec(32, 1, 2, 1, 16, 48, 48, corpus, layersWidthSeed);
+  }
+
+  /**
+   * @param runDir the run directory (checkpoints under {@code checkpoints/})
+   * @param modelDir the tiny model
+   * @param checkpointEvery checkpoint interval (0: at the end only); negative: no checkpoint manager
+   * @param listeners listeners, in order
+   */
+  TinyRun(Path runDir, Path modelDir, int checkpointEvery, List<TrainingListener> listeners) {
+    EnvironmentRegistry registry = EnvironmentRegistry.empty().register(new VowelProvider());
+    policy = Qwen3Checkpoint.loadPolicy(modelDir, Qwen3Checkpoint.Options.cpu().withThinking(false));
+    Qwen3Model model = MageTrainer.modelOf(policy);
+    model.weights().requireGradients(true);
+    reference = Qwen3Checkpoint.loadModel(modelDir, ai.djl.Device.cpu(), DataType.FLOAT32);
+    OptimizerConfig oc = OptimizerConfig.builder().optKlCoefficient(0.1).optLearningRate(1e-2).build();
+    PolicyOptimizer optimizer = ProviderRegistry.discover(PolicyOptimizerProvider.class).require("gigpo")
+        .create(oc);
+    adamw = new AdamW(model.weights().parameters(), AdamWConfig.of(oc));
+    RolloutConfig rollout = RolloutConfig.builder()
+        .setEnvironmentId(VowelProvider.ID)
+        .optTasks(2)
+        .optGroupSize(2)
+        .optEpisodes(1)
+        .optContextMode(ContextMode.NONE)
+        .optPromptStyle(PromptStyle.COMPACT)
+        .optSampling(SamplingConfig.training(6))
+        .build();
+    RolloutConfig validation = rollout.toBuilder().optTasks(2).optGroupSize(1).optGroupPrefix("val")
+        .optSampling(SamplingConfig.evaluation(6)).build();
+    checkpoints = checkpointEvery < 0 ? null : CheckpointManager.builder()
+        .setDirectory(runDir.resolve(TrainingCheckpoint.CHECKPOINTS_DIR))
+        .setWeights(CheckpointWeights.full(model, modelDir))
+        .optEvery(checkpointEvery)
+        .optKeepLast(2)
+        .optBestMetric("val/success_rate[0]")
+        .build();
+    MageTrainer.Builder b = MageTrainer.builder()
+        .setRegistry(registry)
+        .setPolicy(policy)
+        .setRollout(rollout)
+        .setCredit(CreditConfig.forEnvironment(VowelProvider.DEFAULTS).optMetaReturn(MetaReturn.SINGLE_EPISODE)
+            .build())
+        .setOptimizer(optimizer)
+        .setAdamW(adamw)
+        .optReference(reference)
+        .optUpdateSettings(new PolicyUpdater.Settings(4, 4, 1, true, true))
+        .addValidation(new MageTrainer.Validation("", validation))
+        .optValidateEvery(2)
+        .optSeed(SEED)
+        .optCheckpoints(checkpoints);
+    listeners.forEach(b::addListener);
+    trainer = b.build();
+  }
+
+  @Override
+  public void close() {
+    adamw.close();
+    reference.close();
+    policy.close();
+  }
+}
