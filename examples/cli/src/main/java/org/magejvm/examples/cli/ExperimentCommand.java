@@ -42,7 +42,7 @@ final class ExperimentCommand implements Callable<Integer> {
       description = "Meta-episodes per evaluation set (default: ${DEFAULT-VALUE}).")
   int evalMetaEpisodes;
 
-  @Option(names = "--lr", paramLabel = "X", defaultValue = "5e-4",
+  @Option(names = "--lr", paramLabel = "X", defaultValue = "2e-4",
       description = "Learning rate (default: ${DEFAULT-VALUE}).")
   double learningRate;
 
@@ -60,7 +60,7 @@ final class ExperimentCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     KuhnRecipe.Settings settings = new KuhnRecipe.Settings(workDir, 3200, iterations, tasks, evalMetaEpisodes,
-        learningRate, 0.1, 64, seed);
+        learningRate, 0.1, 512, seed);
     new KuhnMethodsExperiment(EnvironmentRegistry.discover(), out).run(settings, seeds);
     return 0;
   }

@@ -50,7 +50,7 @@ final class QuickStartCommand implements Callable<Integer> {
       description = "Scripted turns the warm start trains on, one epoch in batches of 32 (default: ${DEFAULT-VALUE}).")
   int warmStartExamples;
 
-  @Option(names = "--lr", paramLabel = "X", defaultValue = "5e-4",
+  @Option(names = "--lr", paramLabel = "X", defaultValue = "2e-4",
       description = "Learning rate of the reinforcement-learning phase (default: ${DEFAULT-VALUE}).")
   double learningRate;
 
@@ -67,7 +67,7 @@ final class QuickStartCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     KuhnRecipe.Settings settings = new KuhnRecipe.Settings(workDir, warmStartExamples,
         iterations != null ? iterations : quick ? 5 : 40, tasks != null ? tasks : 4,
-        evalMetaEpisodes != null ? evalMetaEpisodes : quick ? 16 : 48, learningRate, 0.1, 64, seed);
+        evalMetaEpisodes != null ? evalMetaEpisodes : quick ? 16 : 48, learningRate, 0.1, 512, seed);
     PrintWriter progress = json ? new PrintWriter(java.io.Writer.nullWriter()) : out;
     List<TrainingListener> listeners = new ArrayList<>();
     Map<String, Map<String, Map<String, Number>>> result;
