@@ -1,6 +1,7 @@
 package org.magejvm.api;
 
 import java.util.List;
+import org.magejvm.api.annotation.Api;
 
 /**
  * Turns scored turns into advantages by comparing each turn with its groups (no critic).
@@ -8,6 +9,7 @@ import java.util.List;
  * <p>GiGPO compares a turn's episode score with the other turns of its episode group, and its step return with the
  * other turns that saw the same anchor state; GRPO uses the episode term only.
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public interface AdvantageNormalizer {
 
   /**

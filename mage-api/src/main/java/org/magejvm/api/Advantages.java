@@ -1,5 +1,7 @@
 package org.magejvm.api;
 
+import org.magejvm.api.annotation.Api;
+
 /**
  * Per-turn advantages with their two GiGPO terms and step-group statistics. Arrays are indexed like the input turns;
  * treat them as read-only.
@@ -10,6 +12,7 @@ package org.magejvm.api;
  * @param stepGroupCount the number of distinct step groups (0 for GRPO)
  * @param meanStepGroupSize the mean number of turns per step group (0 for GRPO)
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public record Advantages(
     double[] values, double[] episodeTerm, double[] stepTerm, int stepGroupCount, double meanStepGroupSize) {
 

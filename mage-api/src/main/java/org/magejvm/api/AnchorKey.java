@@ -1,6 +1,7 @@
 package org.magejvm.api;
 
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 
 /**
  * The key GiGPO groups steps by: the environment state the agent saw before acting, plus the id of the opponent it
@@ -12,6 +13,7 @@ import java.util.Objects;
  * @param state the rendered state before the action (for example a board), never null
  * @param opponentId the opponent's id, or the empty string for single-player environments
  */
+@Api(status = Api.Status.STABLE)
 public record AnchorKey(String state, String opponentId) {
 
   /** The state text shared by all reflection turns. */

@@ -1,6 +1,9 @@
 package org.magejvm.api;
 
+import org.magejvm.api.annotation.Api;
+
 /** Whether GiGPO step groups may pool identical states from different episodes of a meta-episode. */
+@Api(status = Api.Status.STABLE)
 public enum AnchorScope {
   /** The anchor has no episode index: identical states in episodes 1..N share a group (the reference default). */
   GLOBAL,

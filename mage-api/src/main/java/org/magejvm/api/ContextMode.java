@@ -1,6 +1,9 @@
 package org.magejvm.api;
 
+import org.magejvm.api.annotation.Api;
+
 /** What the play prompt of episode k shows about episodes 0..k-1 of the same meta-episode. */
+@Api(status = Api.Status.STABLE)
 public enum ContextMode {
   /** Only the reflection written after each earlier episode (the reference default). */
   REFLECTION_ONLY,

@@ -3,6 +3,7 @@ package org.magejvm.api;
 import com.google.common.collect.ImmutableList;
 import java.util.List;
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 
 /**
  * One episode of a meta-episode: its play turns in order and how it ended.
@@ -13,6 +14,7 @@ import java.util.Objects;
  * @param totalReward the sum of the raw rewards of the play turns, {@code R_n}
  * @param score the environment's score at the end of the episode (0 when truncated)
  */
+@Api(status = Api.Status.STABLE)
 public record Episode(int index, List<Turn> turns, Outcome outcome, double totalReward, double score) {
 
   /**

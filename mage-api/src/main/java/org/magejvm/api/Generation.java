@@ -1,6 +1,7 @@
 package org.magejvm.api;
 
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 
 /**
  * A policy's answer to one {@link PolicyRequest}.
@@ -15,6 +16,7 @@ import java.util.Objects;
  * @param logProbs for each sampled token, its log-probability under the model at the sampling temperature, or empty
  * @param finishReason why the response ended
  */
+@Api(status = Api.Status.STABLE)
 public record Generation(
     String text, int[] promptTokenIds, int[] responseTokenIds, float[] logProbs, FinishReason finishReason) {
 

@@ -1,6 +1,9 @@
 package org.magejvm.api;
 
+import org.magejvm.api.annotation.Api;
+
 /** How advantage groups treat the opponent. */
+@Api(status = Api.Status.STABLE)
 public enum Grouping {
   /**
    * MAGE's agent-specific normalisation: every episode group and every step group holds turns against a single

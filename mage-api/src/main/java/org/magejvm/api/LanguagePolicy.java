@@ -1,6 +1,7 @@
 package org.magejvm.api;
 
 import java.util.List;
+import org.magejvm.api.annotation.Api;
 
 /**
  * Something that answers prompts with text: a neural language model or a scripted player.
@@ -8,6 +9,7 @@ import java.util.List;
  * <p>The rollout engine calls {@link #generate} once per step with the prompts of every meta-episode still active,
  * so implementations can batch. Results come back in request order, one per request.
  */
+@Api(status = Api.Status.STABLE)
 public interface LanguagePolicy extends AutoCloseable {
 
   /** @return a short name for logs and metrics */

@@ -3,12 +3,14 @@ package org.magejvm.api;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.types.DataType;
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 
 /**
  * How a {@link PolicyLoss} turns a per-token loss matrix into a scalar. Both modes divide by a normalizer that the
  * caller passes in {@link LossInput#normalizer()}: the count of the mode's units (tokens or sequences) over the whole
  * minibatch, so that micro-batches of one minibatch add up to the minibatch's value.
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public enum LossAggregation {
 
   /**

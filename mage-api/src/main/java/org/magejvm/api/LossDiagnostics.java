@@ -3,6 +3,7 @@ package org.magejvm.api;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.magejvm.api.annotation.Api;
 
 /**
  * What one call of a {@link PolicyLoss} measured, as plain numbers.
@@ -30,6 +31,7 @@ import java.util.Map;
  * @param tokens the number of response tokens in this micro-batch
  * @param sequences the number of sequences with at least one response token in this micro-batch
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public record LossDiagnostics(
     double loss,
     double pgLoss,

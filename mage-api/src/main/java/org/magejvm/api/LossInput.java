@@ -4,6 +4,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 
 /**
  * The arrays of one (micro-)batch of the policy loss. {@code B} is the number of sequences (turns) and {@code T} the
@@ -26,6 +27,7 @@ import java.util.Objects;
  *     its number of response tokens ({@link LossAggregation#TOKEN_MEAN}) or of sequences
  *     ({@link LossAggregation#SEQ_MEAN_TOKEN_MEAN}); see {@link LossAggregation#units(NDArray)}
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public record LossInput(
     NDArray logProbs,
     NDArray oldLogProbs,

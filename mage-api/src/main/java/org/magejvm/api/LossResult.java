@@ -2,6 +2,7 @@ package org.magejvm.api;
 
 import ai.djl.ndarray.NDArray;
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 
 /**
  * The result of one {@link PolicyLoss#compute(LossInput)} call.
@@ -13,6 +14,7 @@ import java.util.Objects;
  * @param loss the scalar loss of this micro-batch, ready for {@code backward}
  * @param diagnostics the same loss and its parts as plain numbers
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public record LossResult(NDArray loss, LossDiagnostics diagnostics) implements AutoCloseable {
 
   /**

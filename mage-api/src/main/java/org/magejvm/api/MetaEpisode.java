@@ -3,6 +3,7 @@ package org.magejvm.api;
 import com.google.common.collect.ImmutableList;
 import java.util.List;
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 
 /**
  * A complete meta-episode: the same task (seed) played several times in a row against the same opponent from the
@@ -35,6 +36,7 @@ import java.util.Objects;
  * @param episodes the episodes actually played (fewer than configured after an early stop)
  * @param reflections the reflections written, one per reflection turn
  */
+@Api(status = Api.Status.STABLE)
 public record MetaEpisode(
     String environmentId,
     String groupId,

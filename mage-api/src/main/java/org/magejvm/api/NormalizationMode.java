@@ -1,6 +1,9 @@
 package org.magejvm.api;
 
+import org.magejvm.api.annotation.Api;
+
 /** How a group's values are turned into advantages. */
+@Api(status = Api.Status.STABLE)
 public enum NormalizationMode {
   /** {@code A = x - mean(group)} (the reference default). */
   MEAN_NORM,

@@ -1,5 +1,7 @@
 package org.magejvm.api;
 
+import org.magejvm.api.annotation.Api;
+
 /**
  * A non-learning player the agent faces in a two-player environment.
  *
@@ -8,6 +10,7 @@ package org.magejvm.api;
  * Opponents must be stateless: the environment passes them its seeded random generator, so one instance can serve
  * many environments at once and a seed reproduces a game.
  */
+@Api(status = Api.Status.STABLE)
 public interface Opponent {
 
   /**

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Random;
+import org.magejvm.api.annotation.Api;
 
 /**
  * The population of opponents used for population-based training, and the held-out opponents kept for evaluation.
@@ -17,6 +18,7 @@ import java.util.Random;
  * meta-episode of the group (opponent-stationary groups). Held-out opponents are never sampled for training.
  * Immutable; a host adds its own opponents with {@link #toBuilder()}.
  */
+@Api(status = Api.Status.STABLE)
 public final class OpponentPool {
 
   /**

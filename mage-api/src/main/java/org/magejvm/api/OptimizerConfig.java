@@ -1,6 +1,7 @@
 package org.magejvm.api;
 
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 
 /**
  * Settings of a GiGPO/GRPO optimizer. Defaults follow the reference (see {@code docs/configuration.md}).
@@ -22,6 +23,7 @@ import java.util.Objects;
  * @param epochs the number of passes over a batch
  * @param lossAggregation how the policy loss aggregates tokens
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public record OptimizerConfig(
     NormalizationMode normalization,
     double stepWeight,

@@ -1,6 +1,9 @@
 package org.magejvm.api;
 
+import org.magejvm.api.annotation.Api;
+
 /** How an episode ended. */
+@Api(status = Api.Status.STABLE)
 public enum Outcome {
   /** The agent won. */
   WON,

@@ -1,6 +1,9 @@
 package org.magejvm.api;
 
+import org.magejvm.api.annotation.Api;
+
 /** The two kinds of policy call inside a meta-episode. */
+@Api(status = Api.Status.STABLE)
 public enum Phase {
   /** The policy chooses an action in the environment. */
   PLAY,

@@ -1,5 +1,7 @@
 package org.magejvm.api;
 
+import org.magejvm.api.annotation.Api;
+
 /**
  * The policy-gradient loss of a {@link PolicyOptimizer}: a pure function of arrays, with no state between calls.
  *
@@ -11,6 +13,7 @@ package org.magejvm.api;
  *
  * <p>Implementations are thread-safe; gradient recording is the caller's business (DJL's grad mode is per thread).
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public interface PolicyLoss {
 
   /** @return how this loss aggregates tokens, which decides what {@link LossInput#normalizer()} counts */

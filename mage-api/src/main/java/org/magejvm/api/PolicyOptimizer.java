@@ -1,5 +1,7 @@
 package org.magejvm.api;
 
+import org.magejvm.api.annotation.Api;
+
 /**
  * A critic-free policy optimizer such as GiGPO or GRPO. Instances come from a {@link PolicyOptimizerProvider}.
  *
@@ -7,6 +9,7 @@ package org.magejvm.api;
  * {@link PolicyLoss} turns the advantages and log-probabilities of a micro-batch into a differentiable loss. The
  * training loop owns everything else (batching, the parameter update).
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public interface PolicyOptimizer {
 
   /** @return the id of the provider that created this optimizer, for example {@code gigpo} */

@@ -1,5 +1,6 @@
 package org.magejvm.api;
 
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.plugin.Provider;
 
 /**
@@ -7,6 +8,7 @@ import org.magejvm.api.plugin.Provider;
  * {@code META-INF/services/org.magejvm.api.PolicyOptimizerProvider}) or registered programmatically with a
  * {@link org.magejvm.api.plugin.ProviderRegistry}.
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public interface PolicyOptimizerProvider extends Provider {
 
   /**

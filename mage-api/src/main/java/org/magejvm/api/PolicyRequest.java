@@ -3,6 +3,7 @@ package org.magejvm.api;
 import com.google.common.collect.ImmutableList;
 import java.util.List;
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 
 /**
  * One prompt for a {@link LanguagePolicy}, with the structured context a scripted policy may use.
@@ -19,6 +20,7 @@ import java.util.Objects;
  * @param state the environment's state object ({@code Environment.state()}), or null when not available
  * @param pastEpisodes the episodes of this meta-episode already finished
  */
+@Api(status = Api.Status.STABLE)
 public record PolicyRequest(
     String prompt,
     Phase phase,

@@ -2,11 +2,13 @@ package org.magejvm.api;
 
 import com.google.common.collect.ImmutableList;
 import java.util.List;
+import org.magejvm.api.annotation.Api;
 
 /**
  * The reflections of one meta-episode, in order: entry j is the reflection written after episode j. Immutable;
  * {@link #append(String)} returns a new memory.
  */
+@Api(status = Api.Status.STABLE)
 public final class ReflectionMemory {
 
   /** The longest reflection kept, in characters; longer text is cut to this length by {@link #append(String)}. */

@@ -1,6 +1,7 @@
 package org.magejvm.api;
 
 import java.util.OptionalLong;
+import org.magejvm.api.annotation.Api;
 
 /**
  * How a policy samples its response. Immutable; build with {@link #builder()} or take a preset.
@@ -14,6 +15,7 @@ import java.util.OptionalLong;
  * @param minNewTokens stop tokens are suppressed until this many tokens have been generated
  * @param seed the sampling seed; empty to draw from the policy's own generator
  */
+@Api(status = Api.Status.STABLE)
 public record SamplingConfig(
     double temperature, double topP, int topK, int maxNewTokens, int minNewTokens, OptionalLong seed) {
 

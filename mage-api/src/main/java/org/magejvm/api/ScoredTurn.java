@@ -1,6 +1,7 @@
 package org.magejvm.api;
 
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 
 /**
  * A turn after credit assignment: its step return (what the step-level advantage compares) and its episode score
@@ -12,6 +13,7 @@ import java.util.Objects;
  * @param stepReturn the discounted return {@code G} of the turn
  * @param episodeScore the episode-level score {@code s} of the turn, after invalid-action and length penalties
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public record ScoredTurn(Turn turn, String groupId, Seat seat, double stepReturn, double episodeScore) {
 
   /**

@@ -1,8 +1,10 @@
 package org.magejvm.api;
 
 import java.util.Locale;
+import org.magejvm.api.annotation.Api;
 
 /** Which side of a two-player game the agent plays. Single-player environments ignore the seat. */
+@Api(status = Api.Status.STABLE)
 public enum Seat {
   /** The agent moves first (Tic-Tac-Toe: the agent opens; Kuhn Poker: the agent is player 0). */
   FIRST,

@@ -2,6 +2,7 @@ package org.magejvm.api;
 
 import java.util.Arrays;
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 
 /**
  * One call of the policy inside a meta-episode, with everything training needs: the prompt and response (as text
@@ -31,6 +32,7 @@ import java.util.Objects;
  * @param score the environment's episode score after this turn (Tic-Tac-Toe +1/0/-1, Kuhn chips)
  * @param responseTruncated whether the response hit the token limit before a stop token
  */
+@Api(status = Api.Status.STABLE)
 public record Turn(
     Phase phase,
     int episodeIndex,

@@ -1,5 +1,7 @@
 package org.magejvm.spi;
 
+import org.magejvm.api.annotation.Api;
+
 /**
  * Reads a game action out of a policy's free-form response. Implementations never throw on bad text: they return
  * {@link ParsedAction#failure(String, String)} instead, and they stay linear in the length of the text.
@@ -7,6 +9,7 @@ package org.magejvm.spi;
  * @param <A> the game's action type
  */
 @FunctionalInterface
+@Api(status = Api.Status.STABLE)
 public interface ActionParser<A> {
 
   /**

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.LongFunction;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.LanguagePolicy;
 import org.magejvm.api.OpponentPool;
 import org.magejvm.api.Seat;
@@ -40,6 +41,7 @@ import org.magejvm.api.Seat;
  *
  * @param <E> the game's environment type, so that {@link #create(Map)} returns it
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public abstract class BaseEnvironmentProvider<E extends Environment> implements EnvironmentProvider {
 
   private final String id;

@@ -2,6 +2,7 @@ package org.magejvm.spi;
 
 import java.util.List;
 import org.magejvm.api.AnchorKey;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.Opponent;
 import org.magejvm.api.Seat;
 
@@ -13,6 +14,7 @@ import org.magejvm.api.Seat;
  * opponent moves first, plays its opening; {@link #restart()} returns to exactly that state for the next episode of
  * the meta-episode; {@link #step(String)} applies the action written in a policy response.
  */
+@Api(status = Api.Status.STABLE)
 public interface Environment extends AutoCloseable {
 
   /** @return the id of the provider that created this environment */

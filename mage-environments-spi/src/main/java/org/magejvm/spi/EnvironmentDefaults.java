@@ -2,6 +2,7 @@ package org.magejvm.spi;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.magejvm.api.annotation.Api;
 
 /**
  * The per-environment settings of the reference configuration; a training or evaluation config starts from these.
@@ -23,6 +24,7 @@ import java.util.List;
  * @param lengthPenalty the coefficient of the overlong-response penalty on the episode score
  * @param maxResponseTokens the response-token limit the length penalty is measured against
  */
+@Api(status = Api.Status.STABLE)
 public record EnvironmentDefaults(
     int maxTurns,
     int episodes,

@@ -2,6 +2,7 @@ package org.magejvm.spi;
 
 import java.util.List;
 import java.util.Map;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.LanguagePolicy;
 import org.magejvm.api.OpponentPool;
 import org.magejvm.api.Seat;
@@ -12,6 +13,7 @@ import org.magejvm.api.plugin.Provider;
  * class in {@code META-INF/services/org.magejvm.spi.EnvironmentProvider}) or registered with {@link
  * EnvironmentRegistry#register(EnvironmentProvider)}.
  */
+@Api(status = Api.Status.STABLE)
 public interface EnvironmentProvider extends Provider {
 
   /**

@@ -1,6 +1,7 @@
 package org.magejvm.spi;
 
 import java.util.List;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.plugin.ProviderInfo;
 import org.magejvm.api.plugin.ProviderRegistry;
 
@@ -8,6 +9,7 @@ import org.magejvm.api.plugin.ProviderRegistry;
  * The environments available to an application: those found through {@link java.util.ServiceLoader} plus those
  * registered programmatically. Duplicate ids are rejected naming both classes and jars.
  */
+@Api(status = Api.Status.STABLE)
 public final class EnvironmentRegistry {
 
   private final ProviderRegistry<EnvironmentProvider> registry;

@@ -1,6 +1,7 @@
 package org.magejvm.spi;
 
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 
 /**
  * The game-specific sentences a {@link StandardPromptRenderer} puts into its prompt structure.
@@ -18,6 +19,7 @@ import java.util.Objects;
  *     play again from the same starting board against the same opponent."
  * @param reflectionExample an example reflection for the reflect prompt's answer format, in the game's terms
  */
+@Api(status = Api.Status.STABLE)
 public record GameText(
     String name,
     String role,

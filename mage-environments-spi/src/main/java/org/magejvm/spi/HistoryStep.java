@@ -1,6 +1,7 @@
 package org.magejvm.spi;
 
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 
 /**
  * One agent step as shown in a prompt's history.
@@ -10,6 +11,7 @@ import java.util.Objects;
  * @param valid whether the action was valid (an invalid one is shown as such)
  * @param observation the state after the step, or null when the prompt does not show it
  */
+@Api(status = Api.Status.STABLE)
 public record HistoryStep(int number, String action, boolean valid, String observation) {
 
   /**

@@ -1,6 +1,7 @@
 package org.magejvm.spi;
 
 import java.util.Optional;
+import org.magejvm.api.annotation.Api;
 
 /**
  * The result of parsing a response: the action if one could be read, and how it reads in histories.
@@ -10,6 +11,7 @@ import java.util.Optional;
  * @param error why nothing could be read, or the empty string
  * @param <A> the game's action type
  */
+@Api(status = Api.Status.STABLE)
 public record ParsedAction<A>(A action, String text, String error) {
 
   /**

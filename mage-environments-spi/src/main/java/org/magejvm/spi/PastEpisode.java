@@ -3,6 +3,7 @@ package org.magejvm.spi;
 import com.google.common.collect.ImmutableList;
 import java.util.List;
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.Outcome;
 
 /**
@@ -13,6 +14,7 @@ import org.magejvm.api.Outcome;
  * @param outcome how the episode ended
  * @param reflection the reflection written after it, or the empty string when none is shown
  */
+@Api(status = Api.Status.STABLE)
 public record PastEpisode(int index, List<HistoryStep> steps, Outcome outcome, String reflection) {
 
   /**

@@ -3,6 +3,7 @@ package org.magejvm.spi;
 import com.google.common.collect.ImmutableList;
 import java.util.List;
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.Outcome;
 
 /**
@@ -16,6 +17,7 @@ import org.magejvm.api.Outcome;
  * @param steps the current episode's steps to show (for a reflect prompt, all steps of the finished episode)
  * @param outcome for a reflect prompt, how the finished episode ended; null for play prompts
  */
+@Api(status = Api.Status.STABLE)
 public record PromptContext(
     PromptStyle style,
     String initialObservation,

@@ -1,6 +1,9 @@
 package org.magejvm.spi;
 
+import org.magejvm.api.annotation.Api;
+
 /** Renders the text of play and reflect prompts for one environment. */
+@Api(status = Api.Status.STABLE)
 public interface PromptRenderer {
 
   /**

@@ -2,6 +2,7 @@ package org.magejvm.spi;
 
 import java.util.List;
 import java.util.Locale;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.Outcome;
 
 /**
@@ -16,6 +17,7 @@ import org.magejvm.api.Outcome;
  *
  * <p>Subclasses may override {@link #formatStep(HistoryStep, PromptStyle)} to change how a history line reads.
  */
+@Api(status = Api.Status.STABLE)
 public class StandardPromptRenderer implements PromptRenderer {
 
   private final GameText text;

@@ -2,6 +2,7 @@ package org.magejvm.spi;
 
 import java.util.Objects;
 import org.magejvm.api.AnchorKey;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.Outcome;
 
 /**
@@ -32,6 +33,7 @@ import org.magejvm.api.Outcome;
  * @param action the action as it appears in histories (for an invalid action, what was read, or the empty string)
  * @param message why the action was invalid, or the empty string
  */
+@Api(status = Api.Status.STABLE)
 public record StepResult(
     String observation,
     double reward,

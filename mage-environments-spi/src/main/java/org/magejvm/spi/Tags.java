@@ -1,11 +1,13 @@
 package org.magejvm.spi;
 
 import java.util.Optional;
+import org.magejvm.api.annotation.Api;
 
 /**
  * Extracts the text between XML-like tags such as {@code <action>...</action>} with plain index scans (no regular
  * expressions, so any input length is linear). Tag names are matched exactly, case-sensitively.
  */
+@Api(status = Api.Status.STABLE)
 public final class Tags {
 
   private Tags() {}

@@ -1,5 +1,6 @@
 package org.magejvm.examples;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -8,6 +9,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.magejvm.api.annotation.Api;
 
 /**
  * The module dependency rules of docs/architecture.md, checked on the main classes of every module (this module's
@@ -120,6 +122,14 @@ class ArchitectureTest {
     // DJL's engine-neutral API everywhere else; the engine's own (internal, changing) classes behind one class
     noClasses().that().doNotHaveFullyQualifiedName("org.magejvm.impl.llm.model.PyTorchNative")
         .should().dependOnClassesThat().resideInAPackage("ai.djl.pytorch..")
+        .check(classes);
+  }
+
+  @Test
+  void everyPublicTypeOfTheApiAndTheSpiIsMarked() {
+    // what a host or plugin compiles against says how settled it is; nested types share their outer type's mark.
+    classes().that().resideInAnyPackage(API, SPI).and().arePublic().and().areTopLevelClasses()
+        .should().beAnnotatedWith(Api.class)
         .check(classes);
   }
 

@@ -23,8 +23,14 @@ import org.magejvm.impl.rollout.MetaEpisodeRunner;
 import org.magejvm.impl.rollout.RolloutConfig;
 import org.magejvm.impl.rollout.RolloutResult;
 import org.magejvm.spi.EnvironmentRegistry;
+import org.magejvm.spi.PromptStyle;
 
-/** The embedding example of README.md, with a tiny checkpoint and a smaller batch. Keep the two in step. */
+/**
+ * The embedding example of README.md, with a tiny checkpoint, a smaller batch and compact prompts. Keep the two in
+ * step. Compact prompts check the same path (discovery, loading, play, reflect, play, credit, advantages, metrics) at
+ * a third of the prompt length: the tiny tokenizer spends about one token per character, so verbose Kuhn prompts
+ * (2,800 tokens by the third attempt) made this test take half a minute on two cores.
+ */
 class ReadmeExampleTest {
 
   @Test
@@ -35,7 +41,8 @@ class ReadmeExampleTest {
     EnvironmentRegistry envs = EnvironmentRegistry.discover(); // built-in games + plugins on the class path
     try (LanguagePolicy policy = Qwen3Checkpoint.loadPolicy(checkpoint, Qwen3Checkpoint.Options.cpu())) {
       RolloutConfig config = RolloutConfig.builder().setEnvironmentId("mage-kuhn-poker")
-          .optTasks(2).optGroupSize(2).optSampling(SamplingConfig.training(8)).optSeed(42).build();
+          .optTasks(2).optGroupSize(2).optSampling(SamplingConfig.training(8)).optSeed(42)
+          .optPromptStyle(PromptStyle.COMPACT).build();
       RolloutResult batch = new MetaEpisodeRunner(envs).run(config, policy); // play, reflect, play, ...
       CreditConfig credit = CreditConfig.forEnvironment(envs.require("mage-kuhn-poker").defaults()).build();
       List<ScoredTurn> scored = new CreditAssigner(credit).assign(batch.metaEpisodes()); // differential returns
@@ -45,6 +52,8 @@ class ReadmeExampleTest {
       System.out.println(EvaluationMetrics.of(batch.metaEpisodes(), batch.episodes()).toMap());
 
       assertThat(batch.metaEpisodes()).hasSize(4);
+      assertThat(batch.metaEpisodes()).allSatisfy(m -> assertThat(m.episodes()).isNotEmpty());
+      assertThat(batch.metaEpisodes().get(0).turns()).anySatisfy(t -> assertThat(t.isReflection()).isTrue());
       assertThat(advantages.size()).isEqualTo(scored.size()).isPositive();
     }
   }

@@ -1,5 +1,7 @@
 package org.magejvm.api.plugin;
 
+import org.magejvm.api.annotation.Api;
+
 /**
  * What a registry knows about a provider: its id and version, the class, and where the class was loaded from.
  *
@@ -9,6 +11,7 @@ package org.magejvm.api.plugin;
  * @param className the provider's class
  * @param location the jar or directory the class came from, or {@code "(unknown)"}
  */
+@Api(status = Api.Status.STABLE)
 public record ProviderInfo(String id, String version, String description, String className, String location) {
 
   /**

@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.regex.Pattern;
+import org.magejvm.api.annotation.Api;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,6 +22,7 @@ import org.slf4j.LoggerFactory;
  *
  * @param <P> the provider type
  */
+@Api(status = Api.Status.STABLE)
 public final class ProviderRegistry<P extends Provider> {
 
   /** The prefix reserved for providers built into this library. */

@@ -2,9 +2,11 @@ package org.magejvm.spi.policy;
 
 import java.util.List;
 import java.util.Random;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.PolicyRequest;
 
 /** Answers every play request with an action drawn uniformly from the request's legal actions. */
+@Api(status = Api.Status.STABLE)
 public final class RandomPolicy extends ScriptedPolicy {
 
   /** @param seed the seed of the policy's generator */

@@ -3,6 +3,7 @@ package org.magejvm.spi.policy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.Generation;
 import org.magejvm.api.LanguagePolicy;
 import org.magejvm.api.Phase;
@@ -16,6 +17,7 @@ import org.magejvm.api.SamplingConfig;
  * <p>The policy owns one random generator seeded at construction; since the rollout engine calls it in a fixed
  * order, the same seed reproduces the same answers. Not thread-safe.
  */
+@Api(status = Api.Status.STABLE)
 public abstract class ScriptedPolicy implements LanguagePolicy {
 
   private final String name;

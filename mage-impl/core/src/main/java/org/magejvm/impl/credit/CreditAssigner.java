@@ -3,6 +3,7 @@ package org.magejvm.impl.credit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.MetaEpisode;
 import org.magejvm.api.MetaReturn;
 import org.magejvm.api.ScoredTurn;
@@ -30,6 +31,7 @@ import org.magejvm.api.Turn;
  * turn, and {@code s -= lengthPenalty * min(1, (L - Lmax/2) / (Lmax - Lmax/2))} when the response has {@code L >
  * Lmax/2} tokens (policies without tokens have {@code L = 0}).
  */
+@Api(status = Api.Status.STABLE)
 public final class CreditAssigner {
 
   private final CreditConfig config;

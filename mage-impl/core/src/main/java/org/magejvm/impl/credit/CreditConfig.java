@@ -1,6 +1,7 @@
 package org.magejvm.impl.credit;
 
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.MetaReturn;
 import org.magejvm.spi.EnvironmentDefaults;
 
@@ -16,6 +17,7 @@ import org.magejvm.spi.EnvironmentDefaults;
  * @param maxResponseTokens {@code Lmax}: responses longer than {@code Lmax/2} tokens are penalised, fully at
  *     {@code Lmax}
  */
+@Api(status = Api.Status.STABLE)
 public record CreditConfig(
     MetaReturn metaReturn,
     double gammaStep,

@@ -1,6 +1,7 @@
 package org.magejvm.impl.eval;
 
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.impl.rollout.RolloutConfig;
 import org.magejvm.impl.rollout.RolloutResult;
 
@@ -12,6 +13,7 @@ import org.magejvm.impl.rollout.RolloutResult;
  *     metrics)
  * @param rolloutConfig the rollout that was run, with the provider's defaults filled in
  */
+@Api(status = Api.Status.STABLE)
 public record Evaluation(EvaluationMetrics metrics, RolloutResult rollout, RolloutConfig rolloutConfig) {
 
   /**

@@ -3,6 +3,7 @@ package org.magejvm.impl.eval;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.SamplingConfig;
 import org.magejvm.api.Seat;
 import org.magejvm.impl.rollout.RolloutConfig;
@@ -26,6 +27,7 @@ import org.magejvm.spi.EnvironmentProvider;
  * @param opponent the opponent id; empty for the provider's evaluation opponent (ignored by single-player games)
  * @param seat the agent's seat; empty for the provider's evaluation seat
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public record EvaluationConfig(RolloutConfig rollout, Optional<String> opponent, Optional<Seat> seat) {
 
   /** Meta-episodes evaluated unless the builder says otherwise, as the reference validates. */

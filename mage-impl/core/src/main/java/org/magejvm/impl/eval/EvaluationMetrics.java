@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalDouble;
 import java.util.TreeMap;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.MetaEpisode;
 import org.magejvm.api.Turn;
 
@@ -40,6 +41,7 @@ import org.magejvm.api.Turn;
  * @param meanResponseTokens the mean response length in tokens, when the policy reported tokens
  * @param truncatedResponseRate the share of responses cut at the token limit
  */
+@Api(status = Api.Status.STABLE)
 public record EvaluationMetrics(
     OutcomeRates overall,
     Map<String, OutcomeRates> byOpponent,

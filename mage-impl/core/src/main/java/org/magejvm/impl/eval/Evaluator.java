@@ -1,6 +1,7 @@
 package org.magejvm.impl.eval;
 
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.LanguagePolicy;
 import org.magejvm.impl.rollout.MetaEpisodeRunner;
 import org.magejvm.impl.rollout.RolloutConfig;
@@ -17,6 +18,7 @@ import org.magejvm.spi.EnvironmentRegistry;
  * <p>Meta-episodes whose environment threw are left out of the metrics and reported in {@link
  * Evaluation#rollout()}; if every one of them failed, the first failure is thrown.
  */
+@Api(status = Api.Status.STABLE)
 public final class Evaluator {
 
   private final EnvironmentRegistry registry;

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.ContextMode;
 import org.magejvm.api.Grouping;
 import org.magejvm.api.MetaReturn;
@@ -43,6 +44,7 @@ import org.magejvm.spi.EnvironmentProvider;
  * N independent attempts that see no earlier attempt ({@link ContextMode#NONE}), so their success rate over k
  * attempts is comparable with the meta-learners'.
  */
+@Api(status = Api.Status.STABLE)
 public enum MethodPreset {
   /** Prompting only, one episode without memory; no training. */
   REACT("react", false, "", null, ContextMode.NONE, false, 1, ContextMode.NONE),

@@ -2,6 +2,7 @@ package org.magejvm.impl.eval;
 
 import com.google.common.collect.ImmutableList;
 import java.util.List;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.Episode;
 import org.magejvm.api.MetaEpisode;
 
@@ -28,6 +29,7 @@ import org.magejvm.api.MetaEpisode;
  * @param independentDrawRate draw rate of each episode
  * @param score mean best score up to each episode
  */
+@Api(status = Api.Status.STABLE)
 public record OutcomeRates(
     int metaEpisodes,
     List<Double> successRate,

@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Random;
 import org.magejvm.api.AnchorKey;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.ContextMode;
 import org.magejvm.api.Episode;
 import org.magejvm.api.FinishReason;
@@ -60,6 +61,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The runner holds no state between runs and may be shared; one run uses one thread.
  */
+@Api(status = Api.Status.STABLE)
 public final class MetaEpisodeRunner {
 
   private static final Logger LOG = LoggerFactory.getLogger(MetaEpisodeRunner.class);

@@ -1,6 +1,9 @@
 package org.magejvm.impl.rollout;
 
+import org.magejvm.api.annotation.Api;
+
 /** How often the rollout engine draws an opponent from the pool. */
+@Api(status = Api.Status.STABLE)
 public enum OpponentSampling {
   /**
    * One opponent per episode group, shared by its meta-episodes (MAGE's opponent-stationary groups; the default).

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.ContextMode;
 import org.magejvm.api.OpponentPool;
 import org.magejvm.api.SamplingConfig;
@@ -42,6 +43,7 @@ import org.magejvm.spi.PromptStyle;
  * @param groupPrefix the prefix of group ids ({@code prefix + groupIndex}); keep it distinct when batches of several
  *     runs are trained together
  */
+@Api(status = Api.Status.STABLE)
 public record RolloutConfig(
     String environmentId,
     Map<String, String> environmentOptions,

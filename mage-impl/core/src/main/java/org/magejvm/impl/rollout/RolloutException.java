@@ -1,10 +1,13 @@
 package org.magejvm.impl.rollout;
 
+import org.magejvm.api.annotation.Api;
+
 /**
  * A rollout could not go on as a whole: the policy threw or answered with the wrong number of generations, or the
  * environments could not be created. (An environment that throws during play stops only its own meta-episode; see
  * {@link WorkerFailure}.)
  */
+@Api(status = Api.Status.STABLE)
 public class RolloutException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,6 @@
 package org.magejvm.impl.rollout;
 
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.MetaEpisode;
 import org.magejvm.api.Phase;
 
@@ -7,6 +8,7 @@ import org.magejvm.api.Phase;
  * Progress hooks of a {@link MetaEpisodeRunner}; every method does nothing by default. Called on the thread running
  * the rollout.
  */
+@Api(status = Api.Status.STABLE)
 public interface RolloutListener {
 
   /** A listener that ignores everything. */

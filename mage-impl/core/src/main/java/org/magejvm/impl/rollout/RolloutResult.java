@@ -2,6 +2,7 @@ package org.magejvm.impl.rollout;
 
 import com.google.common.collect.ImmutableList;
 import java.util.List;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.MetaEpisode;
 
 /**
@@ -13,6 +14,7 @@ import org.magejvm.api.MetaEpisode;
  * @param maxTurns the play-turn limit per episode the run used
  * @param policyCalls the number of batched policy calls made
  */
+@Api(status = Api.Status.STABLE)
 public record RolloutResult(
     List<MetaEpisode> metaEpisodes, List<WorkerFailure> failures, int episodes, int maxTurns, int policyCalls) {
 

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Random;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.Seat;
 
 /**
@@ -17,6 +18,7 @@ import org.magejvm.api.Seat;
  * @param mode first, second or mixed
  * @param secondRatio for mixed seating, the fraction of groups in which the agent sits second; 0 or 1 otherwise
  */
+@Api(status = Api.Status.STABLE)
 public record Seating(Mode mode, double secondRatio) {
 
   /** The three kinds of seating. */

@@ -1,6 +1,7 @@
 package org.magejvm.impl.rollout;
 
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.MetaEpisode;
 import org.magejvm.api.Phase;
 
@@ -21,6 +22,7 @@ import org.magejvm.api.Phase;
  * @param partial the meta-episode so far: every recorded turn (including those of the unfinished episode), the
  *     finished episodes and the reflections
  */
+@Api(status = Api.Status.STABLE)
 public record WorkerFailure(
     String environmentId,
     String workerKey,

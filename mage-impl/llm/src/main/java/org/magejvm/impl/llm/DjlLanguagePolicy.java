@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.Generation;
 import org.magejvm.api.LanguagePolicy;
 import org.magejvm.api.PolicyRequest;
@@ -41,6 +42,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Not thread-safe: call {@link #generate} from one thread at a time.
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public final class DjlLanguagePolicy implements LanguagePolicy {
 
   private static final Logger LOG = LoggerFactory.getLogger(DjlLanguagePolicy.class);

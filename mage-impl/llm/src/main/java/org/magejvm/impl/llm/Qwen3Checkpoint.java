@@ -5,6 +5,7 @@ import ai.djl.ndarray.types.DataType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.impl.llm.finetune.LoraAdapter;
 import org.magejvm.impl.llm.finetune.PeftAdapters;
 import org.magejvm.impl.llm.generate.Qwen3Generator;
@@ -28,6 +29,7 @@ import org.magejvm.impl.llm.safetensors.TensorSources;
  * <p>The tiny checkpoint of the quick start ({@link TinyCheckpoint}) goes through the same code.
  * {@link #loadPolicy(Path, Options, Path)} also attaches a LoRA adapter saved in Hugging Face PEFT layout.
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public final class Qwen3Checkpoint {
 
   private Qwen3Checkpoint() {}

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.impl.llm.model.Qwen3Config;
 import org.magejvm.impl.llm.model.Qwen3Weights;
 import org.magejvm.impl.llm.checkpoint.CheckpointException;
@@ -24,6 +25,7 @@ import org.magejvm.impl.llm.text.TinyTokenizer;
  *
  * <p>The weights are random, so the text it writes is noise until the policy is trained.
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public final class TinyCheckpoint {
 
   /** Metadata key recording the initialisation seed in {@code model.safetensors}. */

@@ -47,6 +47,7 @@ import org.magejvm.impl.llm.safetensors.SafetensorsWriter;
 import org.magejvm.impl.llm.safetensors.TensorInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.magejvm.api.annotation.Api;
 
 /**
  * AdamW with decoupled weight decay, as PyTorch's {@code torch.optim.AdamW}, plus the reference trainer's global
@@ -82,6 +83,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Not thread-safe: one thread steps, saves and loads.
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public final class AdamW implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AdamW.class);
 

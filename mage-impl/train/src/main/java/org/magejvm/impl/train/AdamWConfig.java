@@ -1,6 +1,7 @@
 package org.magejvm.impl.train;
 
 import org.magejvm.api.OptimizerConfig;
+import org.magejvm.api.annotation.Api;
 
 /**
  * Settings of the {@link AdamW} optimizer. The defaults are the reference trainer's: learning rate 1e-6 held
@@ -18,6 +19,7 @@ import org.magejvm.api.OptimizerConfig;
  *     {@code t}, counted from 1, uses {@code lr * min(1, t / warmupSteps)}); {@code 0} means the peak from the first
  *     step
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public record AdamWConfig(
     double learningRate,
     double beta1,

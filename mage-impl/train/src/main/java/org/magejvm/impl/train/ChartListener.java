@@ -5,12 +5,14 @@ import java.util.Map;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.magejvm.api.annotation.Api;
 
 /**
  * Redraws the run's charts ({@link TrainingCharts}) from {@code metrics.jsonl} after every iteration that validated
  * and after the last iteration of a {@code fit}. Add it after the {@link MetricsFileListener} of the same run
  * directory, so the file already holds the iteration. A chart that cannot be drawn is logged, never fatal.
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public final class ChartListener implements TrainingListener {
   private static final Logger LOG = LoggerFactory.getLogger(ChartListener.class);
 

@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.magejvm.api.annotation.Api;
 
 /**
  * Writes {@link TrainingCheckpoint}s of a run every k iterations (and when asked, for example at the end), each
@@ -26,6 +27,7 @@ import org.slf4j.LoggerFactory;
  * directory deletes (or, when it is complete and verifies but was not renamed yet, puts in place). Old checkpoints
  * are removed only after the new one is in place.
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public final class CheckpointManager {
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointManager.class);
 

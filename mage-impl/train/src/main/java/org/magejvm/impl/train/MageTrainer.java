@@ -29,6 +29,7 @@ import org.magejvm.spi.EnvironmentProvider;
 import org.magejvm.spi.EnvironmentRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.magejvm.api.annotation.Api;
 
 /**
  * The MAGE training loop. One {@link #step()} is one iteration of the reference's training (spec section 11): play a
@@ -45,6 +46,7 @@ import org.slf4j.LoggerFactory;
  * iteration and at the end of {@link #fit(int)}, always after the listeners have seen the iteration's metrics (so a
  * metrics file never lacks an iteration a checkpoint holds). {@link #resume(TrainingCheckpoint)} continues a run.
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public final class MageTrainer {
   private static final Logger LOG = LoggerFactory.getLogger(MageTrainer.class);
 

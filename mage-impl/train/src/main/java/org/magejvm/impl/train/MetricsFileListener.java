@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.magejvm.api.annotation.Api;
 
 /**
  * Writes {@code RUN_DIR/metrics.jsonl}: one JSON object per iteration (the map {@link MageTrainer} reports, starting
@@ -26,6 +27,7 @@ import org.slf4j.LoggerFactory;
  * after its last checkpoint) and a torn last line are dropped, so the file holds every iteration exactly once.
  * Add this listener before any listener that reads the file ({@link ChartListener}).
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public final class MetricsFileListener implements TrainingListener, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MetricsFileListener.class);
 

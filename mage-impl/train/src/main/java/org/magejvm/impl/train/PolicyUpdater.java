@@ -20,6 +20,7 @@ import org.magejvm.impl.llm.generate.TeacherForcing;
 import org.magejvm.impl.llm.generate.TokenScores;
 import org.magejvm.impl.llm.model.GradMode;
 import org.magejvm.impl.llm.model.Qwen3Model;
+import org.magejvm.api.annotation.Api;
 
 /**
  * One policy-gradient update over a batch of scored turns: old (and reference) log-probabilities first, then
@@ -31,6 +32,7 @@ import org.magejvm.impl.llm.model.Qwen3Model;
  * contribute no policy gradient; with {@link Settings#skipZeroAdvantage()} they are left out of the update (and out of
  * the token normaliser) and counted, which changes only the entropy and KL terms' weight.
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public final class PolicyUpdater {
 
   /**

@@ -8,12 +8,14 @@ import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
+import org.magejvm.api.annotation.Api;
 
 /**
  * A console progress bar (the {@code me.tongfei:progressbar} library): iterations done out of the {@code fit}
  * target, elapsed time, ETA, and the latest success rate (validation if any, else training) of the last episode.
  * It is off when the JVM has no console ({@code System.console() == null}: output redirected or piped) unless forced.
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public final class ProgressBarListener implements TrainingListener, AutoCloseable {
 
   private final boolean enabled;

@@ -22,6 +22,7 @@ import org.magejvm.impl.llm.text.ChatTemplate;
 import org.magejvm.impl.llm.text.HfTokenizer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.magejvm.api.annotation.Api;
 
 /**
  * Supervised warm start: teaches the model the assistant turns of chat transcripts by minimising the cross-entropy
@@ -51,6 +52,7 @@ import org.slf4j.LoggerFactory;
  * ({@link #optimizer()}, to save or restore its state) and closes it on {@link #close()}; the model and the tokenizer
  * stay the caller's. Not thread-safe.
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public final class SupervisedTrainer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SupervisedTrainer.class);
 

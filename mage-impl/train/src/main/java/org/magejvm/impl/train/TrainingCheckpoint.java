@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
 import org.magejvm.impl.llm.checkpoint.CheckpointException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.magejvm.api.annotation.Api;
 
 /**
  * A complete training checkpoint on disk, verified when opened. A checkpoint is a directory named {@code
@@ -38,6 +39,7 @@ import org.slf4j.LoggerFactory;
  * names the file and the reason, a checkpoint with a missing, truncated or corrupted file. {@link
  * #requireEnvironment} and {@link #restore} refuse one written for another environment or model shape.
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public final class TrainingCheckpoint {
   private static final Logger LOG = LoggerFactory.getLogger(TrainingCheckpoint.class);
 

@@ -10,17 +10,13 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.magejvm.api.Generation;
 import org.magejvm.api.LanguagePolicy;
-import org.magejvm.api.Outcome;
 import org.magejvm.api.Phase;
 import org.magejvm.api.PolicyRequest;
 import org.magejvm.api.SamplingConfig;
 import org.magejvm.api.Seat;
-import org.magejvm.spi.Environment;
 import org.magejvm.spi.EnvironmentDefaults;
 import org.magejvm.spi.EnvironmentProvider;
 import org.magejvm.spi.EnvironmentRegistry;
-import org.magejvm.spi.HistoryStep;
-import org.magejvm.spi.PastEpisode;
 import org.magejvm.spi.PromptContext;
 import org.magejvm.spi.PromptStyle;
 import org.magejvm.spi.StepResult;
@@ -129,34 +125,9 @@ class SokobanProviderTest {
     return out.get(0).text();
   }
 
+  /** The exact prompts are in the golden files of {@code PromptGoldenTest}; this checks the moves-per-turn option. */
   @Test
-  void verbosePromptsExplainTheGameAndUseSokobanHistories() {
-    SokobanEnvironment env = provider.create(Map.of());
-    String start = env.reset(11, null, Seat.FIRST);
-    StepResult r1 = env.step("<action>up, left</action>");
-    StepResult r2 = env.step("<action>fly</action>");
-    List<HistoryStep> steps = List.of(
-        new HistoryStep(1, r1.action(), true, null),
-        new HistoryStep(2, r2.action(), false, r2.observation()));
-    String play = env.promptRenderer().renderPlay(
-        new PromptContext(PromptStyle.VERBOSE, start, 0, List.of(), steps, null));
-    assertThat(play).contains("Sokoban").contains(start)
-        .contains("# wall").contains("_ empty floor").contains("O target").contains("X box").contains("√ box")
-        .contains("P you").contains("S you").contains("never pull").contains("up to 3 moves")
-        .contains("<action>up, up, left</action>")
-        .contains("Action 1: up, left\n")
-        .contains("Action 2: fly, but it is invalid\nObservation 2:\n" + r2.observation())
-        .doesNotContain("Observation 1:").doesNotContain("Step 1");
-    String second = env.promptRenderer().renderPlay(new PromptContext(PromptStyle.VERBOSE, start, 1,
-        List.of(new PastEpisode(0, List.of(), Outcome.LOST, "Push the left box first.")), List.of(), null));
-    assertThat(second).contains("Push the left box first.").contains("attempt #2");
-    String reflect = env.promptRenderer().renderReflect(
-        new PromptContext(PromptStyle.VERBOSE, start, 0, List.of(), steps, Outcome.LOST));
-    assertThat(reflect).contains("<remark>").contains("Action 2: fly, but it is invalid");
-  }
-
-  @Test
-  void compactPromptsAreShort() {
+  void compactPromptsAreShortAndFollowTheMovesPerTurn() {
     SokobanEnvironment env = provider.create(Map.of("moves-per-turn", "2"));
     String start = env.reset(12, null, Seat.FIRST);
     PromptContext c = new PromptContext(PromptStyle.COMPACT, start, 0, List.of(), List.of(), null);

@@ -1,5 +1,7 @@
 package org.magejvm.impl.llm.checkpoint;
 
+import org.magejvm.api.annotation.Api;
+
 /**
  * A checkpoint directory or file is malformed: a truncated file, an inconsistent header, a missing or unexpected
  * tensor, a wrong shape, an unknown dtype, or a config missing a field. The message names the file and, where there
@@ -8,6 +10,7 @@ package org.magejvm.impl.llm.checkpoint;
  * <p>Thrown by the safetensors reader, the Qwen3 weight and config loaders and the tokenizer and chat-template
  * readers alike, so a host catches one type for "this directory is not a usable checkpoint".
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public class CheckpointException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,7 @@
 package org.magejvm.impl.llm.model;
 
+import org.magejvm.api.annotation.Api;
+
 /**
  * Switches PyTorch's autograd recording on or off for the current thread and restores it afterwards.
  *
@@ -12,6 +14,7 @@ package org.magejvm.impl.llm.model;
  * <p>The switch itself is PyTorch's, reached through {@code PyTorchNative}, the library's only direct use of DJL's
  * PyTorch engine classes.
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public final class GradMode implements AutoCloseable {
   private final boolean previous;
 
