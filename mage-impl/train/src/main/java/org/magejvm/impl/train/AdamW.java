@@ -48,6 +48,7 @@ import org.magejvm.impl.llm.safetensors.TensorInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.magejvm.api.annotation.Api;
+import org.magejvm.impl.llm.checkpoint.TempFiles;
 
 /**
  * AdamW with decoupled weight decay, as PyTorch's {@code torch.optim.AdamW}, plus the reference trainer's global
@@ -416,7 +417,7 @@ public final class AdamW implements AutoCloseable {
     Path stateFile = dir.resolve(STATE_FILE);
     byte[] json = stateJson(saveId, momentsName).getBytes(StandardCharsets.UTF_8);
     try {
-      Path tmp = Files.createTempFile(dir, "." + STATE_FILE, ".tmp");
+      Path tmp = TempFiles.sibling(dir.resolve(STATE_FILE));
       try {
         try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
           ByteBuffer buffer = ByteBuffer.wrap(json);

@@ -15,6 +15,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Collection;
 import java.util.Objects;
 import org.magejvm.impl.llm.text.ChatMessage;
+import org.magejvm.impl.llm.checkpoint.TempFiles;
 
 /**
  * Writes chat transcripts in the Hugging Face JSON-lines {@code messages} format that {@link TranscriptReader}
@@ -70,7 +71,7 @@ public final class TranscriptWriter implements AutoCloseable {
     Path dir = file.toAbsolutePath().getParent();
     try {
       Files.createDirectories(dir);
-      Path tmp = Files.createTempFile(dir, "." + file.getFileName(), ".tmp");
+      Path tmp = TempFiles.sibling(file);
       try {
         try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
           for (Transcript t : transcripts) {

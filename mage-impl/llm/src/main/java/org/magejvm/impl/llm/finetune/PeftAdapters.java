@@ -39,6 +39,7 @@ import org.magejvm.impl.llm.safetensors.SafetensorsWriter;
 import org.magejvm.impl.llm.safetensors.TensorInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.magejvm.impl.llm.checkpoint.TempFiles;
 
 /**
  * Reads and writes LoRA adapters in the directory layout of Hugging Face PEFT ({@code PeftModel.save_pretrained} /
@@ -164,7 +165,7 @@ public final class PeftAdapters {
 
   private static void writeText(Path file, String text) {
     try {
-      Path tmp = Files.createTempFile(file.toAbsolutePath().getParent(), "." + file.getFileName(), ".tmp");
+      Path tmp = TempFiles.sibling(file);
       try {
         Files.writeString(tmp, text, StandardCharsets.UTF_8);
         try {

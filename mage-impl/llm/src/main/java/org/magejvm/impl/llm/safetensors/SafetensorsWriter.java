@@ -27,6 +27,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import org.magejvm.impl.llm.checkpoint.TempFiles;
 
 /**
  * Writes safetensors files that Python's {@code safetensors} and Hugging Face loaders read as they are: tensors in
@@ -213,7 +214,7 @@ public final class SafetensorsWriter {
       }
       Path index = dir.resolve(baseName + ".safetensors.index.json");
       byte[] bytes = (text + "\n").getBytes(StandardCharsets.UTF_8);
-      Path tmp = Files.createTempFile(dir, "." + baseName, ".tmp");
+      Path tmp = TempFiles.sibling(index);
       try {
         Files.write(tmp, bytes);
         moveIntoPlace(tmp, index);
@@ -233,7 +234,7 @@ public final class SafetensorsWriter {
     Path dir = file.toAbsolutePath().getParent();
     try {
       Files.createDirectories(dir);
-      Path tmp = Files.createTempFile(dir, "." + file.getFileName(), ".tmp");
+      Path tmp = TempFiles.sibling(file);
       try {
         try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
           ByteBuffer scratch = ByteBuffer.allocateDirect(SCRATCH_BYTES).order(ByteOrder.LITTLE_ENDIAN);
