@@ -60,7 +60,7 @@ final class ExperimentCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     KuhnRecipe.Settings settings = new KuhnRecipe.Settings(workDir, 3200, iterations, tasks, evalMetaEpisodes,
-        learningRate, 0.1, 512, seed);
+        learningRate, 0.1, 512, 1, seed);
     new KuhnMethodsExperiment(EnvironmentRegistry.discover(), out).run(settings, seeds);
     return 0;
   }

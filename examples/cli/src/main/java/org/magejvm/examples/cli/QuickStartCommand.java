@@ -67,7 +67,7 @@ final class QuickStartCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     KuhnRecipe.Settings settings = new KuhnRecipe.Settings(workDir, warmStartExamples,
         iterations != null ? iterations : quick ? 5 : 40, tasks != null ? tasks : 4,
-        evalMetaEpisodes != null ? evalMetaEpisodes : quick ? 16 : 48, learningRate, 0.1, 512, seed);
+        evalMetaEpisodes != null ? evalMetaEpisodes : quick ? 16 : 48, learningRate, 0.1, 512, 1, seed);
     PrintWriter progress = json ? new PrintWriter(java.io.Writer.nullWriter()) : out;
     List<TrainingListener> listeners = new ArrayList<>();
     Map<String, Map<String, Map<String, Number>>> result;

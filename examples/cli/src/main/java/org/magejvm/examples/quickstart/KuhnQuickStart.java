@@ -88,7 +88,7 @@ public final class KuhnQuickStart {
 
   /**
    * Experiments from the command line: {@code workDir method warmExamples iterations tasks evalN lr kl miniBatch
-   * seed}.
+   * seed [epochs]}.
    *
    * @param args the arguments
    */
@@ -96,7 +96,7 @@ public final class KuhnQuickStart {
     KuhnRecipe.Settings s = new KuhnRecipe.Settings(Path.of(args[0]), Integer.parseInt(args[2]),
         Integer.parseInt(args[3]), Integer.parseInt(args[4]), Integer.parseInt(args[5]),
         Double.parseDouble(args[6]), Double.parseDouble(args[7]), Integer.parseInt(args[8]),
-        Long.parseLong(args[9]));
+        args.length > 10 ? Integer.parseInt(args[10]) : 1, Long.parseLong(args[9]));
     PrintWriter out = new PrintWriter(System.out, true);
     List<TrainingListener> listeners = new ArrayList<>();
     listeners.add(new TrainingListener() {

@@ -83,11 +83,12 @@ public final class KuhnRecipe {
    * @param learningRate the RL learning rate
    * @param klCoefficient the KL weight to the warm start (a frozen copy); 0 turns it off
    * @param miniBatchTurns turns per optimizer step
+   * @param epochs passes over each batch (PPO epochs)
    * @param seed the model/warm-start seed and the base seed of training and evaluation
    */
   public record Settings(
       Path workDir, int warmStartExamples, int iterations, int tasks, int evalMetaEpisodes, double learningRate,
-      double klCoefficient, int miniBatchTurns, long seed) {
+      double klCoefficient, int miniBatchTurns, int epochs, long seed) {
 
     /**
      * Validates.
@@ -100,12 +101,14 @@ public final class KuhnRecipe {
      * @param learningRate learning rate
      * @param klCoefficient KL weight
      * @param miniBatchTurns minibatch
+     * @param epochs epochs
      * @param seed seed
      */
     public Settings {
-      if (warmStartExamples < 1 || iterations < 0 || tasks < 1 || evalMetaEpisodes < 1 || miniBatchTurns < 1) {
-        throw new IllegalArgumentException("warm-start examples, tasks, evaluation size and minibatch must be >= 1"
-            + " and iterations >= 0");
+      if (warmStartExamples < 1 || iterations < 0 || tasks < 1 || evalMetaEpisodes < 1 || miniBatchTurns < 1
+          || epochs < 1) {
+        throw new IllegalArgumentException("warm-start examples, tasks, evaluation size, minibatch and epochs must be"
+            + " >= 1 and iterations >= 0");
       }
     }
 
@@ -115,7 +118,7 @@ public final class KuhnRecipe {
      */
     public Settings withSeed(long s) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
-          klCoefficient, miniBatchTurns, s);
+          klCoefficient, miniBatchTurns, epochs, s);
     }
   }
 
@@ -274,7 +277,7 @@ public final class KuhnRecipe {
           .setOptimizer(optimizer)
           .setAdamW(adamw)
           .optReference(reference)
-          .optUpdateSettings(new PolicyUpdater.Settings(settings.miniBatchTurns(), 64, 1, true, true))
+          .optUpdateSettings(new PolicyUpdater.Settings(settings.miniBatchTurns(), 64, settings.epochs(), true, true))
           .optValidateEvery(0)
           .optSeed(Seeds.derive(trainingSeed, 13, 0));
       listeners.forEach(b::addListener);
