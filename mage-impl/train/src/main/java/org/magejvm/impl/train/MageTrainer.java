@@ -412,7 +412,7 @@ public final class MageTrainer {
     private CreditConfig credit;
     private PolicyOptimizer optimizer;
     private AdamW adamw;
-    private Qwen3Model reference;
+    private ReferencePolicy reference;
     private PolicyUpdater.Settings updateSettings = PolicyUpdater.Settings.defaults();
     private final List<Validation> validations = new ArrayList<>();
     private int validateEvery = 5;
@@ -483,6 +483,16 @@ public final class MageTrainer {
      * @return this builder
      */
     public Builder optReference(Qwen3Model v) {
+      reference = v == null ? null : ReferencePolicy.frozen(v);
+      return this;
+    }
+
+    /**
+     * @param v the reference policy for the KL term, for example {@link ReferencePolicy#of} a LoRA setup (the
+     *     trained model with its adapter switched off: no second copy of the weights)
+     * @return this builder
+     */
+    public Builder optReference(ReferencePolicy v) {
       reference = v;
       return this;
     }

@@ -125,7 +125,7 @@ public final class PolicyUpdater {
       Map<String, Double> diagnostics) {}
 
   private final Qwen3Model model;
-  private final Qwen3Model reference;
+  private final ReferencePolicy reference;
   private final PolicyLoss loss;
   private final AdamW optimizer;
   private final Settings settings;
@@ -142,7 +142,8 @@ public final class PolicyUpdater {
    * @param settings batching
    */
   public PolicyUpdater(
-      Qwen3Model model, Qwen3Model reference, PolicyOptimizer policyOptimizer, AdamW optimizer, Settings settings) {
+      Qwen3Model model, ReferencePolicy reference, PolicyOptimizer policyOptimizer, AdamW optimizer,
+      Settings settings) {
     this.model = Objects.requireNonNull(model, "model");
     this.reference = reference;
     this.loss = Objects.requireNonNull(policyOptimizer, "policyOptimizer").loss();
@@ -178,7 +179,7 @@ public final class PolicyUpdater {
       return new Report(given.size(), 0, zero, empty, 0, 0, 0, Map.of());
     }
     List<float[]> old = settings.recomputeOldLogProbs() ? score(model, rows) : recorded(rows);
-    List<float[]> ref = reference == null ? null : score(reference, rows);
+    List<float[]> ref = reference == null ? null : reference.apply(m -> score(m, rows));
 
     LossDiagnostics sum = null;
     int minibatches = 0;

@@ -14,6 +14,9 @@ import org.magejvm.api.OptimizerConfig;
 import org.magejvm.api.PolicyOptimizer;
 import org.magejvm.api.PolicyOptimizerProvider;
 import org.magejvm.api.plugin.ProviderRegistry;
+import org.magejvm.impl.llm.finetune.FineTuning;
+import org.magejvm.impl.llm.finetune.LoraAdapter;
+import org.magejvm.impl.llm.finetune.LoraConfig;
 import org.magejvm.impl.llm.generate.TeacherForcing;
 import org.magejvm.impl.llm.model.Qwen3Config;
 import org.magejvm.impl.llm.model.Qwen3Model;
@@ -126,6 +129,38 @@ class PolicyUpdaterTest {
         }
         adamw.zeroGradients();
         return out;
+      }
+    }
+  }
+
+  @Test
+  void loraKlReferenceIsTheBaseModelWithTheAdapterOff() {
+    try (Qwen3Model model = Qwen3Model.random(CONFIG, 5, Device.cpu(), DataType.FLOAT64);
+        LoraAdapter adapter = LoraAdapter.create(model, LoraConfig.builder().setRank(2).optAllLinear().build(), 3);
+        FineTuning ft = FineTuning.lora(model, adapter, FineTuning.KlReference.BASE_WEIGHTS)) {
+      OptimizerConfig c = OptimizerConfig.builder().optKlCoefficient(0.1).optEntropyCoefficient(0).build();
+      PolicyOptimizer gigpo = ProviderRegistry.discover(PolicyOptimizerProvider.class).require("gigpo").create(c);
+      try (AdamW adamw = new AdamW(ft.trainableParameters(),
+          AdamWConfig.builder().optLearningRate(5e-2).optWeightDecay(0).build())) {
+        PolicyUpdater updater = new PolicyUpdater(model, ReferencePolicy.of(ft), gigpo, adamw,
+            new PolicyUpdater.Settings(64, 4, 1, true, true));
+        List<PolicyUpdater.Row> rows = rows();
+        // a fresh adapter changes nothing: the policy is its own reference, so the KL term is zero
+        PolicyUpdater.Report first = updater.update(rows);
+        assertThat(first.diagnostics().get("actor/kl_loss")).isCloseTo(0.0, within(1e-9));
+        // after a step the adapter has moved the policy away from the base weights: the KL term sees it
+        PolicyUpdater.Report second = updater.update(rows);
+        assertThat(second.diagnostics().get("actor/kl_loss")).isGreaterThan(1e-8);
+        assertThat(adapter.isEnabled()).as("the adapter is switched back on after reference scoring").isTrue();
+        // the reference scores equal the base model's: the adapter switched off by hand gives the same numbers
+        List<float[]> viaReference = ReferencePolicy.of(ft).apply(m -> updater.oldLogProbs(rows));
+        adapter.setEnabled(false);
+        List<float[]> base = updater.oldLogProbs(rows);
+        adapter.setEnabled(true);
+        for (int i = 0; i < rows.size(); i++) {
+          assertThat(viaReference.get(i)).containsExactly(base.get(i));
+        }
+        assertThat(updater.oldLogProbs(rows).get(0)).isNotEqualTo(base.get(0));
       }
     }
   }
