@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
     versionProvider = MageCli.Version.class,
     description = "MAGE meta-reinforcement learning for language-model agents, on the JVM.",
     subcommands = {QuickStartCommand.class, EnvsCommand.class, PlayCommand.class, GenerateCommand.class,
-        LogitsCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+        LogitsCommand.class, BenchCommand.class, TranscriptsCommand.class, SftCommand.class,
+        CommandLine.HelpCommand.class})
 public final class MageCli implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
