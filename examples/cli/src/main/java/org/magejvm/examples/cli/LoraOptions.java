@@ -15,7 +15,9 @@ final class LoraOptions {
   /** What {@code --lora-targets} means when it is not given. */
   static final String DEFAULT_TARGETS = "all-linear";
 
-  @Option(names = "--lora-rank", paramLabel = "R", description = "LoRA rank r.")
+  @Option(names = "--lora-rank", paramLabel = "R",
+      description = "LoRA rank r (sft: trains a LoRA adapter instead of every weight; lora and memory: default 16,"
+          + " and memory takes 0 for full fine-tuning).")
   Integer rank;
 
   @Option(names = "--lora-alpha", paramLabel = "A",

@@ -158,10 +158,10 @@ final class MemoryCommand implements Callable<Integer> {
     }
     out.printf(Locale.ROOT, format, "total", size(e.totalBytes()));
     out.printf(Locale.ROOT, format, "total without the L^2 arrays", size(e.totalWithoutQuadraticBytes()));
-    out.printf(Locale.ROOT, "%n  the attention here is computed explicitly; the last line is what a fused attention"
-        + " kernel (flash attention) would need%n");
-    out.printf(Locale.ROOT, "%n  not counted: the KV cache of sampling, %s per sequence of %,d tokens (rollouts and"
-        + " updates take turns), and the CUDA context%n", size(e.kvCacheBytesPerSequence()), e.sequence());
+    out.printf(Locale.ROOT, "%n  the attention is computed explicitly; the last line is what a fused attention"
+        + " kernel%n  (flash attention) would need. Not counted: the CUDA context, and the KV cache of sampling,%n"
+        + "  %s per sequence of %,d tokens (rollouts and updates take turns).%n", size(e.kvCacheBytesPerSequence()),
+        e.sequence());
   }
 
   /**
