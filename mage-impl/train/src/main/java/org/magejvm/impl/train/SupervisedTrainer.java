@@ -79,6 +79,7 @@ public final class SupervisedTrainer implements AutoCloseable {
   private final Map<String, Object> templateVariables;
   private final int batchSize;
   private final int epochs;
+  private final int maxSteps;
   private final int maxSequenceLength;
   private final List<Listener> listeners;
   private final Random shuffle;
@@ -95,6 +96,7 @@ public final class SupervisedTrainer implements AutoCloseable {
     this.templateVariables = Collections.unmodifiableMap(vars);
     this.batchSize = b.batchSize;
     this.epochs = b.epochs;
+    this.maxSteps = b.maxSteps;
     this.maxSequenceLength = b.maxSequenceLength;
     this.listeners = List.copyOf(b.listeners);
     this.shuffle = new Random(b.seed);
@@ -174,7 +176,8 @@ public final class SupervisedTrainer implements AutoCloseable {
   }
 
   /**
-   * Trains on the assistant turns of the transcripts for the configured number of epochs.
+   * Trains on the assistant turns of the transcripts for the configured number of epochs, or until the step limit
+   * ({@link Builder#optMaxSteps}) is reached, whichever comes first.
    *
    * @param transcripts the transcripts
    * @return the steps and example counts
@@ -204,9 +207,9 @@ public final class SupervisedTrainer implements AutoCloseable {
       order.add(i);
     }
     int step = 0;
-    for (int epoch = 1; epoch <= epochs; epoch++) {
+    for (int epoch = 1; epoch <= epochs && (maxSteps == 0 || step < maxSteps); epoch++) {
       Collections.shuffle(order, shuffle);
-      for (int start = 0; start < order.size(); start += batchSize) {
+      for (int start = 0; start < order.size() && (maxSteps == 0 || step < maxSteps); start += batchSize) {
         List<SupervisedExample> batch = new ArrayList<>(batchSize);
         for (int k = start; k < Math.min(order.size(), start + batchSize); k++) {
           batch.add(examples.get(order.get(k)));
@@ -258,6 +261,7 @@ public final class SupervisedTrainer implements AutoCloseable {
     private AdamWConfig optimizerConfig = AdamWConfig.defaults();
     private int batchSize = DEFAULT_BATCH_SIZE;
     private int epochs = 1;
+    private int maxSteps;
     private long seed;
     private int maxSequenceLength = DEFAULT_MAX_SEQUENCE_LENGTH;
     private boolean enableThinking = true;
@@ -332,6 +336,19 @@ public final class SupervisedTrainer implements AutoCloseable {
     }
 
     /**
+     * Limits the optimizer steps of each {@link SupervisedTrainer#train} call. Training stops after {@code n} steps
+     * even in the middle of an epoch; to train for exactly {@code n} steps whatever the data size, also raise
+     * {@link #optEpochs} (for example to {@link Integer#MAX_VALUE}).
+     *
+     * @param n the most steps, or 0 for no limit (default 0)
+     * @return this builder
+     */
+    public Builder optMaxSteps(int n) {
+      this.maxSteps = n;
+      return this;
+    }
+
+    /**
      * @param s the shuffling seed (default 0)
      * @return this builder
      */
@@ -397,6 +414,9 @@ public final class SupervisedTrainer implements AutoCloseable {
       if (batchSize < 1 || epochs < 1 || maxSequenceLength < 2) {
         throw new IllegalStateException("batchSize and epochs must be >= 1 and maxSequenceLength >= 2, got "
             + batchSize + ", " + epochs + " and " + maxSequenceLength);
+      }
+      if (maxSteps < 0) {
+        throw new IllegalStateException("maxSteps must be >= 0 (0: no limit), got " + maxSteps);
       }
       int stop;
       if (stopTokenId.isPresent()) {

@@ -132,6 +132,30 @@ class SupervisedTrainerTest {
   }
 
   @Test
+  void aStepLimitCutsTrainingShortAndKeepsTheSameBatches() {
+    List<SupervisedStep> limited;
+    List<SupervisedStep> full;
+    try (DjlLanguagePolicy policy = policy();
+        SupervisedTrainer trainer = SupervisedTrainer.builderFor(policy).optOptimizerConfig(SFT).optBatchSize(2)
+            .optEpochs(Integer.MAX_VALUE).optMaxSteps(4).optSeed(3).build()) {
+      limited = trainer.train(TRANSCRIPTS).steps();
+    }
+    try (DjlLanguagePolicy policy = policy();
+        SupervisedTrainer trainer = SupervisedTrainer.builderFor(policy).optOptimizerConfig(SFT).optBatchSize(2)
+            .optEpochs(2).optSeed(3).build()) {
+      full = trainer.train(TRANSCRIPTS).steps();
+    }
+    // 5 examples in batches of 2: three steps per epoch, so the fourth step is the first of epoch 2
+    assertThat(limited).extracting(SupervisedStep::epoch).containsExactly(1, 1, 1, 2);
+    assertThat(limited).extracting(SupervisedStep::loss)
+        .isEqualTo(full.subList(0, 4).stream().map(SupervisedStep::loss).toList());
+    try (DjlLanguagePolicy policy = policy()) {
+      assertThatThrownBy(() -> SupervisedTrainer.builderFor(policy).optMaxSteps(-1).build())
+          .isInstanceOf(IllegalStateException.class).hasMessageContaining("maxSteps");
+    }
+  }
+
+  @Test
   void longExamplesAreLeftOutAndCounted() {
     try (DjlLanguagePolicy policy = policy();
         SupervisedTrainer trainer = SupervisedTrainer.builderFor(policy).optMaxSequenceLength(12).build()) {

@@ -1,0 +1,112 @@
+package org.magejvm.examples.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.magejvm.examples.lora.LoraTraining;
+import org.magejvm.impl.eval.MethodPreset;
+import org.magejvm.impl.llm.Qwen3Checkpoint;
+import org.magejvm.spi.EnvironmentRegistry;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code mage lora}: the real-checkpoint example, {@link LoraTraining}, from the command line. */
+@Command(name = "lora", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {"Train a LoRA adapter on a Qwen3 checkpoint directory with the MAGE preset (on the GPU when one"
+        + " is present), evaluating before and after on the same seeds; or only evaluate with --iterations 0.",
+        "The base weights stay frozen; the KL term compares with them by switching the adapter off (no second copy"
+            + " of the model; docs/training.md)."})
+final class LoraCommand implements Callable<Integer> {
+
+  @Option(names = "--model", required = true, paramLabel = "DIR",
+      description = "Hugging Face Qwen3 checkpoint directory (for example a download of Qwen/Qwen3-0.6B).")
+  Path model;
+
+  @Option(names = "--env", required = true, paramLabel = "ID",
+      description = "Built-in environment: mage-tictactoe, mage-kuhn-poker or mage-sokoban (see `mage envs`).")
+  String env;
+
+  @Option(names = "--adapter", paramLabel = "DIR",
+      description = "Continue from (or evaluate) a PEFT adapter saved earlier instead of a new one.")
+  Path adapter;
+
+  @Option(names = "--out", paramLabel = "DIR", description = "Where to save the trained adapter (PEFT layout).")
+  Path out;
+
+  @Option(names = "--iterations", paramLabel = "N", defaultValue = "10",
+      description = "MAGE iterations; 0 only evaluates (default: ${DEFAULT-VALUE}).")
+  int iterations;
+
+  @Option(names = "--tasks", paramLabel = "B", defaultValue = "" + MethodPreset.TRAINING_TASKS,
+      description = "Task groups per iteration (default: ${DEFAULT-VALUE}, the preset's).")
+  int tasks;
+
+  @Option(names = "--group-size", paramLabel = "G", defaultValue = "8",
+      description = "Meta-episodes per group (default: ${DEFAULT-VALUE}, the preset's).")
+  int groupSize;
+
+  @Option(names = "--eval-meta-episodes", paramLabel = "M", defaultValue = "" + MethodPreset.EVALUATION_META_EPISODES,
+      description = "Meta-episodes per evaluation (default: ${DEFAULT-VALUE}, the preset's).")
+  int evalMetaEpisodes;
+
+  @Option(names = "--max-new-tokens", paramLabel = "N", defaultValue = "512",
+      description = "Response tokens per turn, in training and evaluation (default: ${DEFAULT-VALUE}; the spec"
+          + " allows 3072 for Tic-Tac-Toe and 8192 for Kuhn Poker, with thinking on).")
+  int maxNewTokens;
+
+  @Option(names = "--lr", paramLabel = "X", defaultValue = "1e-5",
+      description = "AdamW learning rate of the adapter (default: ${DEFAULT-VALUE}).")
+  double learningRate;
+
+  @Mixin LoraOptions lora;
+
+  @Option(names = "--micro-batch", paramLabel = "TURNS", defaultValue = "8",
+      description = "Turns per forward and backward pass; the gradients of each 64-turn minibatch accumulate"
+          + " (default: ${DEFAULT-VALUE}).")
+  int microBatch;
+
+  @Option(names = "--prompt-style", paramLabel = "verbose|compact", defaultValue = "verbose",
+      description = "Prompt style (default: ${DEFAULT-VALUE}).")
+  String promptStyle;
+
+  @Option(names = "--thinking",
+      description = "Let the model think (the chat template's enable_thinking, as in the spec); off by default to"
+          + " keep responses short.")
+  boolean thinking;
+
+  @Option(names = "--device", paramLabel = "auto|cpu|gpu", defaultValue = "auto",
+      description = "auto: float16 on the GPU when libtorch sees one, else float32 on the CPU"
+          + " (default: ${DEFAULT-VALUE}); see docs/gpu.md.")
+  String device;
+
+  @Option(names = "--seed", paramLabel = "S", defaultValue = "0", description = "Base seed (default: 0).")
+  long seed;
+
+  @Option(names = "--threads", paramLabel = "T", description = "libtorch threads (default: one per core).")
+  Integer threads;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    if (!Files.isDirectory(model)) {
+      throw new IllegalArgumentException("--model " + model + (Files.exists(model) ? " is not a directory"
+          : " does not exist"));
+    }
+    if (adapter != null && !Files.isDirectory(adapter)) {
+      throw new IllegalArgumentException("--adapter " + adapter + " does not exist");
+    }
+    LibtorchThreads.apply(threads);
+    Qwen3Checkpoint.Options options = SftCommand.deviceOptions(device).withThinking(thinking).withSeed(seed);
+    LoraTraining.Settings s = new LoraTraining.Settings(model, adapter, out, env, options, lora.toConfig(16, null),
+        iterations, tasks, groupSize, evalMetaEpisodes, maxNewTokens, learningRate, microBatch,
+        PlayCommand.parsePromptStyle(promptStyle), seed);
+    PrintWriter o = spec.commandLine().getOut();
+    new LoraTraining(EnvironmentRegistry.discover(), o).run(s);
+    o.flush();
+    return 0;
+  }
+}

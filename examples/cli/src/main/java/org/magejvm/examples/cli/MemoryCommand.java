@@ -1,0 +1,176 @@
+package org.magejvm.examples.cli;
+
+import com.google.gson.GsonBuilder;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import org.magejvm.examples.memory.Qwen3Presets;
+import org.magejvm.examples.memory.TrainingMemory;
+import org.magejvm.impl.llm.model.Projection;
+import org.magejvm.impl.llm.model.Qwen3Config;
+import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code mage memory}: the device memory of one LoRA (or full) training step of a Qwen3 model, from its
+ * {@code config.json} or a published configuration ({@link Qwen3Presets}), at given prompt and response lengths
+ * (see {@link TrainingMemory} for what is counted and how).
+ */
+@Command(name = "memory", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {"Compute the memory one LoRA training step of a Qwen3 model needs: base weights, adapters,"
+        + " their gradients, AdamW's moments, and the activations of a teacher-forced forward and backward pass"
+        + " (no recomputation) at the given lengths.",
+        "The formula is documented in docs/training.md (\"Memory for real checkpoints\")."})
+final class MemoryCommand implements Callable<Integer> {
+
+  /** Where the architecture comes from: exactly one of the two. */
+  static final class Source {
+    @Option(names = "--model", paramLabel = "DIR", required = true,
+        description = "A checkpoint directory (only its config.json is read).")
+    Path model;
+
+    @Option(names = "--preset", paramLabel = "NAME", required = true,
+        description = "A published Qwen3 config: qwen3-0.6b, qwen3-1.7b or qwen3-4b.")
+    String preset;
+  }
+
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  Source source;
+
+  @Mixin LoraOptions lora;
+
+  @Option(names = "--prompt-tokens", paramLabel = "P", defaultValue = "4096",
+      description = "Prompt tokens per sequence (default: ${DEFAULT-VALUE}, the spec's limit for Kuhn Poker and"
+          + " Tic-Tac-Toe).")
+  int promptTokens;
+
+  @Option(names = "--response-tokens", paramLabel = "T", defaultValue = "8192",
+      description = "Response tokens per sequence (default: ${DEFAULT-VALUE}, Kuhn Poker's limit; Tic-Tac-Toe's is"
+          + " 3072).")
+  int responseTokens;
+
+  @Option(names = "--batch", paramLabel = "B", defaultValue = "1",
+      description = "Sequences per forward and backward pass, the micro-batch (default: ${DEFAULT-VALUE}; the"
+          + " reference uses 8 per GPU).")
+  int batch;
+
+  @Option(names = "--dtype", paramLabel = "f32|f16", defaultValue = "f16",
+      description = "Type of the base weights and activations (default: ${DEFAULT-VALUE}, as on a GPU).")
+  String dtype;
+
+  @Option(names = "--json", description = "Print JSON (bytes) instead of a table.")
+  boolean json;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /**
+   * @return the estimate the options describe
+   * @throws IllegalArgumentException naming the option or file that is wrong
+   */
+  TrainingMemory estimate() {
+    Qwen3Config config;
+    if (source.preset != null) {
+      config = Qwen3Presets.get(source.preset).orElseThrow(() -> new IllegalArgumentException(
+          "--preset: unknown preset '" + source.preset + "'; known presets: "
+              + String.join(", ", Qwen3Presets.all().keySet())));
+    } else {
+      Path file = Files.isDirectory(source.model) ? source.model.resolve(Qwen3Config.FILE_NAME) : source.model;
+      if (!Files.isRegularFile(file)) {
+        throw new IllegalArgumentException("--model: " + file + " does not exist");
+      }
+      config = Qwen3Config.fromFile(file);
+    }
+    int bytes = SftCommand.parseDtype(dtype).getNumOfBytes();
+    int rank = lora.rank == null ? 16 : lora.rank;
+    if (rank < 0) {
+      throw new IllegalArgumentException("--lora-rank must be >= 0 (0: full fine-tuning), got " + rank);
+    }
+    if (rank == 0 && bytes != 4) {
+      throw new IllegalArgumentException("full fine-tuning (--lora-rank 0) trains float32 weights; add --dtype f32");
+    }
+    if (promptTokens < 1 || responseTokens < 1 || batch < 1) {
+      throw new IllegalArgumentException("--prompt-tokens, --response-tokens and --batch must be >= 1");
+    }
+    return new TrainingMemory(config, rank, lora.targets(), promptTokens, responseTokens, batch, bytes);
+  }
+
+  @Override
+  public Integer call() {
+    TrainingMemory e = estimate();
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      Map<String, Object> root = new LinkedHashMap<>();
+      root.put("model", label());
+      root.put("dtype", e.weightBytes() == 2 ? "float16" : "float32");
+      root.put("lora_rank", e.rank());
+      root.put("lora_targets", e.targets().stream().map(Projection::moduleName).collect(Collectors.toList()));
+      root.put("prompt_tokens", e.promptTokens());
+      root.put("response_tokens", e.responseTokens());
+      root.put("batch", e.batch());
+      root.put("base_parameters", e.config().parameterCount());
+      root.put("trainable_parameters", e.trainableParameters());
+      root.put("bytes", e.parts());
+      root.put("activation_bytes", e.activationBytes());
+      root.put("total_bytes", e.totalBytes());
+      root.put("total_without_quadratic_bytes", e.totalWithoutQuadraticBytes());
+      root.put("kv_cache_bytes_per_sequence", e.kvCacheBytesPerSequence());
+      out.println(new GsonBuilder().setPrettyPrinting().create().toJson(root));
+    } else {
+      print(out, e);
+    }
+    out.flush();
+    return 0;
+  }
+
+  private String label() {
+    return source.preset != null ? source.preset.trim().toLowerCase(Locale.ROOT) : source.model.toString();
+  }
+
+  private void print(PrintWriter out, TrainingMemory e) {
+    Qwen3Config c = e.config();
+    String type = e.weightBytes() == 2 ? "float16" : "float32";
+    out.printf(Locale.ROOT, "mage memory: %s, %s, %s weights%n", label(),
+        e.full() ? "full fine-tuning" : "LoRA r=" + e.rank() + " on " + (e.targets().size() == 7 ? "all seven"
+            + " projections" : e.targets().stream().map(Projection::moduleName).collect(Collectors.joining(","))),
+        type);
+    out.printf(Locale.ROOT, "  %d layers, hidden %d, intermediate %d, %d heads (%d key/value) of %d, vocabulary %d%s%n",
+        c.numHiddenLayers(), c.hiddenSize(), c.intermediateSize(), c.numAttentionHeads(), c.numKeyValueHeads(),
+        c.headDim(), c.vocabSize(), c.tieWordEmbeddings() ? ", tied embeddings" : "");
+    out.printf(Locale.ROOT, "  %,d base parameters, %,d trainable%n", c.parameterCount(), e.trainableParameters());
+    out.printf(Locale.ROOT, "  batch %d x (%d prompt + %d response) = %,d tokens per sequence%n%n", e.batch(),
+        e.promptTokens(), e.responseTokens(), e.sequence());
+    Map<String, Long> parts = e.parts();
+    String format = "  %-34s %12s%n";
+    for (String k : TrainingMemory.staticParts()) {
+      out.printf(Locale.ROOT, format, k, size(parts.get(k)));
+    }
+    out.printf(Locale.ROOT, format, "activations", size(e.activationBytes()));
+    for (String k : TrainingMemory.activationParts()) {
+      out.printf(Locale.ROOT, format, "  " + k, size(parts.get(k)));
+    }
+    out.printf(Locale.ROOT, format, "total", size(e.totalBytes()));
+    out.printf(Locale.ROOT, format, "total without the L^2 arrays", size(e.totalWithoutQuadraticBytes()));
+    out.printf(Locale.ROOT, "%n  the attention is computed explicitly; the last line is what a fused attention"
+        + " kernel%n  (flash attention) would need. Not counted: the CUDA context, and the KV cache of sampling,%n"
+        + "  %s per sequence of %,d tokens (rollouts and updates take turns).%n", size(e.kvCacheBytesPerSequence()),
+        e.sequence());
+  }
+
+  /**
+   * @param bytes a size
+   * @return it in GiB with two decimals, or in MiB below 1 GiB
+   */
+  static String size(long bytes) {
+    double gib = bytes / (double) (1L << 30);
+    return gib >= 1 ? String.format(Locale.ROOT, "%.2f GiB", gib)
+        : String.format(Locale.ROOT, "%.1f MiB", bytes / (double) (1L << 20));
+  }
+}
