@@ -1,5 +1,6 @@
 package org.magejvm.examples.cli;
 
+import org.magejvm.examples.quickstart.PromptCorpus;
 import ai.djl.Device;
 import ai.djl.ndarray.types.DataType;
 import com.google.gson.JsonElement;
@@ -17,7 +18,6 @@ import org.magejvm.api.OptimizerConfig;
 import org.magejvm.api.PolicyOptimizer;
 import org.magejvm.api.PolicyOptimizerProvider;
 import org.magejvm.api.SamplingConfig;
-import org.magejvm.api.Seat;
 import org.magejvm.api.plugin.ProviderRegistry;
 import org.magejvm.impl.credit.CreditConfig;
 import org.magejvm.impl.eval.MethodPreset;
@@ -44,8 +44,6 @@ import org.magejvm.impl.train.TrainingException;
 import org.magejvm.spi.Environment;
 import org.magejvm.spi.EnvironmentProvider;
 import org.magejvm.spi.EnvironmentRegistry;
-import org.magejvm.spi.PromptContext;
-import org.magejvm.spi.PromptStyle;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -474,25 +472,9 @@ final class TrainCommand implements Callable<Integer> {
     return out;
   }
 
-  /** Text the tiny tokenizer learns its merges from: the environment's opening prompts and its legal actions. */
+  /** Text the tiny tokenizer learns its merges from: opening prompts, legal actions and a reflection answer. */
   static String promptCorpus(EnvironmentProvider provider, long seed) {
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < 4; i++) {
-      try (Environment e = provider.create(Map.of())) {
-        org.magejvm.api.Opponent opponent = provider.twoPlayer() && !provider.opponents().training().isEmpty()
-            ? provider.opponents().training().get(0).opponent() : null;
-        String obs = e.reset(Seeds.derive(seed, 8, i), opponent, i % 2 == 0 ? Seat.FIRST : Seat.SECOND);
-        for (PromptStyle style : PromptStyle.values()) {
-          sb.append(e.promptRenderer().renderPlay(new PromptContext(style, obs, 0, List.of(), List.of(), null)))
-              .append('\n');
-        }
-        for (String a : e.legalActions()) {
-          sb.append("<action>").append(a).append("</action>\n");
-        }
-      }
-    }
-    sb.append("<remark>Next time I will play differently.</remark>\n");
-    return sb.toString();
+    return PromptCorpus.of(provider, seed) + "<remark>Next time I will play differently.</remark>\n";
   }
 
   private static String successRates(Map<String, Object> m, String prefix) {

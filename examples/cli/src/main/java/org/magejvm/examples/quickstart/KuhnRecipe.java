@@ -46,10 +46,8 @@ import org.magejvm.impl.train.SupervisedTrainer;
 import org.magejvm.impl.train.TrainingListener;
 import org.magejvm.impl.train.Transcript;
 import org.magejvm.impl.train.TranscriptWriter;
-import org.magejvm.spi.Environment;
 import org.magejvm.spi.EnvironmentProvider;
 import org.magejvm.spi.EnvironmentRegistry;
-import org.magejvm.spi.PromptContext;
 import org.magejvm.spi.PromptStyle;
 
 /**
@@ -144,7 +142,7 @@ public final class KuhnRecipe {
     Path dir = settings.workDir().resolve("tiny-qwen3");
     if (!Files.exists(dir.resolve("model.safetensors"))) {
       out.println("Writing a tiny Qwen3 checkpoint (tokenizer learned from Kuhn prompts) to " + dir);
-      TinyCheckpoint.write(dir, TinyCheckpoint.Spec.small(promptCorpus(provider, settings.seed()),
+      TinyCheckpoint.write(dir, TinyCheckpoint.Spec.small(PromptCorpus.of(provider, settings.seed()),
           Seeds.derive(settings.seed(), 7, 0)));
     }
     return dir;
@@ -325,31 +323,6 @@ public final class KuhnRecipe {
     try (LanguagePolicy adaptive = provider.scriptedPolicy("adaptive", 0)) {
       return evaluate(adaptive, ContextMode.HISTORY_ONLY);
     }
-  }
-
-  /**
-   * Prompts of the game in both styles plus the action answers, for learning the tiny tokenizer's merges.
-   *
-   * @param provider the game
-   * @param seed a seed
-   * @return the corpus
-   */
-  static String promptCorpus(EnvironmentProvider provider, long seed) {
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < 4; i++) {
-      try (Environment env = provider.create(Map.of())) {
-        String obs = env.reset(Seeds.derive(seed, 8, i), provider.opponents().training().get(0).opponent(),
-            i % 2 == 0 ? Seat.FIRST : Seat.SECOND);
-        for (PromptStyle style : PromptStyle.values()) {
-          PromptContext c = new PromptContext(style, obs, 0, List.of(), List.of(), null);
-          sb.append(env.promptRenderer().renderPlay(c)).append('\n');
-        }
-        for (String a : env.legalActions()) {
-          sb.append("<action>").append(a).append("</action>\n");
-        }
-      }
-    }
-    return sb.toString();
   }
 
   /**
