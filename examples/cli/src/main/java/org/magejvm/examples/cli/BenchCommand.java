@@ -34,6 +34,8 @@ final class BenchCommand implements Callable<Integer> {
     BENCHMARKS.put("kuhn-adaptation", "KuhnAdaptationExperiment");
     BENCHMARKS.put("model", "ModelBench");
     BENCHMARKS.put("soak", "SoakBench");
+    BENCHMARKS.put("update", "UpdateBench");
+    BENCHMARKS.put("iteration", "IterationBench");
   }
 
   @Parameters(index = "0", paramLabel = "NAME", description = "One of: ${COMPLETION-CANDIDATES}",

@@ -212,8 +212,12 @@ public final class QuickStart {
   /**
    * Text the tiny tokenizer learns its merges from: the game's compact and verbose opening prompts for a few seeds
    * and seats, and well-formed answers.
+   *
+   * @param provider the environment
+   * @param seed the seed of the games rendered
+   * @return the corpus
    */
-  static String promptCorpus(EnvironmentProvider provider, long seed) {
+  public static String promptCorpus(EnvironmentProvider provider, long seed) {
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < 4; i++) {
       try (Environment env = provider.create(Map.of())) {
