@@ -18,6 +18,31 @@ final class ProcStatus {
     return field("VmHWM:");
   }
 
+  /**
+   * Resets the peak resident set size to the current one (writes 5 to {@code /proc/self/clear_refs}, Linux 4.0+), so
+   * that {@link #peakRssMiB()} measures one phase of a program.
+   *
+   * @return whether the reset worked
+   */
+  static boolean resetPeak() {
+    try {
+      Files.writeString(Path.of("/proc/self/clear_refs"), "5");
+      return true;
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** @return the machine's load averages over 1, 5 and 15 minutes as printed by /proc/loadavg, or "?" */
+  static String loadAverage() {
+    try {
+      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+      return f[0] + " " + f[1] + " " + f[2];
+    } catch (IOException | RuntimeException e) {
+      return "?";
+    }
+  }
+
   private static double field(String name) {
     try {
       for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {

@@ -35,6 +35,8 @@ final class BenchCommand implements Callable<Integer> {
     BENCHMARKS.put("model", "ModelBench");
     BENCHMARKS.put("soak", "SoakBench");
     BENCHMARKS.put("memory", "MemoryBench");
+    BENCHMARKS.put("update", "UpdateBench");
+    BENCHMARKS.put("iteration", "IterationBench");
   }
 
   @Parameters(index = "0", paramLabel = "NAME", description = "One of: ${COMPLETION-CANDIDATES}",

@@ -289,31 +289,43 @@ public final class AdamW implements AutoCloseable {
       double oneMinusBeta2 = 1.0 - config.beta2();
       double stepSize = lr / (1.0 - Math.pow(config.beta1(), next));
       double correction2Sqrt = Math.sqrt(1.0 - Math.pow(config.beta2(), next));
+      // the scalar operands as arrays, made once per step rather than once per parameter and operation: DJL turns
+      // every Java scalar operand into a new array (a native allocation, tens of microseconds), which is most of a
+      // step's cost when there are many small parameters (LoRA). Each is exactly the FLOAT64 0-d array that
+      // muli(double) and the like would create, so the arithmetic is unchanged bit for bit.
+      NDArray scaleArray = scalar(scale);
+      NDArray decayArray = scalar(decay);
+      NDArray oneMinusBeta1Array = scalar(oneMinusBeta1);
+      NDArray oneMinusBeta2Array = scalar(oneMinusBeta2);
+      NDArray beta2Array = scalar(config.beta2());
+      NDArray correction2SqrtArray = scalar(correction2Sqrt);
+      NDArray epsArray = scalar(config.eps());
+      NDArray stepSizeArray = scalar(stepSize);
       int i = 0;
       for (Map.Entry<String, NDArray> e : parameters.entrySet()) {
         NDArray p = e.getValue();
         NDArray g = grads.get(i++);
         NDArray m = firstMoments.get(e.getKey());
         NDArray v = secondMoments.get(e.getKey());
-        // a scope per parameter catches the scalar operands DJL creates; the temporaries as large as the
+        // a scope per parameter catches anything the engine creates on the way; the temporaries as large as the
         // parameter are closed as soon as they are used, so at most two exist at a time
         try (NDScope inner = new NDScope()) {
           inner.suppressNotUsedWarning();
           if (clipped) {
-            g.muli(scale);
+            g.muli(scaleArray);
           }
           if (decay != 1.0) {
-            p.muli(decay);
+            p.muli(decayArray);
           }
           try (NDArray delta = g.sub(m)) {
-            m.addi(delta.muli(oneMinusBeta1));
+            m.addi(delta.muli(oneMinusBeta1Array));
           }
-          try (NDArray square = g.mul(oneMinusBeta2)) {
-            v.muli(config.beta2()).addi(square.muli(g));
+          try (NDArray square = g.mul(oneMinusBeta2Array)) {
+            v.muli(beta2Array).addi(square.muli(g));
           }
           try (NDArray denominator = v.sqrt()) {
-            denominator.divi(correction2Sqrt).addi(config.eps());
-            try (NDArray update = m.mul(stepSize)) {
+            denominator.divi(correction2SqrtArray).addi(epsArray);
+            try (NDArray update = m.mul(stepSizeArray)) {
               p.subi(update.divi(denominator));
             }
           }
@@ -346,6 +358,14 @@ public final class AdamW implements AutoCloseable {
   /** @return the learning rate the next update will use (warm-up included) */
   public double learningRate() {
     return config.learningRateAt(stepCount + 1);
+  }
+
+  /**
+   * A scalar operand for this step: a 0-d FLOAT64 array on the parameters' device, as DJL's {@code muli(double)}
+   * makes one, owned by the optimizer's manager and closed by the step's scope.
+   */
+  private NDArray scalar(double value) {
+    return manager.create(value);
   }
 
   /** The L2 norm over all gradients; NaN or infinite when any gradient holds a NaN or an infinity. */

@@ -6,10 +6,13 @@ import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.training.GradientCollector;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.IntStream;
 import org.magejvm.api.LossAggregation;
 import org.magejvm.api.LossDiagnostics;
 import org.magejvm.api.LossInput;
@@ -28,7 +31,9 @@ import org.magejvm.api.annotation.Api;
  * before one {@link AdamW} step. The loss of every micro-batch is normalised by its whole minibatch (token count or
  * sequence count), so accumulation gives exactly the gradient of one pass over the minibatch.
  *
- * <p>Rows are taken in the order given (the reference does not shuffle). Rows whose advantage is exactly zero
+ * <p>Rows are taken in the order given (the reference does not shuffle); within a minibatch, and for the old and
+ * reference log-probabilities, they are cut into micro-batches in order of length, so that each micro-batch pads
+ * little (a minibatch's gradient is the same however it is cut). Rows whose advantage is exactly zero
  * contribute no policy gradient; with {@link Settings#skipZeroAdvantage()} they are left out of the update (and out of
  * the token normaliser) and counted, which changes only the entropy and KL terms' weight.
  */
@@ -218,8 +223,14 @@ public final class PolicyUpdater {
    *
    * @return the minibatch's summed diagnostics
    */
-  LossDiagnostics accumulate(TeacherForcing tf, List<Row> rows, List<float[]> old, List<float[]> ref) {
-    double normalizer = normalizer(rows, 0, rows.size());
+  LossDiagnostics accumulate(TeacherForcing tf, List<Row> given, List<float[]> givenOld, List<float[]> givenRef) {
+    double normalizer = normalizer(given, 0, given.size());
+    // micro-batches of rows of similar length: the sum over the minibatch, hence its gradient, does not depend on
+    // how it is cut, but each micro-batch is padded to its longest prompt and response
+    int[] order = byLength(given);
+    List<Row> rows = permuted(given, order);
+    List<float[]> old = permuted(givenOld, order);
+    List<float[]> ref = givenRef == null ? null : permuted(givenRef, order);
     LossDiagnostics mini = null;
     for (int m = 0; m < rows.size(); m += settings.microBatchTurns()) {
       int me = Math.min(rows.size(), m + settings.microBatchTurns());
@@ -228,6 +239,25 @@ public final class PolicyUpdater {
       mini = mini == null ? d : mini.plus(d);
     }
     return mini;
+  }
+
+  /**
+   * The rows' indices sorted by prompt plus response length (stably, so equal lengths keep their order). Cutting
+   * rows in this order into micro-batches pads far less than cutting them in batch order, where a meta-episode's
+   * turns follow each other with prompts that grow with its history.
+   */
+  static int[] byLength(List<Row> rows) {
+    return IntStream.range(0, rows.size()).boxed()
+        .sorted(Comparator.comparingInt(i -> rows.get(i).prompt().length + rows.get(i).response().length))
+        .mapToInt(Integer::intValue).toArray();
+  }
+
+  private static <T> List<T> permuted(List<T> values, int[] order) {
+    List<T> out = new ArrayList<>(order.length);
+    for (int i : order) {
+      out.add(values.get(i));
+    }
+    return out;
   }
 
   /**
@@ -316,9 +346,15 @@ public final class PolicyUpdater {
     return out;
   }
 
-  /** Per-row log-probabilities of the responses under {@code scorer} at temperature 1, with no autograd graph. */
-  private List<float[]> score(Qwen3Model scorer, List<Row> rows) {
-    List<float[]> out = new ArrayList<>(rows.size());
+  /**
+   * Per-row log-probabilities of the responses under {@code scorer} at temperature 1, with no autograd graph, in the
+   * rows' order; scored in micro-batches of rows of similar length.
+   */
+  private List<float[]> score(Qwen3Model scorer, List<Row> given) {
+    int[] order = byLength(given);
+    List<Row> rows = permuted(given, order);
+    float[][] byRow = new float[rows.size()][];
+    int next = 0;
     TeacherForcing tf = new TeacherForcing(scorer);
     GradMode noGrad = GradMode.disabled();
     try {
@@ -337,13 +373,13 @@ public final class PolicyUpdater {
           for (int i = 0; i < end - start; i++) {
             float[] row = new float[responses.get(i).length];
             System.arraycopy(flat, i * width, row, 0, row.length);
-            out.add(row);
+            byRow[order[next++]] = row;
           }
         }
       }
     } finally {
       noGrad.close();
     }
-    return out;
+    return Arrays.asList(byRow);
   }
 }

@@ -94,6 +94,29 @@ class PolicyUpdaterTest {
     }
   }
 
+  @Test
+  void rowsAreCutIntoMicroBatchesByLengthAndScoresComeBackInTheirOrder() {
+    List<PolicyUpdater.Row> rows = rows();
+    // lengths 6, 4, 8, 2, 4: shortest first, ties in the given order
+    assertThat(PolicyUpdater.byLength(rows)).containsExactly(3, 1, 4, 0, 2);
+    try (Qwen3Model model = Qwen3Model.random(CONFIG, 5, Device.cpu(), DataType.FLOAT64)) {
+      model.weights().requireGradients(true);
+      try (AdamW adamw = new AdamW(model.weights().parameters(), AdamWConfig.builder().build())) {
+        List<float[]> batched = new PolicyUpdater(model, null, gigpo(0), adamw,
+            new PolicyUpdater.Settings(64, 2, 1, true, false)).oldLogProbs(rows);
+        List<float[]> alone = new PolicyUpdater(model, null, gigpo(0), adamw,
+            new PolicyUpdater.Settings(64, 1, 1, true, false)).oldLogProbs(rows);
+        assertThat(batched).hasSameSizeAs(rows);
+        for (int i = 0; i < rows.size(); i++) {
+          assertThat(batched.get(i)).hasSize(rows.get(i).response().length);
+          for (int j = 0; j < batched.get(i).length; j++) {
+            assertThat(batched.get(i)[j]).as("row %d token %d", i, j).isCloseTo(alone.get(i)[j], within(1e-6f));
+          }
+        }
+      }
+    }
+  }
+
   private static void assertClose(String name, double[] actual, double[] expected) {
     double scale = 0;
     double diff = 0;

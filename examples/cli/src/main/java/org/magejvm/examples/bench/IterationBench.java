@@ -1,0 +1,297 @@
+package org.magejvm.examples.bench;
+
+import ai.djl.engine.Engine;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.magejvm.api.ContextMode;
+import org.magejvm.api.MetaEpisode;
+import org.magejvm.api.OptimizerConfig;
+import org.magejvm.api.PolicyOptimizer;
+import org.magejvm.api.PolicyOptimizerProvider;
+import org.magejvm.api.SamplingConfig;
+import org.magejvm.api.Turn;
+import org.magejvm.api.plugin.ProviderRegistry;
+import org.magejvm.examples.quickstart.PromptCorpus;
+import org.magejvm.impl.eval.MethodPreset;
+import org.magejvm.impl.llm.DjlLanguagePolicy;
+import org.magejvm.impl.llm.Qwen3Checkpoint;
+import org.magejvm.impl.llm.TinyCheckpoint;
+import org.magejvm.impl.llm.finetune.FineTuning;
+import org.magejvm.impl.llm.model.Qwen3Config;
+import org.magejvm.impl.llm.model.Qwen3Model;
+import org.magejvm.impl.rollout.MetaEpisodeRunner;
+import org.magejvm.impl.rollout.RolloutConfig;
+import org.magejvm.impl.rollout.RolloutResult;
+import org.magejvm.impl.train.AdamW;
+import org.magejvm.impl.train.AdamWConfig;
+import org.magejvm.impl.train.MageTrainer;
+import org.magejvm.impl.train.PolicyUpdater;
+import org.magejvm.spi.EnvironmentProvider;
+import org.magejvm.spi.EnvironmentRegistry;
+import org.magejvm.spi.PromptStyle;
+
+/**
+ * Measures {@link MageTrainer} iterations on Kuhn Poker: the MAGE preset's training rollout (16 tasks x 8
+ * meta-episodes of 3 episodes, differential return, GiGPO) with compact prompts, the history of earlier attempts in
+ * the prompt ({@link ContextMode#HISTORY_ONLY}), training sampling with at most 16 new tokens, KL off and full
+ * fine-tuning. Prints each iteration's time split from the metrics' {@code timing/*} keys (rollout, scoring: credit
+ * assignment and advantages, update: old log-probabilities and the minibatch steps), generated tokens per second
+ * in the rollout and trained (response) tokens per second in the update, after warm-up iterations.
+ *
+ * <p>The models are random checkpoints written by {@link TinyCheckpoint} with a tokenizer learned from Kuhn prompts
+ * (as the quick start builds one): {@code tiny} is {@link TinyCheckpoint.Spec#small}; {@code 10m} has the
+ * 10M benchmark model's widths (hidden 256, 4/2 heads of 64, MLP 768) with {@code layers10m=12} layers, which
+ * gives about 10M parameters with this small vocabulary. An untrained model writes no valid action, so every turn
+ * is an invalid action, most responses run to the 16-token limit and every advantage is zero: the figures measure
+ * the machinery, not a learning run. So that the update still does its work, zero-advantage turns are trained too
+ * by default ({@code skipzero=false}; the trainer's default skips them); the other update settings are
+ * {@link PolicyUpdater.Settings#defaults()}.
+ *
+ * <p>Arguments are {@code key=value} pairs, all optional: {@code models=tiny,10m}, {@code warmup=1},
+ * {@code iterations=3} (measured), {@code tasks=16} and {@code group=8} (the preset's), {@code layers10m=12},
+ * {@code seed=1}, {@code skipzero=false}, {@code dir=} (where the checkpoints are written; a new temporary
+ * directory by default).
+ *
+ * <p>Run with {@code ./mage bench iteration [key=value...]} after {@code mvn -B -q package -DskipTests}.
+ */
+public final class IterationBench {
+  private IterationBench() {}
+
+  /** The environment. */
+  static final String ENVIRONMENT = "mage-kuhn-poker";
+
+  /**
+   * Runs the benchmark.
+   *
+   * @param args {@code key=value} options (see the class comment)
+   */
+  public static void main(String[] args) {
+    Map<String, String> opt = new LinkedHashMap<>();
+    opt.put("models", "tiny,10m");
+    opt.put("warmup", "1");
+    opt.put("iterations", "3");
+    opt.put("tasks", String.valueOf(MethodPreset.TRAINING_TASKS));
+    opt.put("group", String.valueOf(MethodPreset.MAGE.trainingGroupSize()));
+    opt.put("layers10m", "12");
+    opt.put("seed", "1");
+    opt.put("skipzero", "false");
+    opt.put("dir", "");
+    for (String a : args) {
+      int eq = a.indexOf('=');
+      if (eq < 0 || !opt.containsKey(a.substring(0, eq))) {
+        throw new IllegalArgumentException("unknown argument " + a + "; known keys: " + opt.keySet());
+      }
+      opt.put(a.substring(0, eq), a.substring(eq + 1));
+    }
+    Engine engine = Engine.getEngine("PyTorch");
+    System.out.printf(Locale.ROOT,
+        "IterationBench: %s %s, %d cores visible, libtorch threads %s, Java %s, load %s%n",
+        engine.getEngineName(), engine.getVersion(), Runtime.getRuntime().availableProcessors(),
+        System.getProperty("ai.djl.pytorch.num_threads", "default"), System.getProperty("java.version"),
+        ProcStatus.loadAverage());
+    System.out.println("options: " + opt);
+    Path root;
+    try {
+      root = opt.get("dir").isEmpty() ? Files.createTempDirectory("mage-iteration-bench")
+          : Files.createDirectories(Path.of(opt.get("dir")));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    EnvironmentRegistry registry = EnvironmentRegistry.discover();
+    EnvironmentProvider provider = registry.require(ENVIRONMENT);
+    long seed = Long.parseLong(opt.get("seed"));
+    String corpus = PromptCorpus.of(provider, seed);
+    List<String> summary = new ArrayList<>();
+    for (String name : opt.get("models").split(",")) {
+      name = name.trim();
+      TinyCheckpoint.Spec spec;
+      switch (name) {
+        case "tiny":
+          spec = TinyCheckpoint.Spec.small(corpus, seed);
+          break;
+        case "10m":
+          spec = new TinyCheckpoint.Spec(256, Integer.parseInt(opt.get("layers10m")), 4, 2, 64, 768, 256, corpus,
+              seed);
+          break;
+        default:
+          throw new IllegalArgumentException("unknown model " + name + " (tiny or 10m)");
+      }
+      Path dir = root.resolve(name);
+      Qwen3Config config = TinyCheckpoint.write(dir, spec);
+      summary.add(run(name, dir, config, registry, provider, opt));
+    }
+    System.out.println();
+    System.out.println("summary (medians of the measured iterations):");
+    summary.forEach(System.out::println);
+    System.out.printf(Locale.ROOT, "load %s at the end; checkpoints in %s%n", ProcStatus.loadAverage(), root);
+  }
+
+  private static String run(String name, Path dir, Qwen3Config config, EnvironmentRegistry registry,
+      EnvironmentProvider provider, Map<String, String> opt) {
+    long seed = Long.parseLong(opt.get("seed"));
+    int warmup = Integer.parseInt(opt.get("warmup"));
+    int iterations = Integer.parseInt(opt.get("iterations"));
+    MethodPreset preset = MethodPreset.MAGE;
+    OptimizerConfig oc = preset.optimizerConfig().toBuilder().optKlCoefficient(0).build();
+    PolicyOptimizer optimizer = ProviderRegistry.discover(PolicyOptimizerProvider.class)
+        .require(preset.optimizerId().orElseThrow()).create(oc);
+    System.out.printf(Locale.ROOT,
+        "%n== %s: %,d parameters (hidden %d, %d layers, vocabulary %d); %s preset, %d tasks x %d, learning rate %g%n",
+        name, config.parameterCount(), config.hiddenSize(), config.numHiddenLayers(), config.vocabSize(),
+        preset.id(), Integer.parseInt(opt.get("tasks")), Integer.parseInt(opt.get("group")), oc.learningRate());
+    try (DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(dir,
+        Qwen3Checkpoint.Options.cpu().withThinking(false).withSeed(seed))) {
+      Qwen3Model model = MageTrainer.modelOf(policy);
+      try (FineTuning tuning = FineTuning.full(model, FineTuning.KlReference.NONE);
+          AdamW adamw = new AdamW(tuning.trainableParameters(), AdamWConfig.of(oc))) {
+        PolicyUpdater.Settings d = PolicyUpdater.Settings.defaults();
+        ProcStatus.resetPeak();
+        RolloutConfig.Builder rolloutConfig = preset.trainingRollout(provider)
+            .optTasks(Integer.parseInt(opt.get("tasks")))
+            .optGroupSize(Integer.parseInt(opt.get("group")))
+            .optContextMode(ContextMode.HISTORY_ONLY)
+            .optPromptStyle(PromptStyle.COMPACT)
+            .optSampling(SamplingConfig.training(16));
+        MageTrainer trainer = MageTrainer.builder()
+            .setRegistry(registry)
+            .setPolicy(policy)
+            .setRollout(rolloutConfig.build())
+            .setCredit(preset.credit(provider.defaults()))
+            .setOptimizer(optimizer)
+            .setAdamW(adamw)
+            .optUpdateSettings(new PolicyUpdater.Settings(d.miniBatchTurns(), d.microBatchTurns(), d.epochs(),
+                d.recomputeOldLogProbs(), Boolean.parseBoolean(opt.get("skipzero"))))
+            .optValidateEvery(0)
+            .optSeed(seed)
+            .build();
+        int n = warmup + iterations;
+        double[][] rows = new double[iterations][];
+        for (int i = 0; i < n; i++) {
+          Map<String, Object> m = trainer.step();
+          double[] r = figures(m);
+          System.out.printf(Locale.ROOT,
+              "  it %d%s: %.2f s = rollout %.2f + scoring %.3f + update %.2f; %d turns (%.0f%% invalid), %.0f"
+                  + " generated tokens = %.0f tokens/s; %d trained turns, ~%.0f trained tokens = %.0f tokens/s;"
+                  + " RSS %.0f MiB, load %s%n",
+              i, i < warmup ? " (warm-up)" : "", r[0], r[1], r[2], r[3], (long) r[4], 100 * r[8], r[5],
+              r[5] / r[1], (long) r[6], r[7], r[7] / r[3], ProcStatus.rssMiB(), ProcStatus.loadAverage());
+          if (i >= warmup) {
+            rows[i - warmup] = r;
+          }
+        }
+        // the metrics count response tokens only; one more (untimed) rollout of at most two groups shows how long
+        // the prompts are, which is what the update's forward and backward passes mostly process
+        RolloutResult probe = new MetaEpisodeRunner(registry).run(rolloutConfig
+            .optTasks(Math.min(2, Integer.parseInt(opt.get("tasks"))))
+            .optSampling(SamplingConfig.training(16).withSeed(seed))
+            .optSeed(seed)
+            .build(), policy);
+        long turns = 0;
+        long promptTokens = 0;
+        long responseTokens = 0;
+        List<int[]> lengths = new ArrayList<>();
+        for (MetaEpisode me : probe.metaEpisodes()) {
+          for (Turn t : me.turns()) {
+            turns++;
+            promptTokens += t.promptTokenIds().length;
+            responseTokens += t.responseLength();
+            lengths.add(new int[] {t.promptTokenIds().length, t.responseLength()});
+          }
+        }
+        double meanPrompt = (double) promptTokens / Math.max(1, turns);
+        double meanResponse = (double) responseTokens / Math.max(1, turns);
+        System.out.printf(Locale.ROOT,
+            "  prompts (a probe rollout of %d turns): %.0f prompt + %.1f response tokens per turn on average, so the"
+                + " update runs its passes over %.0f tokens per trained response token%n",
+            turns, meanPrompt, meanResponse, (meanPrompt + meanResponse) / Math.max(1e-9, meanResponse));
+        System.out.printf(Locale.ROOT,
+            "  padding: micro-batches of %d turns in batch order process %.0f%% more slots than there are tokens;"
+                + " sorted by length within each minibatch of %d, %.0f%% more%n",
+            d.microBatchTurns(), 100 * padding(lengths, d.microBatchTurns(), d.miniBatchTurns(), false),
+            d.miniBatchTurns(), 100 * padding(lengths, d.microBatchTurns(), d.miniBatchTurns(), true));
+        double it = median(rows, 0);
+        double rollout = median(rows, 1);
+        double scoring = median(rows, 2);
+        double update = median(rows, 3);
+        return String.format(Locale.ROOT,
+            "  %-4s (%,d parameters, %s x %s): %.2f s/iteration = rollout %.2f (%.0f%%) + scoring %.3f (%.1f%%) + update"
+                + " %.2f (%.0f%%); rollout %.0f generated tokens/s, update %.0f trained tokens/s; peak RSS %.0f MiB",
+            name, config.parameterCount(), opt.get("tasks"), opt.get("group"), it, rollout, 100 * rollout / it, scoring, 100 * scoring / it, update,
+            100 * update / it, median(rows, 9), median(rows, 10), ProcStatus.peakRssMiB());
+      }
+    }
+  }
+
+  /**
+   * The figures of one iteration's metrics: {iteration s, rollout s, scoring s, update s, turns, generated tokens,
+   * trained turns, trained tokens (estimated), invalid share, generated tokens/s, trained tokens/s}.
+   */
+  private static double[] figures(Map<String, Object> m) {
+    double iteration = number(m, "timing/iteration_s");
+    double rollout = number(m, "timing/rollout_s");
+    double scoring = number(m, "timing/scoring_s");
+    double update = number(m, "timing/update_s");
+    double turns = number(m, "play_turns") + number(m, "reflection_turns");
+    // response_tokens_mean is the mean over every turn of the batch, so this product is exact
+    double generated = number(m, "response_tokens_mean") * turns;
+    double trainedTurns = number(m, "trained_turns");
+    // the metrics do not count the trained rows' tokens; the batch mean stands in for theirs (exact when every
+    // turn trains)
+    double trained = trainedTurns * number(m, "response_tokens_mean");
+    return new double[] {iteration, rollout, scoring, update, turns, generated, trainedTurns, trained,
+        number(m, "invalid_action_rate"), generated / rollout, update > 0 ? trained / update : 0};
+  }
+
+  /**
+   * The share of padding slots when rows of {prompt, response} lengths are cut into micro-batches the way the
+   * policy updater does (each padded to its longest prompt and longest response), optionally after sorting each
+   * minibatch's rows by length.
+   */
+  private static double padding(List<int[]> rows, int micro, int mini, boolean sorted) {
+    long slots = 0;
+    long tokens = 0;
+    for (int start = 0; start < rows.size(); start += mini) {
+      List<int[]> minibatch = new ArrayList<>(rows.subList(start, Math.min(rows.size(), start + mini)));
+      if (sorted) {
+        minibatch.sort((a, b) -> Integer.compare(a[0] + a[1], b[0] + b[1]));
+      }
+      for (int m = 0; m < minibatch.size(); m += micro) {
+        List<int[]> mb = minibatch.subList(m, Math.min(minibatch.size(), m + micro));
+        int prompt = 0;
+        int response = 0;
+        for (int[] r : mb) {
+          prompt = Math.max(prompt, r[0]);
+          response = Math.max(response, r[1]);
+          tokens += r[0] + r[1];
+        }
+        slots += (long) mb.size() * (prompt + response);
+      }
+    }
+    return tokens == 0 ? 0 : (double) (slots - tokens) / tokens;
+  }
+
+  private static double number(Map<String, Object> m, String key) {
+    Object v = m.get(key);
+    if (!(v instanceof Number)) {
+      throw new IllegalStateException("metric " + key + " missing from " + m.keySet());
+    }
+    return ((Number) v).doubleValue();
+  }
+
+  private static double median(double[][] rows, int column) {
+    double[] v = new double[rows.length];
+    for (int i = 0; i < rows.length; i++) {
+      v[i] = rows[i][column];
+    }
+    Arrays.sort(v);
+    return v.length == 0 ? Double.NaN : v[v.length / 2];
+  }
+}
