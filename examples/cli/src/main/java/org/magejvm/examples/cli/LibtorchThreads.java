@@ -1,7 +1,5 @@
 package org.magejvm.examples.cli;
 
-import ai.djl.engine.Engine;
-import ai.djl.pytorch.jni.JniUtils;
 
 /** Sets libtorch's intra-op thread count for commands with a {@code --threads} option. */
 final class LibtorchThreads {
@@ -23,8 +21,6 @@ final class LibtorchThreads {
     if (threads < 1) {
       throw new IllegalArgumentException("--threads must be >= 1, got " + threads);
     }
-    System.setProperty("ai.djl.pytorch.num_threads", String.valueOf(threads));
-    Engine.getEngine("PyTorch");
-    JniUtils.setNumThreads(threads);
+    org.magejvm.impl.llm.model.LibtorchThreads.set(threads);
   }
 }

@@ -7,7 +7,8 @@ import ai.djl.pytorch.jni.JniUtils;
  * whose API may change between DJL releases); {@code ArchitectureTest} keeps every other class of the library away
  * from {@code ai.djl.pytorch}. Everything here is something DJL's engine-neutral API cannot do.
  *
- * <p>Today that is PyTorch's thread-local grad mode, behind {@link GradMode}: DJL's API changes it only by opening a
+ * <p>Today that is PyTorch's thread-local grad mode, behind {@link GradMode}, and resizing libtorch's intra-op thread
+ * pool after the engine started, behind {@link LibtorchThreads}. DJL's API changes grad mode only by opening a
  * {@code GradientCollector}, which can switch recording on (and allows one collector in the whole JVM at a time) but
  * never off, so turning recording off for an inference call on an arbitrary thread needs the engine's own switch.
  * Another engine would bring its own class like this one.
@@ -24,5 +25,10 @@ final class PyTorchNative {
   /** @param enabled whether PyTorch should record an autograd graph on the current thread */
   static void setGradMode(boolean enabled) {
     JniUtils.setGradMode(enabled);
+  }
+
+  /** @param threads the number of threads libtorch uses inside one operation */
+  static void setNumThreads(int threads) {
+    JniUtils.setNumThreads(threads);
   }
 }
