@@ -88,7 +88,7 @@ final class MemoryCommand implements Callable<Integer> {
       }
       config = Qwen3Config.fromFile(file);
     }
-    int bytes = SftCommand.parseDtype(dtype).getNumOfBytes();
+    int bytes = ModelOptions.parseDtype(dtype).getNumOfBytes();
     int rank = lora.rank == null ? 16 : lora.rank;
     if (rank < 0) {
       throw new IllegalArgumentException("--lora-rank must be >= 0 (0: full fine-tuning), got " + rank);

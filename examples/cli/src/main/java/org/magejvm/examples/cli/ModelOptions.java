@@ -42,7 +42,12 @@ final class ModelOptions {
     return o.withKvCache(!noKvCache).withSeed(seed).withThinking(thinking);
   }
 
-  private static DataType parseDtype(String s) {
+  /**
+   * @param s float32 or float16 (f32, f16)
+   * @return the data type
+   * @throws IllegalArgumentException naming {@code --dtype} when the value is unknown
+   */
+  static DataType parseDtype(String s) {
     switch (s.toLowerCase(Locale.ROOT)) {
       case "float32":
       case "f32":
@@ -51,7 +56,7 @@ final class ModelOptions {
       case "f16":
         return DataType.FLOAT16;
       default:
-        throw new IllegalArgumentException("unsupported dtype '" + s + "': expected float32 or float16"
+        throw new IllegalArgumentException("--dtype: unsupported type '" + s + "'; expected float32 or float16"
             + (s.toLowerCase(Locale.ROOT).startsWith("bf") ? " (bfloat16 arrays abort the JVM on this engine;"
                 + " bf16 checkpoints are widened while loading)" : ""));
     }

@@ -2,7 +2,6 @@ package org.magejvm.examples.cli;
 
 import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
-import ai.djl.ndarray.types.DataType;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -140,7 +139,7 @@ final class SftCommand implements Callable<Integer> {
     LibtorchThreads.apply(threads);
     boolean useLora = lora.rank != null;
     double lr = learningRate != null ? learningRate : useLora ? DEFAULT_LORA_LR : DEFAULT_FULL_LR;
-    Qwen3Checkpoint.Options options = deviceOptions(device).withDtype(parseDtype(dtype)).withThinking(!noThinking)
+    Qwen3Checkpoint.Options options = deviceOptions(device).withDtype(ModelOptions.parseDtype(dtype)).withThinking(!noThinking)
         .withSeed(seed);
     LoraConfig loraConfig = useLora ? lora.toConfig(0, model.toAbsolutePath().normalize().toString()) : null;
     try (DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(model, options)) {
@@ -284,24 +283,6 @@ final class SftCommand implements Callable<Integer> {
             : Qwen3Checkpoint.Options.cpu();
       default:
         throw new IllegalArgumentException("--device: unknown device '" + device + "'; expected cpu, gpu or auto");
-    }
-  }
-
-  /**
-   * @param s float32 or float16 (f32, f16)
-   * @return the data type
-   * @throws IllegalArgumentException naming {@code --dtype} when the value is unknown
-   */
-  static DataType parseDtype(String s) {
-    switch (s.toLowerCase(Locale.ROOT)) {
-      case "float32":
-      case "f32":
-        return DataType.FLOAT32;
-      case "float16":
-      case "f16":
-        return DataType.FLOAT16;
-      default:
-        throw new IllegalArgumentException("--dtype: unsupported type '" + s + "'; expected float32 or float16");
     }
   }
 }
