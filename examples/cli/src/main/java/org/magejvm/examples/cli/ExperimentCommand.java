@@ -50,6 +50,11 @@ final class ExperimentCommand implements Callable<Integer> {
       description = "Seed of the tiny model, the warm start and the evaluation sets (default: ${DEFAULT-VALUE}).")
   long seed;
 
+  @Option(names = "--threads", paramLabel = "T", defaultValue = "1",
+      description = "libtorch threads per operation (default: ${DEFAULT-VALUE}; the tiny model's operations are too"
+          + " small to share between cores, and extra threads spin-wait on a busy machine).")
+  int threads;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -58,6 +63,7 @@ final class ExperimentCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(),
           "unknown experiment '" + name + "'; known: kuhn-methods");
     }
+    LibtorchThreads.apply(threads);
     PrintWriter out = spec.commandLine().getOut();
     KuhnRecipe.Settings settings = new KuhnRecipe.Settings(workDir, 3200, iterations, tasks, evalMetaEpisodes,
         learningRate, 0.1, 512, 1, seed);

@@ -57,6 +57,11 @@ final class QuickStartCommand implements Callable<Integer> {
   @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "Base seed (default: 1).")
   long seed;
 
+  @Option(names = "--threads", paramLabel = "T", defaultValue = "1",
+      description = "libtorch threads per operation (default: ${DEFAULT-VALUE}; the tiny model's operations are too"
+          + " small to share between cores, and extra threads spin-wait on a busy machine).")
+  int threads;
+
   @Option(names = "--json", description = "Print the before/after table as one JSON object instead of text.")
   boolean json;
 
@@ -64,6 +69,7 @@ final class QuickStartCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    LibtorchThreads.apply(threads);
     PrintWriter out = spec.commandLine().getOut();
     KuhnRecipe.Settings settings = new KuhnRecipe.Settings(workDir, warmStartExamples,
         iterations != null ? iterations : quick ? 5 : 40, tasks != null ? tasks : 4,
