@@ -129,7 +129,7 @@ public final class IterationBench {
       summary.add(run(name, dir, config, registry, provider, opt));
     }
     System.out.println();
-    System.out.println("summary (medians of the measured iterations):");
+    System.out.println("summary (the measured iteration of median time; of two, the faster):");
     summary.forEach(System.out::println);
     System.out.printf(Locale.ROOT, "load %s at the end; checkpoints in %s%n", ProcStatus.loadAverage(), root);
   }
@@ -217,15 +217,22 @@ public final class IterationBench {
                 + " sorted by length within each minibatch of %d, %.0f%% more%n",
             d.microBatchTurns(), 100 * padding(lengths, d.microBatchTurns(), d.miniBatchTurns(), false),
             d.miniBatchTurns(), 100 * padding(lengths, d.microBatchTurns(), d.miniBatchTurns(), true));
-        double it = median(rows, 0);
-        double rollout = median(rows, 1);
-        double scoring = median(rows, 2);
-        double update = median(rows, 3);
+        // the iteration of median time (of two, the faster), with its own split
+        double[][] sorted = rows.clone();
+        Arrays.sort(sorted, (x, y) -> Double.compare(x[0], y[0]));
+        double[] mid = sorted[(sorted.length - 1) / 2];
+        double processed = (meanPrompt + meanResponse) * mid[6];
+        double it = mid[0];
+        double rollout = mid[1];
+        double scoring = mid[2];
+        double update = mid[3];
         return String.format(Locale.ROOT,
             "  %-4s (%,d parameters, %s x %s): %.2f s/iteration = rollout %.2f (%.0f%%) + scoring %.3f (%.1f%%) + update"
-                + " %.2f (%.0f%%); rollout %.0f generated tokens/s, update %.0f trained tokens/s; peak RSS %.0f MiB",
-            name, config.parameterCount(), opt.get("tasks"), opt.get("group"), it, rollout, 100 * rollout / it, scoring, 100 * scoring / it, update,
-            100 * update / it, median(rows, 9), median(rows, 10), ProcStatus.peakRssMiB());
+                + " %.2f (%.0f%%); rollout %.0f generated tokens/s, update %.0f trained tokens/s (about %.0f prompt and"
+                + " response tokens/s); peak RSS %.0f MiB",
+            name, config.parameterCount(), opt.get("tasks"), opt.get("group"), it, rollout, 100 * rollout / it, scoring,
+            100 * scoring / it, update,
+            100 * update / it, mid[9], mid[10], processed / update, ProcStatus.peakRssMiB());
       }
     }
   }
@@ -284,14 +291,5 @@ public final class IterationBench {
       throw new IllegalStateException("metric " + key + " missing from " + m.keySet());
     }
     return ((Number) v).doubleValue();
-  }
-
-  private static double median(double[][] rows, int column) {
-    double[] v = new double[rows.length];
-    for (int i = 0; i < rows.length; i++) {
-      v[i] = rows[i][column];
-    }
-    Arrays.sort(v);
-    return v.length == 0 ? Double.NaN : v[v.length / 2];
   }
 }

@@ -57,7 +57,8 @@ import org.magejvm.impl.train.StepReport;
  *   <li>{@code prompt=96} and {@code response=32} tokens per row; {@code rank=16} LoRA rank (alpha twice the rank);
  *   <li>{@code warmup=1} unmeasured steps and {@code steps=3} measured steps per configuration;
  *   <li>{@code soak=200} steps, {@code soaksize=10m}, {@code soakbatch=4}, {@code soakmode=full} for the soak run,
- *       which prints the resident set size before the first step, every {@code soakevery=50} steps and at the end.
+ *       which prints the resident set size before and after the first step, and every {@code soakevery=50} steps
+ *       with the minimum, mean and maximum after each step of the window.
  * </ul>
  *
  * <p>Run with {@code ./mage bench update [key=value...]} after {@code mvn -B -q package -DskipTests}
@@ -264,16 +265,34 @@ public final class UpdateBench {
       long t0 = System.nanoTime();
       double min = Double.MAX_VALUE;
       double max = 0;
+      double windowMin = Double.MAX_VALUE;
+      double windowMax = 0;
+      double windowSum = 0;
+      int windowSteps = 0;
       for (int i = 1; i <= steps; i++) {
         s.step(batch);
         double rss = ProcStatus.rssMiB();
         min = Math.min(min, rss);
         max = Math.max(max, rss);
+        windowMin = Math.min(windowMin, rss);
+        windowMax = Math.max(windowMax, rss);
+        windowSum += rss;
+        windowSteps++;
+        if (i == 1) {
+          System.out.printf(Locale.ROOT, "step %4d: RSS %7.1f MiB after the first step (gradients now allocated)%n",
+              i, rss);
+        }
         if (i % every == 0 || i == steps) {
           System.out.printf(Locale.ROOT,
-              "step %4d: RSS %7.1f MiB (Java heap committed %5.1f MiB), %.3f s/step so far, load %s%n", i, rss,
+              "step %4d: RSS %7.1f MiB; over the last %d steps min %.1f, mean %.1f, max %.1f MiB (Java heap"
+                  + " committed %.1f MiB), %.3f s/step so far, load %s%n",
+              i, rss, windowSteps, windowMin, windowSum / windowSteps, windowMax,
               Runtime.getRuntime().totalMemory() / 1048576.0, (System.nanoTime() - t0) / 1e9 / i,
               ProcStatus.loadAverage());
+          windowMin = Double.MAX_VALUE;
+          windowMax = 0;
+          windowSum = 0;
+          windowSteps = 0;
         }
       }
       System.out.printf(Locale.ROOT,
