@@ -21,6 +21,9 @@ public interface LanguagePolicy extends AutoCloseable {
    * @param requests the prompts, in order
    * @param sampling how to sample
    * @return one generation per request, in the same order
+   * @throws PolicyRequestException when some requests cannot be answered at all (say a prompt beyond the model's
+   *     context); it names them by index, and nothing was generated. The rollout engine then fails only their
+   *     meta-episodes and asks again with the rest. Any other exception fails the whole call.
    */
   List<Generation> generate(List<PolicyRequest> requests, SamplingConfig sampling);
 

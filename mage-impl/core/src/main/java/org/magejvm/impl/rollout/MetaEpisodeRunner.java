@@ -1,12 +1,22 @@
 package org.magejvm.impl.rollout;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.magejvm.api.AnchorKey;
 import org.magejvm.api.annotation.Api;
 import org.magejvm.api.ContextMode;
@@ -20,6 +30,7 @@ import org.magejvm.api.OpponentPool;
 import org.magejvm.api.Outcome;
 import org.magejvm.api.Phase;
 import org.magejvm.api.PolicyRequest;
+import org.magejvm.api.PolicyRequestException;
 import org.magejvm.api.ReflectionMemory;
 import org.magejvm.api.SamplingConfig;
 import org.magejvm.api.Seat;
@@ -53,13 +64,31 @@ import org.slf4j.LoggerFactory;
  * {@link OpponentSampling#PER_GROUP}) the opponent. All seeds derive from the config's base seed as described in
  * {@link Seeds}, so the same config, policy behaviour and seed give equal results.
  *
- * <p>Failures: an exception from one environment (reset, restart, prompt rendering, step) stops only that
- * meta-episode; it is reported as a {@link WorkerFailure} with everything recorded so far, and the others go on. A
- * policy that throws or answers with the wrong number of generations aborts the run with a {@link RolloutException}
- * naming the policy and the step; so does a provider that cannot create the environments. Unreadable model output
- * is not an error: it is an invalid turn.
+ * <p>Failures: whatever one environment throws (reset, restart, prompt rendering, step, including what an
+ * opponent throws inside a step) stops only that meta-episode; it is reported as a {@link WorkerFailure} with
+ * everything recorded so far, and the others go on. That holds for every {@link Throwable}: runtime exceptions,
+ * checked exceptions thrown without being declared (as Kotlin code does), {@link AssertionError}, {@link
+ * StackOverflowError}, {@link LinkageError}; what is not a {@link RuntimeException} is wrapped in a {@link
+ * PluginError} whose cause is the original. The exception are errors that leave the JVM unusable, {@link
+ * VirtualMachineError}s other than {@link StackOverflowError} ({@link OutOfMemoryError}, {@link InternalError}):
+ * they are rethrown as they are, after the environments are closed (see {@link PluginError#isFatal}).
  *
- * <p>The runner holds no state between runs and may be shared; one run uses one thread.
+ * <p>A policy that rejects some requests with a {@link PolicyRequestException} (a prompt beyond the model's
+ * context, say) fails only the meta-episodes of those requests, with stage {@code policy}; the call is repeated with
+ * the others. A policy that throws anything else or answers with the wrong number of generations aborts the run with
+ * a {@link RolloutException} naming the policy and the step; so does a provider that cannot create the
+ * environments. Unreadable model output is not an error: it is an invalid turn.
+ *
+ * <p>Step timeout: with {@link RolloutConfig#stepTimeout()} set, every call into the environment plugin runs on a
+ * daemon thread of the run and the run thread waits at most that long. A call that takes longer fails its
+ * meta-episode with a {@link StepTimeoutException} and the run goes on. Java cannot kill a thread: the stuck call is
+ * interrupted (plugins that honour interrupts stop there) and abandoned on its daemon thread, which nothing else
+ * uses, so it cannot hold up later calls or the JVM's exit; if it ever returns, its result is dropped and the
+ * environment is closed on that thread. A call that never returns keeps its thread and whatever it holds for the
+ * life of the JVM. Without a timeout (the default) plugin calls run on the caller's thread.
+ *
+ * <p>The runner holds no state between runs and may be shared; one run uses one thread (plus, with a step timeout,
+ * its plugin threads).
  */
 @Api(status = Api.Status.STABLE)
 public final class MetaEpisodeRunner {
@@ -112,6 +141,8 @@ public final class MetaEpisodeRunner {
    * @throws org.magejvm.api.plugin.PluginException if the environment id is unknown
    * @throws IllegalArgumentException if the opponent settings do not fit the environment
    * @throws RolloutException if the policy fails or the environments cannot be created
+   * @throws VirtualMachineError an error that leaves the JVM unusable, such as {@link OutOfMemoryError}, rethrown as
+   *     it is (never a {@link StackOverflowError}: that fails its meta-episode)
    */
   public RolloutResult run(RolloutConfig config, LanguagePolicy policy) {
     Objects.requireNonNull(config, "config");
@@ -164,6 +195,8 @@ public final class MetaEpisodeRunner {
     final Opponent opponent;
     final String opponentId;
     final Seat seat;
+    /** With a step timeout: the plugin thread left running a call that did not return, else null. */
+    ExecutorService stuck;
     Environment env;
     PromptRenderer renderer;
     String initialObservation;
@@ -227,6 +260,10 @@ public final class MetaEpisodeRunner {
     private final long samplingRoot;
     private final List<Worker> workers = new ArrayList<>();
     private final List<WorkerFailure> failures = new ArrayList<>();
+    private final Duration stepTimeout;
+    private final AtomicInteger pluginThreads = new AtomicInteger();
+    /** With a step timeout: the thread plugin calls run on, replaced when a call is abandoned. */
+    private ExecutorService pluginThread;
     private int calls;
 
     Run(EnvironmentProvider provider, RolloutConfig config, LanguagePolicy policy, RolloutListener listener) {
@@ -241,6 +278,7 @@ public final class MetaEpisodeRunner {
       this.maxTurns = config.maxTurns().orElse(d.maxTurns());
       this.sampling = config.sampling().orElseGet(() -> SamplingConfig.training(d.maxResponseTokens()));
       this.samplingRoot = sampling.seed().orElse(config.seed());
+      this.stepTimeout = config.stepTimeout().orElse(null);
     }
 
     RolloutResult execute() {
@@ -248,7 +286,8 @@ public final class MetaEpisodeRunner {
       try {
         createEnvironments();
         for (Worker w : workers) {
-          guard(w, "reset", Phase.PLAY, () -> w.initialObservation = w.env.reset(w.seed, w.opponent, w.seat));
+          guard(w, "reset", Phase.PLAY, () -> w.initialObservation = plugin(w, "reset()",
+              () -> w.env.reset(w.seed, w.opponent, w.seat)));
         }
         for (int k = 0; k < episodes; k++) {
           if (k > 0) {
@@ -258,7 +297,8 @@ public final class MetaEpisodeRunner {
             }
             for (Worker w : continuing) {
               if (!w.failed) {
-                guard(w, "restart", Phase.PLAY, () -> w.initialObservation = w.env.restart());
+                guard(w, "restart", Phase.PLAY, () -> w.initialObservation = plugin(w, "restart()",
+                    () -> w.env.restart()));
               }
             }
           }
@@ -325,8 +365,11 @@ public final class MetaEpisodeRunner {
       for (Worker w : workers) {
         Environment env;
         try {
-          env = provider.create(config.environmentOptions());
-        } catch (RuntimeException e) {
+          env = plugin(w, "create()", () -> provider.create(config.environmentOptions()));
+        } catch (Throwable e) {
+          if (PluginError.isFatal(e)) {
+            throw e;
+          }
           throw new RolloutException("environment '" + envId + "' could not be created with options "
               + config.environmentOptions() + ": " + e.getMessage(), e);
         }
@@ -336,8 +379,8 @@ public final class MetaEpisodeRunner {
         w.env = env;
       }
       for (Worker w : workers) {
-        guard(w, "reset", Phase.PLAY, () -> w.renderer = Objects.requireNonNull(w.env.promptRenderer(),
-            "promptRenderer() returned null"));
+        guard(w, "reset", Phase.PLAY, () -> w.renderer = Objects.requireNonNull(
+            plugin(w, "promptRenderer()", () -> w.env.promptRenderer()), "promptRenderer() returned null"));
       }
     }
 
@@ -354,7 +397,6 @@ public final class MetaEpisodeRunner {
     private void reflect(List<Worker> continuing, int k) {
       List<Worker> batch = new ArrayList<>();
       List<PolicyRequest> requests = new ArrayList<>();
-      List<String> prompts = new ArrayList<>();
       for (Worker w : continuing) {
         Episode finished = w.episodes.get(w.episodes.size() - 1);
         guard(w, "reflect", Phase.REFLECT, () -> {
@@ -362,18 +404,15 @@ public final class MetaEpisodeRunner {
               config.reflectObservations());
           PromptContext ctx = new PromptContext(config.promptStyle(), w.initialObservation, finished.index(),
               List.of(), shown, finished.outcome());
-          String prompt = Objects.requireNonNull(w.renderer.renderReflect(ctx), "renderReflect returned null");
-          PolicyRequest req = new PolicyRequest(prompt, Phase.REFLECT, w.key, k, 0, List.of(), w.env.state(),
-              w.episodes);
+          Object[] out = plugin(w, "renderReflect()", () -> new Object[] {w.renderer.renderReflect(ctx),
+              w.env.state()});
+          String prompt = Objects.requireNonNull((String) out[0], "renderReflect returned null");
+          PolicyRequest req = new PolicyRequest(prompt, Phase.REFLECT, w.key, k, 0, List.of(), out[1], w.episodes);
           batch.add(w);
           requests.add(req);
-          prompts.add(prompt);
         });
       }
-      if (batch.isEmpty()) {
-        return;
-      }
-      List<Generation> gens = call(requests, Phase.REFLECT, k, 0);
+      List<Generation> gens = call(batch, requests, Phase.REFLECT, k, 0);
       for (int i = 0; i < batch.size(); i++) {
         Worker w = batch.get(i);
         Generation g = gens.get(i);
@@ -384,7 +423,7 @@ public final class MetaEpisodeRunner {
             .setPhase(Phase.REFLECT)
             .setEpisodeIndex(k)
             .setTurnIndex(0)
-            .setPrompt(prompts.get(i))
+            .setPrompt(requests.get(i).prompt())
             .setResponse(g.text())
             .optAction(text)
             .optValid(reflection.isPresent())
@@ -407,25 +446,29 @@ public final class MetaEpisodeRunner {
           }
           final int turn = t;
           guard(w, "prompt", Phase.PLAY, turn, () -> {
-            String prompt = Objects.requireNonNull(w.renderer.renderPlay(playContext(w)),
-                "renderPlay returned null");
+            PromptContext ctx = playContext(w);
+            Object[] out = plugin(w, "renderPlay()", () -> new Object[] {w.renderer.renderPlay(ctx),
+                w.env.legalActions(), w.env.state()});
+            String prompt = Objects.requireNonNull((String) out[0], "renderPlay returned null");
+            @SuppressWarnings("unchecked")
+            List<String> legal = (List<String>) out[1];
             List<Episode> past = config.contextMode() == ContextMode.NONE ? List.of() : w.episodes;
-            requests.add(new PolicyRequest(prompt, Phase.PLAY, w.key, k, turn, w.env.legalActions(),
-                w.env.state(), past));
+            requests.add(new PolicyRequest(prompt, Phase.PLAY, w.key, k, turn, legal, out[2], past));
             batch.add(w);
           });
         }
         if (batch.isEmpty()) {
           break;
         }
-        List<Generation> gens = call(requests, Phase.PLAY, k, t);
+        List<Generation> gens = call(batch, requests, Phase.PLAY, k, t);
         for (int i = 0; i < batch.size(); i++) {
           Worker w = batch.get(i);
           Generation g = gens.get(i);
           String prompt = requests.get(i).prompt();
           final int turn = t;
           guard(w, "step", Phase.PLAY, turn, () -> {
-            StepResult r = Objects.requireNonNull(w.env.step(g.text()), "step returned null");
+            StepResult r = Objects.requireNonNull(plugin(w, "step()", () -> w.env.step(g.text())),
+                "step returned null");
             if (!r.anchor().opponentId().equals(w.opponentId)) {
               throw new IllegalStateException("step() returned an anchor naming opponent '"
                   + r.anchor().opponentId() + "', but this meta-episode plays "
@@ -493,8 +536,16 @@ public final class MetaEpisodeRunner {
           .optResponseTruncated(g.finishReason() == FinishReason.LENGTH);
     }
 
-    private List<Generation> call(List<PolicyRequest> requests, Phase phase, int k, int t) {
-      int index = calls++;
+    /**
+     * One batched policy call. Requests the policy rejects with a {@link PolicyRequestException} fail their
+     * meta-episodes and are removed from {@code batch} and {@code requests}; the call is repeated with the rest
+     * (same call index and sampling seed). Returns one generation per remaining request.
+     */
+    private List<Generation> call(List<Worker> batch, List<PolicyRequest> requests, Phase phase, int k, int t) {
+      if (requests.isEmpty()) {
+        return List.of();
+      }
+      int index = calls;
       String where = (phase == Phase.REFLECT ? "the reflection before episode " + k : "episode " + k + ", turn "
           + t) + " (policy call " + index + ", " + requests.size() + " prompts)";
       SamplingConfig s = sampling.withSeed(Seeds.derive(samplingRoot, Seeds.SAMPLING, index));
@@ -502,9 +553,13 @@ public final class MetaEpisodeRunner {
       List<Generation> out;
       try {
         out = policy.generate(Collections.unmodifiableList(requests), s);
+      } catch (PolicyRequestException e) {
+        rejectRequests(batch, requests, e, phase, k, t, where);
+        return call(batch, requests, phase, k, t);
       } catch (RuntimeException e) {
         throw new RolloutException("policy '" + policyName() + "' threw at " + where + ": " + e, e);
       }
+      calls++;
       if (out == null || out.size() != requests.size()) {
         throw new RolloutException("policy '" + policyName() + "' returned "
             + (out == null ? "null" : out.size() + " generations") + " for " + requests.size()
@@ -518,6 +573,25 @@ public final class MetaEpisodeRunner {
       }
       listener.onPolicyCall(phase, k, t, requests.size(), System.nanoTime() - start);
       return out;
+    }
+
+    private void rejectRequests(List<Worker> batch, List<PolicyRequest> requests, PolicyRequestException e,
+        Phase phase, int k, int t, String where) {
+      Map<Integer, String> rejected = e.rejected();
+      for (int i : rejected.keySet()) {
+        if (i < 0 || i >= requests.size()) {
+          throw new RolloutException("policy '" + policyName() + "' rejected request " + i + " at " + where
+              + ", but the batch holds " + requests.size() + " requests", e);
+        }
+      }
+      for (int i = requests.size() - 1; i >= 0; i--) {
+        String why = rejected.get(i);
+        if (why != null) {
+          Worker w = batch.remove(i);
+          requests.remove(i);
+          fail(w, "policy", phase, phase == Phase.REFLECT ? 0 : t, new PolicyRequestException(Map.of(i, why)));
+        }
+      }
     }
 
     private String policyName() {
@@ -538,27 +612,126 @@ public final class MetaEpisodeRunner {
       }
       try {
         action.run();
-      } catch (RuntimeException e) {
-        w.failed = true;
-        int episode = stage.equals("reset") ? 0 : stage.equals("reflect") || stage.equals("restart")
-            ? w.episodes.size() : w.episode;
-        WorkerFailure f = new WorkerFailure(envId, w.key, w.seed, w.opponentId, episode, turn, stage, phase, e,
-            w.toMetaEpisode(envId));
-        failures.add(f);
-        LOG.warn("{}", f.describe());
-        listener.onFailure(f);
+      } catch (Throwable e) {
+        if (PluginError.isFatal(e)) {
+          throw e;
+        }
+        fail(w, stage, phase, turn, e instanceof RuntimeException ? (RuntimeException) e
+            : new PluginError(stage + "()", e));
       }
     }
 
-    private void closeAll() {
-      for (Worker w : workers) {
-        if (w.env != null) {
-          try {
-            w.env.close();
-          } catch (RuntimeException e) {
-            LOG.warn("closing environment '{}' of meta-episode {} failed: {}", envId, w.key, e.toString());
-          }
+    private void fail(Worker w, String stage, Phase phase, int turn, RuntimeException e) {
+      w.failed = true;
+      int episode = stage.equals("reset") ? 0 : stage.equals("reflect") || stage.equals("restart")
+          || (stage.equals("policy") && phase == Phase.REFLECT) ? w.episodes.size() : w.episode;
+      WorkerFailure f = new WorkerFailure(envId, w.key, w.seed, w.opponentId, episode, turn, stage, phase, e,
+          w.toMetaEpisode(envId));
+      failures.add(f);
+      LOG.warn("{}", f.describe());
+      listener.onFailure(f);
+    }
+
+    /**
+     * Calls into the environment plugin: directly without a step timeout; otherwise on the run's plugin thread,
+     * waiting at most the timeout. What the call throws is rethrown as it is (checked exceptions included); a call
+     * that times out is interrupted and its thread abandoned to the worker ({@link Worker#stuck}), and a {@link
+     * StepTimeoutException} is thrown.
+     */
+    private <T> T plugin(Worker w, String what, Callable<T> call) {
+      if (stepTimeout == null) {
+        try {
+          return call.call();
+        } catch (Throwable e) {
+          throw thrownBy(what, e);
         }
+      }
+      if (pluginThread == null) {
+        String name = "mage-rollout-" + envId + "-" + pluginThreads.incrementAndGet();
+        pluginThread = Executors.newSingleThreadExecutor(r -> {
+          Thread th = new Thread(r, name);
+          th.setDaemon(true);
+          return th;
+        });
+      }
+      Future<T> f = pluginThread.submit(call);
+      try {
+        return f.get(stepTimeout.toNanos(), TimeUnit.NANOSECONDS);
+      } catch (ExecutionException e) {
+        throw thrownBy(what, e.getCause());
+      } catch (TimeoutException e) {
+        f.cancel(true);
+        ExecutorService abandoned = pluginThread;
+        pluginThread = null;
+        String thread = "mage-rollout-" + envId + "-" + pluginThreads.get();
+        if (w != null) {
+          w.stuck = abandoned;
+        } else {
+          abandoned.shutdown();
+        }
+        throw new StepTimeoutException(what, stepTimeout, thread);
+      } catch (InterruptedException e) {
+        f.cancel(true);
+        Thread.currentThread().interrupt();
+        throw new RolloutException("interrupted while environment '" + envId + "' ran " + what, e);
+      }
+    }
+
+    /** What a plugin call threw, as a runtime exception to fail its meta-episode with; fatal errors are rethrown. */
+    private static RuntimeException thrownBy(String what, Throwable t) {
+      if (t instanceof RuntimeException) {
+        return (RuntimeException) t;
+      }
+      if (PluginError.isFatal(t)) {
+        throw (VirtualMachineError) t;
+      }
+      return new PluginError(what, t);
+    }
+
+    private void closeAll() {
+      Throwable fatal = null;
+      for (Worker w : workers) {
+        if (w.env == null) {
+          continue;
+        }
+        Environment env = w.env;
+        if (w.stuck != null) {
+          // closed on the abandoned thread once the stuck call returns, if it ever does
+          w.stuck.execute(() -> closeQuietly(env, w.key));
+          w.stuck.shutdown();
+          continue;
+        }
+        try {
+          plugin(w, "close()", () -> {
+            env.close();
+            return null;
+          });
+        } catch (Throwable e) {
+          if (PluginError.isFatal(e) && fatal == null) {
+            fatal = e;
+          }
+          LOG.warn("closing environment '{}' of meta-episode {} failed: {}", envId, w.key, e.toString());
+        }
+      }
+      for (Worker w : workers) {
+        if (w.stuck != null && w.env == null) {
+          w.stuck.shutdown();
+        }
+      }
+      if (pluginThread != null) {
+        pluginThread.shutdown();
+        pluginThread = null;
+      }
+      if (fatal != null) {
+        throw (VirtualMachineError) fatal;
+      }
+    }
+
+    private void closeQuietly(Environment env, String key) {
+      try {
+        env.close();
+      } catch (Throwable e) {
+        LOG.warn("closing environment '{}' of meta-episode {} failed: {}", envId, key, e.toString());
       }
     }
   }

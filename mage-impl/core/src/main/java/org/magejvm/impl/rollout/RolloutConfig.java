@@ -1,6 +1,7 @@
 package org.magejvm.impl.rollout;
 
 import com.google.common.collect.ImmutableMap;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -42,6 +43,9 @@ import org.magejvm.spi.PromptStyle;
  * @param seed the base seed every other seed is derived from (see {@link Seeds})
  * @param groupPrefix the prefix of group ids ({@code prefix + groupIndex}); keep it distinct when batches of several
  *     runs are trained together
+ * @param stepTimeout the longest one call into the environment plugin (reset, restart, prompt rendering, step,
+ *     close) may take before its meta-episode fails with a {@link StepTimeoutException}; empty (the default) for no
+ *     limit. See {@link MetaEpisodeRunner} for what happens to a call that never returns.
  */
 @Api(status = Api.Status.STABLE)
 public record RolloutConfig(
@@ -63,7 +67,8 @@ public record RolloutConfig(
     OpponentSampling opponentSampling,
     Optional<SamplingConfig> sampling,
     long seed,
-    String groupPrefix) {
+    String groupPrefix,
+    Optional<Duration> stepTimeout) {
 
   /**
    * Validates and copies.
@@ -87,6 +92,7 @@ public record RolloutConfig(
    * @param sampling sampling config
    * @param seed base seed
    * @param groupPrefix group-id prefix
+   * @param stepTimeout the limit of one plugin call, empty for none
    */
   public RolloutConfig {
     if (environmentId == null || environmentId.isBlank()) {
@@ -117,6 +123,45 @@ public record RolloutConfig(
     Objects.requireNonNull(opponentSampling, "opponentSampling");
     Objects.requireNonNull(sampling, "sampling");
     Objects.requireNonNull(groupPrefix, "groupPrefix");
+    Objects.requireNonNull(stepTimeout, "stepTimeout");
+    if (stepTimeout.isPresent() && (stepTimeout.get().isNegative() || stepTimeout.get().isZero())) {
+      throw new IllegalArgumentException("stepTimeout must be positive, got " + stepTimeout.get());
+    }
+  }
+
+  /**
+   * The form before {@code stepTimeout} was added: no step timeout.
+   *
+   * @param environmentId environment id
+   * @param environmentOptions environment options
+   * @param tasks number of groups
+   * @param groupSize meta-episodes per group
+   * @param episodes episodes per meta-episode
+   * @param maxTurns turn limit
+   * @param contextMode context mode
+   * @param earlyStop early stop after a win
+   * @param promptStyle prompt style
+   * @param historyLength steps listed in play prompts
+   * @param playObservations steps with observations in play prompts
+   * @param reflectObservations steps with observations in reflect prompts
+   * @param seating seating
+   * @param opponentPool opponent pool
+   * @param fixedOpponent fixed opponent id
+   * @param opponentSampling opponent sampling
+   * @param sampling sampling config
+   * @param seed base seed
+   * @param groupPrefix group-id prefix
+   * @deprecated use {@link #builder()} or the canonical constructor
+   */
+  @Deprecated
+  public RolloutConfig(String environmentId, Map<String, String> environmentOptions, int tasks, int groupSize,
+      OptionalInt episodes, OptionalInt maxTurns, ContextMode contextMode, boolean earlyStop,
+      PromptStyle promptStyle, int historyLength, int playObservations, int reflectObservations, Seating seating,
+      Optional<OpponentPool> opponentPool, Optional<String> fixedOpponent, OpponentSampling opponentSampling,
+      Optional<SamplingConfig> sampling, long seed, String groupPrefix) {
+    this(environmentId, environmentOptions, tasks, groupSize, episodes, maxTurns, contextMode, earlyStop,
+        promptStyle, historyLength, playObservations, reflectObservations, seating, opponentPool, fixedOpponent,
+        opponentSampling, sampling, seed, groupPrefix, Optional.empty());
   }
 
   private static void requireAtLeast(String name, int value, int min) {
@@ -157,6 +202,7 @@ public record RolloutConfig(
     b.opponentPool = opponentPool;
     b.fixedOpponent = fixedOpponent;
     b.sampling = sampling;
+    b.stepTimeout = stepTimeout;
     return b;
   }
 
@@ -181,6 +227,7 @@ public record RolloutConfig(
     private Optional<SamplingConfig> sampling = Optional.empty();
     private long seed;
     private String groupPrefix = "g";
+    private Optional<Duration> stepTimeout = Optional.empty();
 
     private Builder() {}
 
@@ -366,11 +413,24 @@ public record RolloutConfig(
       return this;
     }
 
+    /**
+     * Bounds every call into the environment plugin. A call that takes longer fails its meta-episode with a {@link
+     * StepTimeoutException} and the run goes on; the call itself cannot be stopped (see {@link MetaEpisodeRunner}).
+     * With a timeout set, plugin calls run on a daemon thread of the run instead of the caller's thread.
+     *
+     * @param v the limit, positive (default: no limit)
+     * @return this builder
+     */
+    public Builder optStepTimeout(Duration v) {
+      stepTimeout = Optional.of(Objects.requireNonNull(v, "stepTimeout"));
+      return this;
+    }
+
     /** @return the validated config */
     public RolloutConfig build() {
       return new RolloutConfig(environmentId, environmentOptions, tasks, groupSize, episodes, maxTurns, contextMode,
           earlyStop, promptStyle, historyLength, playObservations, reflectObservations, seating, opponentPool,
-          fixedOpponent, opponentSampling, sampling, seed, groupPrefix);
+          fixedOpponent, opponentSampling, sampling, seed, groupPrefix, stepTimeout);
     }
   }
 }

@@ -4,8 +4,9 @@ import org.magejvm.api.annotation.Api;
 
 /**
  * A rollout could not go on as a whole: the policy threw or answered with the wrong number of generations, or the
- * environments could not be created. (An environment that throws during play stops only its own meta-episode; see
- * {@link WorkerFailure}.)
+ * environments could not be created. (An environment that throws or times out during play, and a request the policy
+ * rejects with a {@link org.magejvm.api.PolicyRequestException}, stop only their own meta-episode; see {@link
+ * WorkerFailure}.)
  */
 @Api(status = Api.Status.STABLE)
 public class RolloutException extends RuntimeException {

@@ -33,7 +33,7 @@ public interface RolloutListener {
   default void onMetaEpisode(MetaEpisode metaEpisode) {}
 
   /**
-   * When an environment threw and its meta-episode stopped.
+   * When a meta-episode stopped: its environment threw or timed out, or the policy rejected its request.
    *
    * @param failure what happened
    */

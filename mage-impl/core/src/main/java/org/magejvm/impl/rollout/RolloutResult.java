@@ -9,7 +9,8 @@ import org.magejvm.api.MetaEpisode;
  * What a rollout produced.
  *
  * @param metaEpisodes the completed meta-episodes, in worker order (group by group)
- * @param failures the meta-episodes whose environment threw, with what they recorded; empty when all went well
+ * @param failures the meta-episodes whose environment threw or timed out or whose request the policy rejected, with
+ *     what they recorded; empty when all went well
  * @param episodes N, the episodes per meta-episode the run used (after applying the provider's default)
  * @param maxTurns the play-turn limit per episode the run used
  * @param policyCalls the number of batched policy calls made

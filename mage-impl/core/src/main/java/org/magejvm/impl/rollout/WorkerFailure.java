@@ -6,8 +6,9 @@ import org.magejvm.api.MetaEpisode;
 import org.magejvm.api.Phase;
 
 /**
- * A meta-episode that stopped because its environment threw. The rest of the batch went on; everything this worker
- * recorded before the error is kept in {@link #partial()}.
+ * A meta-episode that stopped because its environment threw (or a call into it timed out), or because the policy
+ * rejected its prompt. The rest of the batch went on; everything this worker recorded before the error is kept in
+ * {@link #partial()}.
  *
  * @param environmentId the environment's id
  * @param workerKey the meta-episode's key ({@code groupId/indexInGroup})
@@ -16,9 +17,13 @@ import org.magejvm.api.Phase;
  * @param episodeIndex the episode in progress when the error happened
  * @param turnIndex the turn in progress (0 for reset, restart and reflection)
  * @param stage what the engine was doing: {@code reset}, {@code restart}, {@code prompt}, {@code step} or
- *     {@code reflect}
+ *     {@code reflect} (calls into the environment), or {@code policy} (the policy rejected this meta-episode's
+ *     request with a {@link org.magejvm.api.PolicyRequestException}, for example a prompt beyond the model's
+ *     context)
  * @param phase the phase in progress
- * @param error the exception the environment threw
+ * @param error what was thrown: the environment's runtime exception as it is; an {@link Error} or checked exception
+ *     wrapped in a {@link PluginError} (its cause is the original); a {@link StepTimeoutException} for a call that
+ *     did not return in time; the policy's {@link org.magejvm.api.PolicyRequestException}
  * @param partial the meta-episode so far: every recorded turn (including those of the unfinished episode), the
  *     finished episodes and the reflections
  */
@@ -61,6 +66,12 @@ public record WorkerFailure(
 
   /** @return a one-line description naming the environment, worker, seed, episode, turn and the error */
   public String describe() {
+    if (stage.equals("policy")) {
+      return "the policy rejected the " + (phase == Phase.REFLECT ? "reflection" : "play") + " request of"
+          + " meta-episode " + workerKey + " (environment '" + environmentId + "', seed " + seed
+          + (opponentId.isEmpty() ? "" : ", opponent '" + opponentId + "'") + ") at episode " + episodeIndex
+          + ", turn " + turnIndex + ": " + error.getMessage();
+    }
     return "environment '" + environmentId + "' failed in meta-episode " + workerKey + " (seed " + seed
         + (opponentId.isEmpty() ? "" : ", opponent '" + opponentId + "'") + ") during " + stage + " at episode "
         + episodeIndex + ", turn " + turnIndex + ": " + error;

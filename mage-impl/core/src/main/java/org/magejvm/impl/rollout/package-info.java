@@ -6,6 +6,7 @@
  * org.magejvm.impl.rollout.MetaEpisodeRunner} plays it with a {@link org.magejvm.api.LanguagePolicy}, one batched
  * call per step, and returns a {@link org.magejvm.impl.rollout.RolloutResult}: the completed {@link
  * org.magejvm.api.MetaEpisode}s plus a {@link org.magejvm.impl.rollout.WorkerFailure} for each meta-episode whose
- * environment threw. Seeds are derived as documented in {@link org.magejvm.impl.rollout.Seeds}.
+ * environment threw (any {@link java.lang.Throwable} but errors that leave the JVM unusable) or timed out, or whose
+ * prompt the policy rejected. Seeds are derived as documented in {@link org.magejvm.impl.rollout.Seeds}.
  */
 package org.magejvm.impl.rollout;
