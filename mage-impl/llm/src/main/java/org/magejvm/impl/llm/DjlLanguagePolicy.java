@@ -7,13 +7,16 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import org.magejvm.api.annotation.Api;
 import org.magejvm.api.Generation;
 import org.magejvm.api.LanguagePolicy;
 import org.magejvm.api.PolicyRequest;
+import org.magejvm.api.PolicyRequestException;
 import org.magejvm.api.SamplingConfig;
 import org.magejvm.impl.llm.generate.GeneratedSequence;
 import org.magejvm.impl.llm.generate.TokenGenerator;
@@ -36,9 +39,15 @@ import org.slf4j.LoggerFactory;
  * {@code enable_thinking} as configured (default {@code true}, the reference's setting for Qwen3). The response is
  * decoded with special tokens skipped; Qwen3's {@code <think>} tags are not special and stay in the text.
  *
- * <p>Prompts longer than {@code maxPromptTokens} (after chat formatting) fail by default, naming the length and
- * the limit. With {@link PromptOverflow#KEEP_LAST} they are cut to their last {@code maxPromptTokens} tokens
- * instead (the reference trainer's "left" truncation); note that this also cuts the chat header at the start.
+ * <p>The prompt limit is {@code maxPromptTokens}, or the model's context ({@code max_position_embeddings}, see
+ * {@link Builder#optModelContext}) when that is smaller. Prompts longer than the limit (after chat formatting) are
+ * rejected by default: {@link #generate} checks every request of the batch first and, before generating anything,
+ * throws a {@link PolicyRequestException} naming each too-long request (index, meta-episode, episode and turn), its
+ * length and the limit. The rollout engine fails only those requests' meta-episodes and goes on with the others.
+ * With {@link PromptOverflow#KEEP_LAST} long prompts are cut to their last {@code limit} tokens instead (the
+ * reference trainer's "left" truncation; note that this also cuts the chat header at the start). Cutting is never
+ * silent: it is logged as a warning (the 1st, 2nd, 4th, 8th... cut, with the count so far), counted in {@link
+ * #truncatedPrompts()}, and the generation's prompt token ids are the ids actually used.
  *
  * <p>Not thread-safe: call {@link #generate} from one thread at a time.
  */
@@ -65,9 +74,10 @@ public final class DjlLanguagePolicy implements LanguagePolicy {
   private final Set<Integer> stopTokenIds;
   private final Map<String, Object> templateVariables;
   private final int maxPromptTokens;
+  private final int modelContext;
   private final PromptOverflow overflow;
   private final List<AutoCloseable> owned;
-  private boolean warnedTruncation;
+  private long truncated;
   private boolean closed;
 
   private DjlLanguagePolicy(Builder b) {
@@ -80,6 +90,7 @@ public final class DjlLanguagePolicy implements LanguagePolicy {
     vars.put(ChatTemplate.ENABLE_THINKING, b.enableThinking);
     this.templateVariables = Collections.unmodifiableMap(vars);
     this.maxPromptTokens = b.maxPromptTokens;
+    this.modelContext = b.modelContext;
     this.overflow = b.overflow;
     this.owned = List.copyOf(b.owned);
   }
@@ -137,9 +148,19 @@ public final class DjlLanguagePolicy implements LanguagePolicy {
     return stopTokenIds;
   }
 
-  /** @return the prompt limit in tokens */
+  /** @return the prompt limit in tokens, as configured (see {@link #promptLimit()} for the one applied) */
   public int maxPromptTokens() {
     return maxPromptTokens;
+  }
+
+  /** @return the prompt limit applied: the smaller of {@code maxPromptTokens} and the model's context */
+  public int promptLimit() {
+    return Math.min(maxPromptTokens, modelContext);
+  }
+
+  /** @return how many prompts {@link PromptOverflow#KEEP_LAST} has cut so far */
+  public long truncatedPrompts() {
+    return truncated;
   }
 
   /**
@@ -167,8 +188,17 @@ public final class DjlLanguagePolicy implements LanguagePolicy {
     }
     List<int[]> encoded = tokenizer.encodeBatch(texts);
     List<int[]> prompts = new ArrayList<>(encoded.size());
+    Map<Integer, String> rejected = new TreeMap<>();
     for (int i = 0; i < encoded.size(); i++) {
-      prompts.add(fit(encoded.get(i), i, requests.get(i)));
+      int[] ids = encoded.get(i);
+      if (ids.length > promptLimit() && overflow == PromptOverflow.FAIL) {
+        rejected.put(i, tooLong(ids.length, i, requests.get(i)));
+      } else {
+        prompts.add(fit(ids));
+      }
+    }
+    if (!rejected.isEmpty()) {
+      throw new PolicyRequestException(rejected);
     }
     List<GeneratedSequence> outputs = generator.generate(prompts, sampling, stopTokenIds);
     if (outputs == null || outputs.size() != prompts.size()) {
@@ -185,22 +215,27 @@ public final class DjlLanguagePolicy implements LanguagePolicy {
     return out;
   }
 
-  private int[] fit(int[] ids, int index, PolicyRequest r) {
-    if (ids.length <= maxPromptTokens) {
+  private String tooLong(int length, int index, PolicyRequest r) {
+    String limit = maxPromptTokens <= modelContext ? "maxPromptTokens=" + maxPromptTokens
+        : "the model's context of " + modelContext + " tokens (max_position_embeddings)";
+    String fix = maxPromptTokens <= modelContext ? "shorten the prompt, raise maxPromptTokens, or "
+        : "shorten the prompt or ";
+    return "prompt " + index + " (worker '" + r.workerKey() + "', " + r.phase().name().toLowerCase(Locale.ROOT)
+        + ", episode " + r.episodeIndex() + ", turn " + r.turnIndex() + ") is " + length
+        + " tokens after chat formatting, more than " + limit + "; " + fix + "choose PromptOverflow.KEEP_LAST";
+  }
+
+  private int[] fit(int[] ids) {
+    int limit = promptLimit();
+    if (ids.length <= limit) {
       return ids;
     }
-    if (overflow == PromptOverflow.FAIL) {
-      throw new IllegalArgumentException("prompt " + index + " (worker '" + r.workerKey() + "', episode "
-          + r.episodeIndex() + ", turn " + r.turnIndex() + ") is " + ids.length + " tokens after chat formatting, "
-          + "more than maxPromptTokens=" + maxPromptTokens + "; shorten the prompt, raise maxPromptTokens, or "
-          + "choose PromptOverflow.KEEP_LAST");
+    truncated++;
+    if (Long.bitCount(truncated) == 1) {
+      LOG.warn("policy '{}': a prompt of {} tokens was cut to its last {} tokens (PromptOverflow.KEEP_LAST); {} "
+          + "prompt(s) cut so far", name, ids.length, limit, truncated);
     }
-    if (!warnedTruncation) {
-      warnedTruncation = true;
-      LOG.warn("policy '{}': a prompt of {} tokens was cut to its last {} tokens (further cuts are not logged)",
-          name, ids.length, maxPromptTokens);
-    }
-    return Arrays.copyOfRange(ids, ids.length - maxPromptTokens, ids.length);
+    return Arrays.copyOfRange(ids, ids.length - limit, ids.length);
   }
 
   /** Closes the resources handed to {@link Builder#addOwnedResource}, last added first. Idempotent. */
@@ -237,6 +272,7 @@ public final class DjlLanguagePolicy implements LanguagePolicy {
     private final Map<String, Object> templateVariables = new LinkedHashMap<>();
     private boolean enableThinking = true;
     private int maxPromptTokens = DEFAULT_MAX_PROMPT_TOKENS;
+    private int modelContext = Integer.MAX_VALUE;
     private PromptOverflow overflow = PromptOverflow.FAIL;
     private final List<AutoCloseable> owned = new ArrayList<>();
 
@@ -334,6 +370,16 @@ public final class DjlLanguagePolicy implements LanguagePolicy {
     }
 
     /**
+     * @param n the model's context in tokens ({@code max_position_embeddings}); prompts longer than this are
+     *     treated as longer than {@code maxPromptTokens} (default: no limit besides {@code maxPromptTokens})
+     * @return this builder
+     */
+    public Builder optModelContext(int n) {
+      this.modelContext = n;
+      return this;
+    }
+
+    /**
      * @param o what to do with longer prompts (default {@link PromptOverflow#FAIL})
      * @return this builder
      */
@@ -368,6 +414,9 @@ public final class DjlLanguagePolicy implements LanguagePolicy {
       }
       if (maxPromptTokens < 1) {
         throw new IllegalStateException("maxPromptTokens must be >= 1, got " + maxPromptTokens);
+      }
+      if (modelContext < 1) {
+        throw new IllegalStateException("the model's context must be >= 1 token, got " + modelContext);
       }
       if (templateVariables.containsKey(ChatTemplate.ENABLE_THINKING)) {
         throw new IllegalStateException("set enable_thinking with optEnableThinking(...)");

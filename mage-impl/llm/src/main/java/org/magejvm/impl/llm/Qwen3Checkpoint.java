@@ -202,6 +202,7 @@ public final class Qwen3Checkpoint {
           .optName(String.valueOf(dir.toAbsolutePath().normalize().getFileName()))
           .optEnableThinking(options.enableThinking())
           .optMaxPromptTokens(options.maxPromptTokens())
+          .optModelContext(model.config().maxPositionEmbeddings())
           .optPromptOverflow(options.promptOverflow())
           .build();
     } catch (RuntimeException e) {

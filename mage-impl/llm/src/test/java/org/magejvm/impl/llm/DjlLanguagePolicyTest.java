@@ -16,6 +16,7 @@ import org.magejvm.api.FinishReason;
 import org.magejvm.api.Generation;
 import org.magejvm.api.Phase;
 import org.magejvm.api.PolicyRequest;
+import org.magejvm.api.PolicyRequestException;
 import org.magejvm.api.SamplingConfig;
 import org.magejvm.impl.llm.generate.GeneratedSequence;
 import org.magejvm.impl.llm.generate.TokenGenerator;
@@ -139,6 +140,48 @@ class DjlLanguagePolicyTest {
         .hasMessageContaining("prompt 1").hasMessageContaining("g3-1")
         .hasMessageContaining(length + " tokens").hasMessageContaining("maxPromptTokens=50");
     assertThat(g.calls).isEmpty();
+  }
+
+  @Test
+  void everyTooLongPromptOfABatchIsNamedBeforeAnythingIsGenerated() {
+    ScriptedGenerator g = new ScriptedGenerator(new int[0], FinishReason.STOP);
+    DjlLanguagePolicy policy = base(g).optMaxPromptTokens(50).build();
+    String longPrompt = "word ".repeat(100);
+    List<PolicyRequest> batch = List.of(
+        new PolicyRequest(longPrompt, Phase.PLAY, "g0/0", 0, 1, List.of(), null, List.of()),
+        PolicyRequest.of("short"),
+        new PolicyRequest(longPrompt, Phase.REFLECT, "g1/1", 1, 0, List.of(), null, List.of()));
+    assertThatThrownBy(() -> policy.generate(batch, SamplingConfig.training(8)))
+        .isInstanceOfSatisfying(PolicyRequestException.class, e -> {
+          assertThat(e.rejected()).containsOnlyKeys(0, 2);
+          assertThat(e.rejected().get(0)).contains("prompt 0 (worker 'g0/0', play, episode 0, turn 1)");
+          assertThat(e.rejected().get(2)).contains("prompt 2 (worker 'g1/1', reflect, episode 1, turn 0)");
+          assertThat(e.getMessage()).startsWith("2 requests rejected; the first: prompt 0");
+        });
+    assertThat(g.calls).isEmpty();
+  }
+
+  @Test
+  void theModelsContextLimitsPromptsWhenItIsSmaller() {
+    ScriptedGenerator g = new ScriptedGenerator(tok.encode("ok"), FinishReason.STOP);
+    DjlLanguagePolicy policy = base(g).optModelContext(40).build();
+    assertThat(policy.maxPromptTokens()).isEqualTo(DjlLanguagePolicy.DEFAULT_MAX_PROMPT_TOKENS);
+    assertThat(policy.promptLimit()).isEqualTo(40);
+    assertThatThrownBy(() -> policy.generate(List.of(PolicyRequest.of("word ".repeat(100))),
+        SamplingConfig.training(8))).isInstanceOf(PolicyRequestException.class)
+        .hasMessageContaining("more than the model's context of 40 tokens (max_position_embeddings)");
+    assertThat(policy.generate(List.of(PolicyRequest.of("short")), SamplingConfig.training(8))).hasSize(1);
+  }
+
+  @Test
+  void cutPromptsAreCounted() {
+    ScriptedGenerator g = new ScriptedGenerator(tok.encode("ok"), FinishReason.STOP);
+    DjlLanguagePolicy policy = base(g).optMaxPromptTokens(50)
+        .optPromptOverflow(DjlLanguagePolicy.PromptOverflow.KEEP_LAST).build();
+    String longPrompt = "word ".repeat(100);
+    policy.generate(List.of(PolicyRequest.of(longPrompt), PolicyRequest.of("short"), PolicyRequest.of(longPrompt)),
+        SamplingConfig.training(8));
+    assertThat(policy.truncatedPrompts()).isEqualTo(2);
   }
 
   @Test

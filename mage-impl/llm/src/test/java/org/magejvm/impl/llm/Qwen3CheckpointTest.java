@@ -8,6 +8,7 @@ import ai.djl.ndarray.types.DataType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.lang.reflect.Proxy;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -17,6 +18,7 @@ import org.magejvm.api.FinishReason;
 import org.magejvm.api.Generation;
 import org.magejvm.api.MetaEpisode;
 import org.magejvm.api.PolicyRequest;
+import org.magejvm.api.PolicyRequestException;
 import org.magejvm.api.SamplingConfig;
 import org.magejvm.api.Turn;
 import org.magejvm.impl.env.tictactoe.TicTacToeProvider;
@@ -30,6 +32,8 @@ import org.magejvm.impl.llm.checkpoint.CheckpointException;
 import org.magejvm.impl.rollout.MetaEpisodeRunner;
 import org.magejvm.impl.rollout.RolloutConfig;
 import org.magejvm.impl.rollout.RolloutResult;
+import org.magejvm.spi.Environment;
+import org.magejvm.spi.EnvironmentProvider;
 import org.magejvm.spi.PromptStyle;
 
 /** A checkpoint directory written by {@link TinyCheckpoint} loads through the real path and plays meta-episodes. */
@@ -133,6 +137,54 @@ class Qwen3CheckpointTest {
           assertThat(t.logProbs()).hasSize(t.responseLength());
         }
       }
+    }
+  }
+
+  @Test
+  void aHugeObservationFailsOnlyItsOwnMetaEpisode() {
+    TicTacToeProvider real = new TicTacToeProvider();
+    long[] huge = {Long.MIN_VALUE};
+    // the environment of the first meta-episode created opens with a 64 KB observation (16 times the prompt limit;
+    // a 1 MB one behaves the same but takes about 15 s to chat-format and tokenize here)
+    EnvironmentProvider provider = (EnvironmentProvider) Proxy.newProxyInstance(
+        EnvironmentProvider.class.getClassLoader(), new Class<?>[] {EnvironmentProvider.class},
+        (p, m, a) -> {
+          if (m.getName().equals("id")) {
+            return "test-huge-tictactoe"; // ids starting with mage- are reserved for built-ins
+          }
+          Object out = m.invoke(real, a);
+          if (!m.getName().equals("create")) {
+            return out;
+          }
+          Environment env = (Environment) out;
+          boolean first = huge[0] == Long.MIN_VALUE;
+          huge[0] = 0;
+          return Proxy.newProxyInstance(Environment.class.getClassLoader(), new Class<?>[] {Environment.class},
+              (p2, m2, a2) -> {
+                Object r = m2.invoke(env, a2);
+                return first && m2.getName().equals("reset") ? r + "\n" + "x ".repeat(32 * 1024) : r;
+              });
+        });
+    try (DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(tiny, Qwen3Checkpoint.Options.cpu().withThinking(false))) {
+      RolloutConfig config = RolloutConfig.builder()
+          .setEnvironmentId("test-huge-tictactoe")
+          .optTasks(2)
+          .optGroupSize(2)
+          .optEpisodes(1)
+          .optMaxTurns(1)
+          .optPromptStyle(PromptStyle.COMPACT)
+          .optFixedOpponent("random")
+          .optSampling(SamplingConfig.builder().optMaxNewTokens(3).optSeed(3).build())
+          .optSeed(5)
+          .build();
+      RolloutResult result = MetaEpisodeRunner.of(provider).run(config, policy);
+      assertThat(result.metaEpisodes()).hasSize(3);
+      assertThat(result.failures()).singleElement().satisfies(f -> {
+        assertThat(f.workerKey()).isEqualTo("g0/0");
+        assertThat(f.stage()).isEqualTo("policy");
+        assertThat(f.error()).isInstanceOf(PolicyRequestException.class)
+            .hasMessageContaining("worker 'g0/0'").hasMessageContaining("more than maxPromptTokens=4096");
+      });
     }
   }
 
