@@ -49,6 +49,7 @@ final class GenerateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    Limits.maxNewTokens(spec, sampling.maxNewTokens, model);
     SamplingConfig config = sampling.toConfig(seed);
     int[] promptIds;
     int[] responseIds;

@@ -51,6 +51,8 @@ final class LogitsCommand implements Callable<Integer> {
     if (ids.isEmpty()) {
       throw new IllegalArgumentException("--ids needs at least one token id");
     }
+    Limits.range(spec, "--top", top, 1, Integer.MAX_VALUE, "an int");
+    Limits.tokenIds(spec, ids, Limits.modelConfig(model), all);
     int[] tokens = ids.stream().mapToInt(Integer::intValue).toArray();
     float[][] rows;
     Qwen3Checkpoint.Options load = modelOptions.toOptions(0, true);

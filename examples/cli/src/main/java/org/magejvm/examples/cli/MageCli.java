@@ -1,10 +1,21 @@
 package org.magejvm.examples.cli;
 
+import java.io.PrintWriter;
+import java.util.Arrays;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 
-/** The {@code mage} command: lists environments, plays meta-episodes, trains, reports, inspects models. */
+/**
+ * The {@code mage} command: lists environments, plays meta-episodes, trains, reports, inspects models.
+ *
+ * <p>Errors are one line on standard error, {@code error: ...}: exit code 2 for a usage error (an unknown or
+ * malformed option, a size outside its bounds or beyond what the model's context or the heap can hold, checked
+ * before anything large is allocated), 1 for anything that fails at run time, including an {@link Error} such as
+ * {@link OutOfMemoryError} that escapes a command. {@code --verbose} (on any command) adds the stack trace.
+ */
 @Command(
     name = "mage",
     mixinStandardHelpOptions = true,
@@ -17,6 +28,15 @@ import picocli.CommandLine.Command;
 public final class MageCli implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /** Exit code of a usage error. */
+  static final int USAGE = 2;
+  /** Exit code of a run-time error. */
+  static final int FAILURE = 1;
+
+  @Option(names = "--verbose", scope = ScopeType.INHERIT,
+      description = "On an error, print the stack trace after the one-line message.")
+  boolean verbose;
 
   /**
    * Runs the tool.
@@ -34,12 +54,73 @@ public final class MageCli implements Callable<Integer> {
    * @return the exit code
    */
   public static int run(String... args) {
-    CommandLine cl = new CommandLine(new MageCli());
-    cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-      commandLine.getErr().println("error: " + ex.getMessage());
-      return 1;
+    boolean verbose = Arrays.asList(args).contains("--verbose");
+    CommandLine cl;
+    try {
+      cl = new CommandLine(new MageCli());
+    } catch (RuntimeException e) {
+      return report(new PrintWriter(System.err, true), e, verbose, FAILURE);
+    }
+    cl.setParameterExceptionHandler((ex, a) -> {
+      PrintWriter err = ex.getCommandLine().getErr();
+      String help = ex.getCommandLine().getCommandSpec().qualifiedName();
+      err.println("error: " + oneLine(ex) + " (see '" + help + " --help')");
+      if (verbose) {
+        ex.printStackTrace(err);
+      }
+      err.flush();
+      return USAGE;
     });
-    return cl.execute(args);
+    cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> report(commandLine.getErr(), ex, verbose,
+        FAILURE));
+    try {
+      return cl.execute(args);
+    } catch (Throwable t) {
+      // what picocli does not catch: Errors such as OutOfMemoryError or StackOverflowError
+      return report(cl.getErr(), t, verbose, FAILURE);
+    }
+  }
+
+  private static int report(PrintWriter err, Throwable t, boolean verbose, int code) {
+    try {
+      err.println("error: " + oneLine(t));
+      if (verbose) {
+        t.printStackTrace(err);
+      }
+      err.flush();
+    } catch (Throwable ignored) {
+      // nothing more can be said (the heap may be gone); the exit code still tells
+    }
+    return code;
+  }
+
+  /**
+   * @param t an error
+   * @return its message's first line, or for errors without a useful message what they are
+   */
+  static String oneLine(Throwable t) {
+    if (t instanceof OutOfMemoryError) {
+      return "out of memory (" + t.getMessage() + "); ask for less (--meta-episodes, --max-new-tokens, --batch, "
+          + "--ids) or give the JVM more heap with MAGE_JAVA_OPTS=-Xmx...";
+    }
+    if (t instanceof StackOverflowError) {
+      return "stack overflow in " + frame(t) + "; rerun with --verbose for the stack";
+    }
+    String m = t.getMessage();
+    if (m == null || m.isBlank()) {
+      return t.getClass().getName() + " at " + frame(t);
+    }
+    m = m.strip();
+    int nl = m.indexOf('\n');
+    String first = nl < 0 ? m : m.substring(0, nl).strip() + " (more with --verbose)";
+    // exceptions whose message is only a type name (Gson's "JsonObject", say) say nothing on their own
+    return first.matches("[A-Za-z_$.]+") && !first.contains(" ") ? t.getClass().getSimpleName() + ": " + first
+        + " at " + frame(t) : first;
+  }
+
+  private static String frame(Throwable t) {
+    StackTraceElement[] s = t.getStackTrace();
+    return s.length == 0 ? "(unknown)" : s[0].getClassName() + "." + s[0].getMethodName();
   }
 
   @Override

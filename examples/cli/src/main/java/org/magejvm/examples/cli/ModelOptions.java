@@ -1,5 +1,6 @@
 package org.magejvm.examples.cli;
 
+import ai.djl.engine.Engine;
 import ai.djl.ndarray.types.DataType;
 import java.util.Locale;
 import org.magejvm.impl.llm.Qwen3Checkpoint;
@@ -31,6 +32,7 @@ final class ModelOptions {
         o = Qwen3Checkpoint.Options.cpu();
         break;
       case "gpu":
+        requireGpu();
         o = Qwen3Checkpoint.Options.gpu();
         break;
       default:
@@ -40,6 +42,21 @@ final class ModelOptions {
       o = o.withDtype(parseDtype(dtype));
     }
     return o.withKvCache(!noKvCache).withSeed(seed).withThinking(thinking);
+  }
+
+  /** Fails with one line, before any model is loaded, when the PyTorch engine sees no CUDA GPU. */
+  private static void requireGpu() {
+    int gpus;
+    try {
+      gpus = Engine.getEngine("PyTorch").getGpuCount();
+    } catch (RuntimeException | UnsatisfiedLinkError e) {
+      throw new IllegalStateException("--device gpu: the PyTorch engine could not be loaded to look for a GPU ("
+          + e.getMessage() + "); see docs/gpu.md", e);
+    }
+    if (gpus < 1) {
+      throw new IllegalStateException("--device gpu: the PyTorch engine sees no CUDA GPU (no driver or device, or a"
+          + " CPU-only libtorch); use --device cpu, or see docs/gpu.md");
+    }
   }
 
   /**

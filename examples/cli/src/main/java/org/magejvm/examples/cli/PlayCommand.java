@@ -102,6 +102,10 @@ final class PlayCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    Limits.metaEpisodes(spec, metaEpisodes, "--meta-episodes");
+    if (model != null) {
+      Limits.maxNewTokens(spec, sampling.maxNewTokens, model);
+    }
     EnvironmentRegistry registry = EnvironmentRegistry.discover();
     EnvironmentProvider provider = registry.require(env);
     if (model == null && !provider.scriptedPolicies().contains(policy)) {

@@ -115,8 +115,9 @@ final class TranscriptsCommand implements Callable<Integer> {
    */
   RolloutConfig rolloutConfig(EnvironmentRegistry registry) {
     EnvironmentProvider provider = registry.require(env);
-    if (metaEpisodes < 1) {
-      throw new IllegalArgumentException("--meta-episodes must be >= 1, got " + metaEpisodes);
+    if (metaEpisodes < 1 || metaEpisodes > Limits.MAX_META_EPISODES) {
+      throw new IllegalArgumentException("--meta-episodes must be in [1, " + Limits.MAX_META_EPISODES
+          + "] (each meta-episode keeps its environment and transcript in memory), got " + metaEpisodes);
     }
     RolloutConfig.Builder b = RolloutConfig.builder()
         .setEnvironmentId(env)

@@ -19,7 +19,7 @@ import org.magejvm.impl.llm.TinyCheckpoint;
 class ModelCommandsTest {
 
   /** The float64-reference fixture of mage-impl's tests, read in place (tests run from the module directory). */
-  private static final Path FIXTURE = Path.of("..", "..", "mage-impl", "llm", "src", "test", "resources", "qwen3-tiny");
+  static final Path FIXTURE = Path.of("..", "..", "mage-impl", "llm", "src", "test", "resources", "qwen3-tiny");
 
   @TempDir static Path tmp;
   static Path tiny;
@@ -64,8 +64,15 @@ class ModelCommandsTest {
   @Test
   void logitsRejectBadInputWithClearMessages() {
     CliRun outside = CliRun.of("logits", "--model", FIXTURE.toString(), "--ids", "1,97");
-    assertThat(outside.code()).isEqualTo(1);
-    assertThat(outside.err()).contains("97");
+    assertThat(outside.code()).isEqualTo(2);
+    assertThat(outside.err()).isEqualTo("error: --ids: id 97 (position 1) is outside the model's vocabulary [0, 97)"
+        + " (see 'mage logits --help')" + System.lineSeparator());
+    CliRun huge = CliRun.of("logits", "--model", FIXTURE.toString(), "--ids", "2147483647");
+    assertThat(huge.code()).isEqualTo(2);
+    assertThat(huge.err()).contains("id 2147483647").doesNotContain("-2147483648").hasLineCount(1);
+    CliRun tooMany = CliRun.of("logits", "--model", FIXTURE.toString(), "--ids", "1,".repeat(20_000) + "1");
+    assertThat(tooMany.code()).isEqualTo(2);
+    assertThat(tooMany.err()).contains("--ids count must be <= 512 (the model's context").hasLineCount(1);
     CliRun missing = CliRun.of("logits", "--model", tmp.resolve("absent").toString(), "--ids", "1");
     assertThat(missing.code()).isEqualTo(1);
     assertThat(missing.err()).contains("absent").contains("does not exist");

@@ -167,7 +167,23 @@ public final class HfTokenizer implements AutoCloseable {
     if (id == null || content == null || id < 0) {
       throw new CheckpointException(file + ": an entry of 'added_tokens' lacks a valid 'id' or 'content'");
     }
+    checkId(id, content, "added_tokens", file);
     return new AddedToken(id, content, special);
+  }
+
+  /**
+   * The largest token id accepted: 2^24 - 1. Real vocabularies stay far below (Qwen3's has 151,669 ids); a larger id
+   * would need an embedding matrix of that many rows, and {@code id + 1} must not overflow.
+   */
+  static final int MAX_TOKEN_ID = (1 << 24) - 1;
+
+  private static int checkId(int id, String token, String where, Path file) {
+    if (id < 0 || id > MAX_TOKEN_ID) {
+      String shown = token.length() <= 40 ? token : token.substring(0, 37) + "...";
+      throw new CheckpointException(file + ": token '" + shown + "' in '" + where + "' has id " + id
+          + ", outside [0, " + MAX_TOKEN_ID + "]; this tokenizer.json is damaged or not a Hugging Face tokenizer");
+    }
+    return id;
   }
 
   /** The largest id in model.vocab: an object of token to id (BPE, WordPiece, WordLevel) or a list (Unigram). */
@@ -181,8 +197,8 @@ public final class HfTokenizer implements AutoCloseable {
       } else if (r.peek() == JsonToken.BEGIN_OBJECT) {
         r.beginObject();
         while (r.hasNext()) {
-          r.nextName();
-          maxId = Math.max(maxId, r.nextInt());
+          String token = r.nextName();
+          maxId = Math.max(maxId, checkId(r.nextInt(), token, "model.vocab", file));
         }
         r.endObject();
       } else if (r.peek() == JsonToken.BEGIN_ARRAY) {

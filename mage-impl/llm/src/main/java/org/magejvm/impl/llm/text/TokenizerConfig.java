@@ -94,6 +94,15 @@ public record TokenizerConfig(
         JsonFiles.tokenField(o, "unk_token", file));
   }
 
+  private static boolean isString(JsonElement e) {
+    return e != null && e.isJsonPrimitive() && e.getAsJsonPrimitive().isString();
+  }
+
+  private static String abbreviate(JsonElement e) {
+    String s = e.toString();
+    return s.length() <= 80 ? s : s.substring(0, 77) + "...";
+  }
+
   private static Optional<String> chatTemplate(JsonObject o, Path file) {
     JsonElement e = o.get("chat_template");
     if (e == null || e.isJsonNull()) {
@@ -106,10 +115,10 @@ public record TokenizerConfig(
       // the multi-template form: [{"name": "default", "template": "..."}, {"name": "tool_use", ...}]
       List<String> names = new ArrayList<>();
       for (JsonElement item : e.getAsJsonArray()) {
-        if (!item.isJsonObject() || !item.getAsJsonObject().has("name")
-            || !item.getAsJsonObject().has("template")) {
+        if (!item.isJsonObject() || !isString(item.getAsJsonObject().get("name"))
+            || !isString(item.getAsJsonObject().get("template"))) {
           throw new CheckpointException(file + ": field 'chat_template' is a list whose entries must be objects "
-              + "with 'name' and 'template'");
+              + "with string fields 'name' and 'template'; entry " + names.size() + " is " + abbreviate(item));
         }
         String name = item.getAsJsonObject().get("name").getAsString();
         names.add(name);

@@ -22,6 +22,19 @@ class HfTokenizerTest {
   }
 
   @Test
+  void anOverlargeTokenIdIsNamedInTokenizerJson() throws IOException {
+    Path f = dir.resolve("tokenizer.json");
+    Files.writeString(f, "{\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0, \"b\": 2147483647}}}");
+    assertThatThrownBy(() -> HfTokenizer.load(f)).isInstanceOf(CheckpointException.class)
+        .hasMessageContaining(f.toString()).hasMessageContaining("token 'b' in 'model.vocab' has id 2147483647")
+        .hasMessageNotContaining("-2147483648");
+    Files.writeString(f, "{\"added_tokens\": [{\"id\": 2147483647, \"content\": \"<x>\"}], "
+        + "\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0}}}");
+    assertThatThrownBy(() -> HfTokenizer.load(f)).isInstanceOf(CheckpointException.class)
+        .hasMessageContaining("token '<x>' in 'added_tokens' has id 2147483647");
+  }
+
+  @Test
   void malformedJsonIsNamed() throws IOException {
     Path f = dir.resolve("tokenizer.json");
     Files.writeString(f, "{\"version\": \"1.0\", \"model\": {\"vocab\": {\"a\": 0,}");

@@ -43,6 +43,12 @@ class TokenizerConfigTest {
     assertThatThrownBy(() -> TokenizerConfig.load(dir)).hasMessageContaining("'eos_token'");
     write("{\"chat_template\": 5}");
     assertThatThrownBy(() -> TokenizerConfig.load(dir)).hasMessageContaining("'chat_template'");
+    // a template entry that is not a string names the field and the entry, not Gson's "JsonObject"
+    write("{\"chat_template\": [{\"name\": \"default\", \"template\": {\"text\": \"D\"}}]}");
+    assertThatThrownBy(() -> TokenizerConfig.load(dir))
+        .hasMessageContaining("string fields 'name' and 'template'; entry 0 is {\"name\":\"default\"");
+    write("{\"chat_template\": [{\"name\": [1], \"template\": \"D\"}]}");
+    assertThatThrownBy(() -> TokenizerConfig.load(dir)).hasMessageContaining("entry 0 is");
   }
 
   @Test
