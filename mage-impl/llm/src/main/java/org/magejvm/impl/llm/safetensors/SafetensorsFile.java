@@ -29,9 +29,12 @@ import org.magejvm.impl.llm.checkpoint.CheckpointException;
  *
  * <p>Validation rejects anything that could make a read go wrong or be ambiguous (bad JSON or types, unknown dtypes,
  * negative or overflowing shapes, ranges outside the data section or overlapping, byte counts that disagree with the
- * shape, duplicate names). It is lenient where nothing is at stake, like the reference implementation or more so:
- * unknown fields in a tensor entry are ignored, {@code "__metadata__": null} means no metadata, and unused bytes
- * between tensors or after the last one are allowed.
+ * shape, duplicate names). As the reference implementation does, it requires the tensors to cover the data section
+ * exactly: sorted by offset, each begins where the previous one ends (the first at 0) and the last ends at the end of
+ * the file. Unused bytes between tensors or at the end are refused, because a header length that is off by a few
+ * bytes (pointing into the header's space padding) would otherwise still parse and every tensor would be read
+ * shifted. It is lenient where nothing is at stake: unknown fields in a tensor entry are ignored and {@code
+ * "__metadata__": null} means no metadata.
  *
  * <p>{@link #load} copies (and converts) a tensor into memory owned by the new array: the array never aliases the
  * mapping, so writing to it never touches the file and it stays valid after {@link #close}. F32, F16 and BF16
