@@ -159,6 +159,40 @@ class Qwen3CheckpointTest {
   }
 
   @Test
+  void nonFiniteWeightsAreRefusedByDefaultAndNamed(@TempDir Path dir) throws IOException {
+    Files.copy(TinyFixture.dir().resolve("config.json"), dir.resolve("config.json"));
+    Path weights = dir.resolve("model.safetensors");
+    Files.copy(TinyFixture.dir().resolve("model.safetensors"), weights);
+    String tensor = "model.layers.0.mlp.up_proj.weight";
+    long at;
+    String dtype;
+    try (org.magejvm.impl.llm.safetensors.SafetensorsFile st =
+        org.magejvm.impl.llm.safetensors.SafetensorsFile.open(weights)) {
+      at = st.byteRange(tensor)[0];
+      dtype = st.info(tensor).dtype();
+    }
+    assertThat(dtype).isEqualTo("F32");
+    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(weights,
+        java.nio.file.StandardOpenOption.WRITE)) {
+      java.nio.ByteBuffer nan = java.nio.ByteBuffer.allocate(4).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+          .putFloat(Float.NaN).flip();
+      ch.write(nan, at + 4 * 5); // element 5
+    }
+    assertThatThrownBy(() -> Qwen3Checkpoint.loadModel(dir, Device.cpu(), DataType.FLOAT32))
+        .isInstanceOf(CheckpointException.class)
+        .hasMessageContaining(weights.toString())
+        .hasMessageContaining("tensor '" + tensor + "'")
+        .hasMessageContaining("1 non-finite value")
+        .hasMessageContaining("flat index 5");
+    try (Qwen3Model m = Qwen3Checkpoint.loadModel(dir, Device.cpu(), DataType.FLOAT32,
+        org.magejvm.impl.llm.safetensors.NonFiniteCheck.WARN)) {
+      assertThat(m.config().numHiddenLayers()).isPositive();
+    }
+    assertThat(Qwen3Checkpoint.Options.cpu().nonFiniteWeights())
+        .isEqualTo(org.magejvm.impl.llm.safetensors.NonFiniteCheck.REFUSE);
+  }
+
+  @Test
   void aTokenizerLargerThanTheModelIsRejected(@TempDir Path dir) throws IOException {
     // the fixture model has 97 token ids; the tiny tokenizer has more than 256
     Files.copy(TinyFixture.dir().resolve("config.json"), dir.resolve("config.json"));

@@ -19,6 +19,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.magejvm.impl.llm.checkpoint.CheckpointException;
 
@@ -234,6 +235,24 @@ public final class SafetensorsFile implements TensorSource {
    */
   @Override
   public NDArray load(NDManager manager, String name, DataType target) {
+    return load(manager, name, target, NonFiniteCheck.ALLOW);
+  }
+
+  /**
+   * Copies a tensor as {@link #load(NDManager, String, DataType)} does and looks for NaN and infinite values in the
+   * converted result during the same copy.
+   *
+   * @param manager the manager that will own the array
+   * @param name the tensor name
+   * @param target FLOAT32 or FLOAT16
+   * @param check what to do with non-finite values
+   * @return the array, with the header's shape and the tensor's name
+   * @throws CheckpointException as {@link #load(NDManager, String, DataType)}, and, with {@link
+   *     NonFiniteCheck#REFUSE}, naming the file and tensor when the tensor holds a non-finite value
+   */
+  @Override
+  public NDArray load(NDManager manager, String name, DataType target, NonFiniteCheck check) {
+    Objects.requireNonNull(check, "check");
     if (target != DataType.FLOAT32 && target != DataType.FLOAT16) {
       throw new IllegalArgumentException("target type must be FLOAT32 or FLOAT16, got " + target.name());
     }
@@ -250,7 +269,7 @@ public final class SafetensorsFile implements TensorSource {
     if (!Device.Type.CPU.equals(device.getDeviceType())) {
       // array memory is only reachable from Java on the CPU: fill a CPU array, then move it
       try (NDManager cpu = manager.newSubManager(Device.cpu())) {
-        NDArray onCpu = load(cpu, name, target);
+        NDArray onCpu = load(cpu, name, target, check);
         NDArray moved = onCpu.toDevice(device, true);
         moved.attach(manager);
         moved.setName(name);
@@ -259,8 +278,17 @@ public final class SafetensorsFile implements TensorSource {
     }
     checkUnchanged(name);
     NDArray array = manager.create(new Shape(entry.shape()), target);
+    Conversions.Scan scan = check == NonFiniteCheck.ALLOW ? null : new Conversions.Scan();
     try {
-      fill(maps, array, entry, target);
+      fill(maps, array, entry, target, scan);
+      if (scan != null && scan.count > 0) {
+        String message = NonFinite.describe(label, name, entry.shape(), entry.dtype().name(), target, scan.count,
+            scan.first, Float.intBitsToFloat(scan.firstBits));
+        if (check == NonFiniteCheck.REFUSE) {
+          throw new CheckpointException(message + NonFinite.REFUSED);
+        }
+        NonFinite.LOG.warn("{}", message);
+      }
     } catch (InternalError e) {
       array.close();
       // how the JVM reports a fault on a mapped page (when it can report it at once): the file shrank under us
@@ -294,7 +322,8 @@ public final class SafetensorsFile implements TensorSource {
     }
   }
 
-  private void fill(MappedByteBuffer[] maps, NDArray array, SafetensorsHeader.Entry entry, DataType target) {
+  private void fill(MappedByteBuffer[] maps, NDArray array, SafetensorsHeader.Entry entry, DataType target,
+      Conversions.Scan scan) {
     long count = entry.elementCount();
     if (count == 0) {
       return;
@@ -302,14 +331,14 @@ public final class SafetensorsFile implements TensorSource {
     int targetSize = target.getNumOfBytes();
     long perSegment = segmentBytes / targetSize;
     if (count <= perSegment) {
-      fillSegment(maps, array, entry, 0, count, target);
+      fillSegment(maps, array, entry, 0, count, target, scan);
       return;
     }
     try (NDArray flat = array.reshape(-1)) {
       for (long first = 0; first < count; first += perSegment) {
         long n = Math.min(perSegment, count - first);
         try (NDArray view = flat.get(new NDIndex().addSliceDim(first, first + n))) {
-          fillSegment(maps, view, entry, first, n, target);
+          fillSegment(maps, view, entry, first, n, target, scan);
         }
       }
     }
@@ -317,7 +346,7 @@ public final class SafetensorsFile implements TensorSource {
 
   /** Writes elements {@code [first, first + n)} of the tensor into {@code dst}, which holds exactly n elements. */
   private void fillSegment(MappedByteBuffer[] maps, NDArray dst, SafetensorsHeader.Entry entry, long first, long n,
-      DataType target) {
+      DataType target, Conversions.Scan scan) {
     ByteBuffer memory = dst.toByteBuffer(true);
     int targetSize = target.getNumOfBytes();
     if (!memory.isDirect() || memory.capacity() != n * targetSize) {
@@ -335,7 +364,7 @@ public final class SafetensorsFile implements TensorSource {
       int k = (int) Math.min(n - done, startsHere);
       ByteBuffer src = maps[w].slice((int) (position - windowStart), k * sourceSize);
       ByteBuffer dstPart = memory.slice((int) (done * targetSize), k * targetSize);
-      Conversions.convert(src, dstPart, k, entry.dtype(), target);
+      Conversions.convert(src, dstPart, k, entry.dtype(), target, scan, first + done);
       done += k;
       position += (long) k * sourceSize;
     }
