@@ -106,10 +106,10 @@ public record TokenizerConfig(
       // the multi-template form: [{"name": "default", "template": "..."}, {"name": "tool_use", ...}]
       List<String> names = new ArrayList<>();
       for (JsonElement item : e.getAsJsonArray()) {
-        if (!item.isJsonObject() || !item.getAsJsonObject().has("name")
-            || !item.getAsJsonObject().has("template")) {
+        if (!item.isJsonObject() || !isString(item.getAsJsonObject().get("name"))
+            || !isString(item.getAsJsonObject().get("template"))) {
           throw new CheckpointException(file + ": field 'chat_template' is a list whose entries must be objects "
-              + "with 'name' and 'template'");
+              + "with string fields 'name' and 'template', found " + abbreviate(item.toString()));
         }
         String name = item.getAsJsonObject().get("name").getAsString();
         names.add(name);
@@ -121,6 +121,14 @@ public record TokenizerConfig(
           + " but none is named 'default'");
     }
     throw new CheckpointException(file + ": field 'chat_template' must be a string or a list of named templates");
+  }
+
+  private static boolean isString(JsonElement e) {
+    return e != null && e.isJsonPrimitive() && e.getAsJsonPrimitive().isString();
+  }
+
+  private static String abbreviate(String s) {
+    return s.length() <= 80 ? s : s.substring(0, 77) + "...";
   }
 
   /**
