@@ -193,6 +193,37 @@ class Qwen3CheckpointTest {
   }
 
   @Test
+  void impossibleConfigValuesAndDeviceFilesAreRefusedQuickly(@TempDir Path dir) throws IOException {
+    String config = Files.readString(TinyFixture.dir().resolve("config.json"));
+    Files.writeString(dir.resolve("config.json"),
+        config.replaceFirst("\"num_hidden_layers\":\\s*\\d+", "\"num_hidden_layers\": 1000000"));
+    Files.copy(TinyFixture.dir().resolve("model.safetensors"), dir.resolve("model.safetensors"));
+    assertThat(Files.readString(dir.resolve("config.json"))).contains("1000000");
+    long start = System.nanoTime();
+    assertThatThrownBy(() -> Qwen3Checkpoint.loadModel(dir, Device.cpu(), DataType.FLOAT32))
+        .isInstanceOf(CheckpointException.class)
+        .hasMessageContaining("'num_hidden_layers' is 1000000")
+        .hasMessageContaining("each layer needs at least 9");
+    assertThat((System.nanoTime() - start) / 1e9).isLessThan(5);
+    // a config.json that is a link to /dev/zero (where there is one) is refused, not read forever
+    Path zero = Path.of("/dev/zero");
+    if (Files.exists(zero)) {
+      Path linked = dir.resolve("linked");
+      Files.createDirectories(linked);
+      Files.createSymbolicLink(linked.resolve("config.json"), zero);
+      assertThatThrownBy(() -> Qwen3Config.fromFile(linked)).isInstanceOf(CheckpointException.class)
+          .hasMessageContaining("config.json").hasMessageContaining("not a regular file");
+    }
+    Path big = dir.resolve("big");
+    Files.createDirectories(big);
+    try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(big.resolve("config.json").toFile(), "rw")) {
+      raf.setLength(org.magejvm.impl.llm.checkpoint.CheckpointFiles.MAX_SMALL_FILE_BYTES + 1);
+    }
+    assertThatThrownBy(() -> Qwen3Config.fromFile(big)).isInstanceOf(CheckpointException.class)
+        .hasMessageContaining("is larger than");
+  }
+
+  @Test
   void aTokenizerLargerThanTheModelIsRejected(@TempDir Path dir) throws IOException {
     // the fixture model has 97 token ids; the tiny tokenizer has more than 256
     Files.copy(TinyFixture.dir().resolve("config.json"), dir.resolve("config.json"));

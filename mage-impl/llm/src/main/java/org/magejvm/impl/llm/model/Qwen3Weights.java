@@ -259,6 +259,7 @@ public final class Qwen3Weights implements AutoCloseable {
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(config, "config");
     checkDtype(dtype);
+    checkLayerCount(source, config);
     Map<String, Spec> specs = specs(config);
     validate(source, config, specs, strict);
     NDManager manager = NDManager.newBaseManager(device, "PyTorch");
@@ -286,6 +287,23 @@ public final class Qwen3Weights implements AutoCloseable {
     } catch (RuntimeException e) {
       manager.close();
       throw e;
+    }
+  }
+
+  /**
+   * Refuses a layer count the checkpoint cannot hold before building anything per layer: each layer has at least 9
+   * tensors, so {@code num_hidden_layers = 1000000} with a few hundred tensors is refused at once instead of
+   * allocating millions of names.
+   */
+  private static void checkLayerCount(TensorSource source, Qwen3Config config) {
+    long needed = 9L * config.numHiddenLayers();
+    int held = source.names().size();
+    String last = "model.layers." + (config.numHiddenLayers() - 1) + ".input_layernorm.weight";
+    if (needed > held || !source.names().contains(last)) {
+      throw new CheckpointException("config.json: field 'num_hidden_layers' is " + config.numHiddenLayers()
+          + ", but the checkpoint's weights hold " + held + " tensors" + (needed > held ? " (each layer needs at "
+          + "least 9)" : "") + (source.names().contains(last) ? "" : " and no '" + last + "'")
+          + "; the config and the weights belong to different models");
     }
   }
 

@@ -69,13 +69,9 @@ public record TokenizerConfig(
     TokenizerConfig config = read(checkpointDir.resolve(FILE_NAME));
     Path jinja = checkpointDir.resolve(TEMPLATE_FILE_NAME);
     if (Files.isRegularFile(jinja)) {
-      try {
-        String template = Files.readString(jinja, StandardCharsets.UTF_8);
-        return new TokenizerConfig(config.file, Optional.of(template), config.eosToken, config.bosToken,
-            config.padToken, config.unkToken);
-      } catch (IOException e) {
-        throw new CheckpointException("cannot read " + jinja + ": " + e.getMessage(), e);
-      }
+      String template = org.magejvm.impl.llm.checkpoint.CheckpointFiles.readSmallText(jinja);
+      return new TokenizerConfig(config.file, Optional.of(template), config.eosToken, config.bosToken,
+          config.padToken, config.unkToken);
     }
     return config;
   }
