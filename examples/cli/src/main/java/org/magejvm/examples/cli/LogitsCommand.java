@@ -56,7 +56,8 @@ final class LogitsCommand implements Callable<Integer> {
     int[] tokens = ids.stream().mapToInt(Integer::intValue).toArray();
     float[][] rows;
     Qwen3Checkpoint.Options load = modelOptions.toOptions(0, true);
-    try (Qwen3Model m = Qwen3Checkpoint.loadModel(model, load.device(), load.dtype());
+    try (Qwen3Model m = Qwen3Checkpoint.loadModel(model, load.device(), load.dtype(),
+        load.nonFiniteWeights());
         NDManager manager = m.newManager()) {
       NDArray logits = m.logits(manager, tokens); // (1, T, V)
       int t = tokens.length;

@@ -4,6 +4,7 @@ import ai.djl.engine.Engine;
 import ai.djl.ndarray.types.DataType;
 import java.util.Locale;
 import org.magejvm.impl.llm.Qwen3Checkpoint;
+import org.magejvm.impl.llm.safetensors.NonFiniteCheck;
 import picocli.CommandLine.Option;
 
 /** Where a model runs and in which precision (picocli mixin). */
@@ -19,6 +20,10 @@ final class ModelOptions {
 
   @Option(names = "--no-kv-cache", description = "Recompute the whole sequence for every token (for comparison).")
   boolean noKvCache;
+
+  @Option(names = "--non-finite-weights", paramLabel = "refuse|warn|allow", defaultValue = "refuse",
+      description = "What to do with a weight tensor holding NaN or infinity (default: ${DEFAULT-VALUE}).")
+  String nonFiniteWeights;
 
   /**
    * @param seed the generator's fallback sampling seed
@@ -41,7 +46,27 @@ final class ModelOptions {
     if (dtype != null) {
       o = o.withDtype(parseDtype(dtype));
     }
-    return o.withKvCache(!noKvCache).withSeed(seed).withThinking(thinking);
+    return o.withKvCache(!noKvCache).withSeed(seed).withThinking(thinking)
+        .withNonFiniteWeights(parseNonFinite(nonFiniteWeights));
+  }
+
+  /**
+   * @param s refuse, warn or allow
+   * @return the check
+   * @throws IllegalArgumentException naming {@code --non-finite-weights} when the value is unknown
+   */
+  static NonFiniteCheck parseNonFinite(String s) {
+    switch (s == null ? "refuse" : s.toLowerCase(Locale.ROOT)) {
+      case "refuse":
+        return NonFiniteCheck.REFUSE;
+      case "warn":
+        return NonFiniteCheck.WARN;
+      case "allow":
+        return NonFiniteCheck.ALLOW;
+      default:
+        throw new IllegalArgumentException("--non-finite-weights: unknown value '" + s
+            + "'; expected refuse, warn or allow");
+    }
   }
 
   /** Fails with one line, before any model is loaded, when the PyTorch engine sees no CUDA GPU. */

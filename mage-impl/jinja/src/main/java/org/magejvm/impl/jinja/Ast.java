@@ -29,6 +29,31 @@ final class Ast {
     TemplateException error(String message) {
       return new TemplateException(message, line, column);
     }
+
+    TemplateLimitException limit(Render.LimitError e) {
+      return new TemplateLimitException(e.getMessage(), line, column, e.limit, e.value);
+    }
+
+    /** Counts a loop iteration (or filter test) of the render in progress. */
+    void iteration() {
+      Render r = Render.current();
+      if (r != null) {
+        try {
+          r.iteration();
+        } catch (Render.LimitError e) {
+          throw limit(e);
+        }
+      }
+    }
+
+    /** Fails when {@code out} has grown beyond the output limit. */
+    void checkOutput(StringBuilder out) {
+      long max = Render.limits().maxOutputChars();
+      if (out.length() > max) {
+        throw new TemplateLimitException("the rendered output grew beyond " + max + " characters (limit "
+            + "maxOutputChars = " + max + ")", line, column, "maxOutputChars", max);
+      }
+    }
   }
 
   // ================================================================ expressions
@@ -42,7 +67,17 @@ final class Ast {
     /** Evaluates, turning value errors into template errors at this node's position. */
     final Object value(Scope scope) {
       try {
-        return eval(scope);
+        Render r = Render.current();
+        if (r != null) {
+          r.tick();
+        }
+        Object v = eval(scope);
+        if (v instanceof String && ((String) v).length() > 4096) {
+          Render.checkString(((String) v).length(), "this expression");
+        }
+        return v;
+      } catch (Render.LimitError e) {
+        throw limit(e);
       } catch (EvalError e) {
         throw error(e.getMessage());
       } catch (ArithmeticException e) {
@@ -325,10 +360,16 @@ final class Ast {
 
     @Override
     Object eval(Scope scope) {
-      StringBuilder sb = new StringBuilder();
+      List<String> strings = new ArrayList<>(parts.size());
+      long length = 0;
       for (Expr p : parts) {
-        sb.append(Values.str(p.value(scope)));
+        String v = Values.str(p.value(scope));
+        strings.add(v);
+        length += v.length();
       }
+      Render.checkString(length, "'~'");
+      StringBuilder sb = new StringBuilder((int) length);
+      strings.forEach(sb::append);
       return sb.toString();
     }
   }
@@ -434,6 +475,7 @@ final class Ast {
     @Override
     Flow render(Scope scope, StringBuilder out) {
       out.append(text);
+      checkOutput(out);
       return Flow.NORMAL;
     }
   }
@@ -448,7 +490,13 @@ final class Ast {
 
     @Override
     Flow render(Scope scope, StringBuilder out) {
-      out.append(Values.str(expr.value(scope)));
+      String v = Values.str(expr.value(scope));
+      long max = Render.limits().maxOutputChars();
+      if ((long) out.length() + v.length() > max) {
+        throw new TemplateLimitException("the rendered output would grow beyond " + max + " characters (limit "
+            + "maxOutputChars = " + max + ")", line, column, "maxOutputChars", max);
+      }
+      out.append(v);
       return Flow.NORMAL;
     }
   }
@@ -495,6 +543,8 @@ final class Ast {
       List<Object> items;
       try {
         items = Values.iterate(value);
+      } catch (Render.LimitError e) {
+        throw limit(e);
       } catch (EvalError e) {
         throw error("cannot unpack: " + e.getMessage());
       }
@@ -530,12 +580,15 @@ final class Ast {
       List<Object> items;
       try {
         items = Values.iterate(it);
+      } catch (Render.LimitError e) {
+        throw limit(e);
       } catch (EvalError e) {
         throw error(e.getMessage());
       }
       if (filter != null) {
         List<Object> kept = new ArrayList<>();
         for (Object item : items) {
+          iteration();
           Scope s = new Scope(scope);
           target.assign(s, item);
           if (Values.truthy(filter.value(s))) {
@@ -550,6 +603,7 @@ final class Ast {
       }
       Object[] changed = {Undefined.PLAIN};
       for (int i = 0; i < items.size(); i++) {
+        iteration();
         Scope s = new Scope(scope);
         target.assign(s, items.get(i));
         s.set("loop", new LoopInfo(items, i, changed));
@@ -707,9 +761,19 @@ final class Ast {
         }
         s.set(p, v);
       }
-      StringBuilder sb = new StringBuilder();
-      renderAll(body, s, sb);
-      return sb.toString();
+      Render r = Render.current();
+      if (r != null) {
+        r.enterMacro(name);
+      }
+      try {
+        StringBuilder sb = new StringBuilder();
+        renderAll(body, s, sb);
+        return sb.toString();
+      } finally {
+        if (r != null) {
+          r.exitMacro();
+        }
+      }
     }
   }
 }

@@ -167,12 +167,17 @@ final class Builtins {
       case "join": {
         Args a = new Args(what, args, kwargs, "iterable");
         List<Object> parts = Values.iterate(a.require(0));
-        StringBuilder sb = new StringBuilder();
+        long length = (long) s.length() * Math.max(0, parts.size() - 1);
         for (int i = 0; i < parts.size(); i++) {
           if (!(parts.get(i) instanceof String)) {
             throw new EvalError("sequence item " + i + ": expected str instance, "
                 + Values.typeName(parts.get(i)) + " found");
           }
+          length += ((String) parts.get(i)).length();
+        }
+        Render.checkString(length, "join()");
+        StringBuilder sb = new StringBuilder((int) length);
+        for (int i = 0; i < parts.size(); i++) {
           sb.append(i > 0 ? s : "").append((String) parts.get(i));
         }
         return sb.toString();
@@ -358,6 +363,13 @@ final class Builtins {
   }
 
   static String replace(String s, String old, String rep, long count) {
+    if (rep.length() > old.length()) {
+      long n = countOccurrences(s, old);
+      if (count >= 0) {
+        n = Math.min(n, count);
+      }
+      Render.checkString(s.length() + n * (rep.length() - old.length()), "replace()");
+    }
     if (count < 0) {
       return s.replace(old, rep);
     }
@@ -624,8 +636,17 @@ final class Builtins {
     FILTERS.put("indent", (v, a, k) -> {
       Args args = new Args("filter 'indent'", a, k, "width", "first", "blank");
       Object w = args.get(0, 4L);
-      String pad = w instanceof String ? (String) w : " ".repeat((int) Values.toLong(w));
-      return indent(text(v, "indent"), pad, args.bool(1, false), args.bool(2, false));
+      String pad;
+      if (w instanceof String) {
+        pad = (String) w;
+      } else {
+        long width = Math.max(0, Values.toLong(w));
+        Render.checkString(width, "indent width");
+        pad = " ".repeat((int) width);
+      }
+      String input = text(v, "indent");
+      Render.checkString(input.length() + (long) pad.length() * (input.length() + 1), "indent");
+      return indent(input, pad, args.bool(1, false), args.bool(2, false));
     });
     FILTERS.put("int", (v, a, k) -> {
       Args args = new Args("filter 'int'", a, k, "default", "base");
@@ -644,11 +665,19 @@ final class Builtins {
       Args args = new Args("filter 'join'", a, k, "d", "attribute");
       String sep = args.string(0, "");
       String attr = args.string(1, null);
-      StringBuilder sb = new StringBuilder();
       List<Object> items = Values.iterate(v);
+      List<String> parts = new ArrayList<>(items.size());
+      long length = (long) sep.length() * Math.max(0, items.size() - 1);
       for (int i = 0; i < items.size(); i++) {
         Object item = attr == null ? items.get(i) : attribute(items.get(i), attr);
-        sb.append(i > 0 ? sep : "").append(Values.str(item));
+        String part = Values.str(item);
+        parts.add(part);
+        length += part.length();
+        Render.checkString(length, "filter 'join'");
+      }
+      StringBuilder sb = new StringBuilder((int) length);
+      for (int i = 0; i < parts.size(); i++) {
+        sb.append(i > 0 ? sep : "").append(parts.get(i));
       }
       return sb.toString();
     });
@@ -849,9 +878,6 @@ final class Builtins {
 
   // ================================================================ global functions
 
-  /** The most items {@code range()} may produce (Jinja's sandbox uses the same bound). */
-  static final long MAX_RANGE = 100_000;
-
   /** @return the globals every template sees */
   static Map<String, Object> globals() {
     Map<String, Object> g = new LinkedHashMap<>();
@@ -871,12 +897,21 @@ final class Builtins {
       if (step == 0) {
         throw new EvalError("range() arg 3 must not be zero");
       }
-      List<Object> out = new ArrayList<>();
-      for (long i = start; step > 0 ? i < stop : i > stop; i += step) {
-        if (out.size() >= MAX_RANGE) {
-          throw new EvalError("range() is limited to " + MAX_RANGE + " items");
-        }
+      // the item count, computed without overflow before anything is allocated
+      java.math.BigInteger span = java.math.BigInteger.valueOf(stop).subtract(java.math.BigInteger.valueOf(start));
+      java.math.BigInteger st = java.math.BigInteger.valueOf(step);
+      java.math.BigInteger count = span.signum() == 0 || span.signum() != st.signum() ? java.math.BigInteger.ZERO
+          : span.abs().add(st.abs()).subtract(java.math.BigInteger.ONE).divide(st.abs());
+      long max = Render.limits().maxRangeItems();
+      if (count.compareTo(java.math.BigInteger.valueOf(max)) > 0) {
+        throw new Render.LimitError("range() of " + count + " items is more than " + max + " (as in Jinja2's "
+            + "sandbox)", "maxRangeItems", max);
+      }
+      List<Object> out = new ArrayList<>(count.intValue());
+      long i = start;
+      for (int n = count.intValue(); n > 0; n--) {
         out.add(i);
+        i += step;
       }
       return Collections.unmodifiableList(out);
     }));

@@ -18,15 +18,18 @@ final class Parser {
       "pluralize");
 
   private final List<Token> tokens;
+  private final int maxDepth;
   private int pos;
   private int loopDepth;
+  private int depth;
 
-  private Parser(List<Token> tokens) {
+  private Parser(List<Token> tokens, int maxDepth) {
     this.tokens = tokens;
+    this.maxDepth = maxDepth;
   }
 
-  static List<Stmt> parse(String source) {
-    Parser p = new Parser(Lexer.tokenize(source));
+  static List<Stmt> parse(String source, TemplateLimits limits) {
+    Parser p = new Parser(Lexer.tokenize(source), limits.maxNestingDepth());
     List<Stmt> body = p.parseBody(Set.of());
     if (p.cur().type() != Type.EOF) {
       throw p.error("unexpected " + p.cur().describe());
@@ -104,10 +107,36 @@ final class Parser {
     next();
   }
 
+  /** Opens a nesting level (see {@link TemplateLimits#maxNestingDepth()}); {@link #exit} closes it. */
+  private void enter() {
+    if (++depth > maxDepth) {
+      Token at = cur();
+      throw new TemplateLimitException("the template nests brackets, operators or blocks deeper than " + maxDepth
+          + " levels (limit maxNestingDepth = " + maxDepth + ")", at.line(), at.column(), "maxNestingDepth",
+          maxDepth);
+    }
+  }
+
+  private void exit() {
+    depth--;
+  }
+
   // ---------------------------------------------------------------- statements
 
   /** Parses template content until one of the end tags (left unconsumed, after its BLOCK_BEGIN) or EOF. */
   private List<Stmt> parseBody(Set<String> endTags) {
+    if (endTags.isEmpty()) {
+      return parseBodyAt(endTags);
+    }
+    enter();
+    try {
+      return parseBodyAt(endTags);
+    } finally {
+      exit();
+    }
+  }
+
+  private List<Stmt> parseBodyAt(Set<String> endTags) {
     List<Stmt> body = new ArrayList<>();
     while (true) {
       Token t = cur();
@@ -367,7 +396,15 @@ final class Parser {
     Expr expr = parseOr();
     while (skipName("if")) {
       Expr test = parseOr();
-      Expr otherwise = skipName("else") ? parseCondexpr() : null;
+      Expr otherwise = null;
+      if (skipName("else")) {
+        enter();
+        try {
+          otherwise = parseCondexpr();
+        } finally {
+          exit();
+        }
+      }
       expr = new Ast.CondExpr(at, test, expr, otherwise);
     }
     return expr;
@@ -394,7 +431,12 @@ final class Parser {
   private Expr parseNot() {
     if (cur().isName("not")) {
       Token at = next();
-      return new Ast.Unary(at, "not", parseNot());
+      enter();
+      try {
+        return new Ast.Unary(at, "not", parseNot());
+      } finally {
+        exit();
+      }
     }
     return parseCompare();
   }
@@ -462,6 +504,15 @@ final class Parser {
   }
 
   private Expr parseUnary(boolean withFilter) {
+    enter();
+    try {
+      return parseUnaryAt(withFilter);
+    } finally {
+      exit();
+    }
+  }
+
+  private Expr parseUnaryAt(boolean withFilter) {
     Token at = cur();
     Expr node;
     if (skipOp("-")) {

@@ -30,7 +30,9 @@ final class PyJson {
     if (indent instanceof String) {
       ind = (String) indent;
     } else if (Values.isInteger(indent)) {
-      ind = " ".repeat((int) Math.max(0, Values.toLong(indent)));
+      long width = Math.max(0, Values.toLong(indent));
+      Render.checkString(width, "tojson indent");
+      ind = " ".repeat((int) width);
     } else if (indent != null) {
       throw new EvalError("tojson: indent must be an integer, a string or none, not " + Values.typeName(indent));
     }
@@ -52,6 +54,7 @@ final class PyJson {
 
   private void newline(StringBuilder sb, int level) {
     if (indent != null) {
+      Render.checkString(sb.length() + 1L + (long) indent.length() * level, "tojson");
       sb.append('\n').append(indent.repeat(level));
     }
   }

@@ -404,6 +404,7 @@ final class Values {
     } else if (v instanceof Map) {
       return new ArrayList<>(((Map<?, ?>) v).keySet());
     } else if (v instanceof String) {
+      Render.checkList(((String) v).length(), "iterating over a string");
       return new ArrayList<>(codePointStrings((String) v));
     } else if (v instanceof Collection) {
       return new ArrayList<>((Collection<?>) v);
@@ -583,6 +584,7 @@ final class Values {
 
   static Object add(Object a, Object b) {
     if (a instanceof String && b instanceof String) {
+      Render.checkString((long) ((String) a).length() + ((String) b).length(), "'+'");
       return (String) a + b;
     }
     if (a instanceof String) {
@@ -590,6 +592,7 @@ final class Values {
       throw new EvalError("can only concatenate str (not \"" + typeName(b) + "\") to str");
     }
     if (a instanceof List && b instanceof List && (a instanceof Tuple) == (b instanceof Tuple)) {
+      Render.checkList((long) ((List<?>) a).size() + ((List<?>) b).size(), "'+'");
       List<Object> out = new ArrayList<>((List<?>) a);
       out.addAll((List<?>) b);
       return a instanceof Tuple ? new Tuple(out) : Collections.unmodifiableList(out);
@@ -628,12 +631,20 @@ final class Values {
   }
 
   private static Object repeat(Object seq, long times) {
+    long n = Math.max(0, times);
     if (seq instanceof String) {
-      return ((String) seq).repeat((int) Math.max(0, times));
+      String s = (String) seq;
+      // checked in 64 bits before the cast, so 'x' * (2**32 + 1) cannot wrap to 'x' * 1
+      long length = s.isEmpty() ? 0 : Math.multiplyHigh(s.length(), n) != 0 ? -1 : s.length() * n;
+      Render.checkString(length, "'*' on a string");
+      return s.isEmpty() || n == 0 ? "" : s.repeat((int) n);
     }
-    List<Object> out = new ArrayList<>();
-    for (long i = 0; i < times; i++) {
-      out.addAll((List<?>) seq);
+    List<?> items = (List<?>) seq;
+    long size = items.isEmpty() ? 0 : Math.multiplyHigh(items.size(), n) != 0 ? -1 : items.size() * n;
+    Render.checkList(size, "'*' on a list");
+    List<Object> out = new ArrayList<>((int) size);
+    for (long i = 0; i < n && !items.isEmpty(); i++) {
+      out.addAll(items);
     }
     return seq instanceof Tuple ? new Tuple(out) : Collections.unmodifiableList(out);
   }
@@ -689,12 +700,26 @@ final class Values {
       throw typeError("**", a, b);
     }
     if (isInteger(a) && isInteger(b) && toLong(b) >= 0) {
+      // by squaring: at most 64 steps, whatever the exponent (1 ** 10**18 must not loop 10**18 times)
       long base = toLong(a);
-      long result = 1;
-      for (long i = 0; i < toLong(b); i++) {
-        result = Math.multiplyExact(result, base);
+      long exponent = toLong(b);
+      if (base == 0 || base == 1) {
+        return exponent == 0 ? 1L : base;
       }
-      return result;
+      if (base == -1) {
+        return (exponent & 1) == 0 ? 1L : -1L;
+      }
+      long result = 1;
+      while (true) {
+        if ((exponent & 1) != 0) {
+          result = Math.multiplyExact(result, base);
+        }
+        exponent >>= 1;
+        if (exponent == 0) {
+          return result;
+        }
+        base = Math.multiplyExact(base, base);
+      }
     }
     return Math.pow(toDouble(a), toDouble(b));
   }

@@ -12,6 +12,7 @@ import org.magejvm.impl.llm.generate.Qwen3Generator;
 import org.magejvm.impl.llm.model.Qwen3Config;
 import org.magejvm.impl.llm.model.Qwen3Model;
 import org.magejvm.impl.llm.checkpoint.CheckpointException;
+import org.magejvm.impl.llm.safetensors.NonFiniteCheck;
 import org.magejvm.impl.llm.safetensors.TensorSource;
 import org.magejvm.impl.llm.safetensors.TensorSources;
 
@@ -44,6 +45,9 @@ public final class Qwen3Checkpoint {
    * @param enableThinking the chat template's {@code enable_thinking} switch
    * @param maxPromptTokens the longest prompt accepted after chat formatting
    * @param promptOverflow what to do with a longer prompt
+   * @param nonFiniteWeights what to do with a weight tensor that holds NaN or infinite values: {@link
+   *     NonFiniteCheck#REFUSE} (the default: a checkpoint of a diverged run is not loaded unnoticed), {@link
+   *     NonFiniteCheck#WARN} or {@link NonFiniteCheck#ALLOW}
    */
   public record Options(
       Device device,
@@ -52,7 +56,8 @@ public final class Qwen3Checkpoint {
       long seed,
       boolean enableThinking,
       int maxPromptTokens,
-      DjlLanguagePolicy.PromptOverflow promptOverflow) {
+      DjlLanguagePolicy.PromptOverflow promptOverflow,
+      NonFiniteCheck nonFiniteWeights) {
 
     /**
      * Validates.
@@ -64,11 +69,13 @@ public final class Qwen3Checkpoint {
      * @param enableThinking thinking switch
      * @param maxPromptTokens prompt limit
      * @param promptOverflow overflow handling
+     * @param nonFiniteWeights what to do with non-finite weights
      */
     public Options {
       Objects.requireNonNull(device, "device");
       Objects.requireNonNull(dtype, "dtype");
       Objects.requireNonNull(promptOverflow, "promptOverflow");
+      Objects.requireNonNull(nonFiniteWeights, "nonFiniteWeights");
       if (dtype != DataType.FLOAT32 && dtype != DataType.FLOAT16 && dtype != DataType.FLOAT64) {
         throw new IllegalArgumentException("dtype must be FLOAT32, FLOAT16 or FLOAT64, got " + dtype
             + (dtype == DataType.BFLOAT16 ? " (bfloat16 arrays abort the JVM on DJL's PyTorch engine)" : ""));
@@ -78,10 +85,29 @@ public final class Qwen3Checkpoint {
       }
     }
 
-    /** @return float32 on the CPU, KV cache on, seed 0, thinking on, 4096 prompt tokens, overlong prompts fail */
+    /**
+     * The options without a choice for non-finite weights, which are then refused (as before that choice existed).
+     *
+     * @param device device
+     * @param dtype data type
+     * @param kvCache KV cache on
+     * @param seed sampling seed
+     * @param enableThinking thinking switch
+     * @param maxPromptTokens prompt limit
+     * @param promptOverflow overflow handling
+     */
+    public Options(Device device, DataType dtype, boolean kvCache, long seed, boolean enableThinking,
+        int maxPromptTokens, DjlLanguagePolicy.PromptOverflow promptOverflow) {
+      this(device, dtype, kvCache, seed, enableThinking, maxPromptTokens, promptOverflow, NonFiniteCheck.REFUSE);
+    }
+
+    /**
+     * @return float32 on the CPU, KV cache on, seed 0, thinking on, 4096 prompt tokens, overlong prompts fail,
+     *     non-finite weights refused
+     */
     public static Options cpu() {
       return new Options(Device.cpu(), DataType.FLOAT32, true, 0, true,
-          DjlLanguagePolicy.DEFAULT_MAX_PROMPT_TOKENS, DjlLanguagePolicy.PromptOverflow.FAIL);
+          DjlLanguagePolicy.DEFAULT_MAX_PROMPT_TOKENS, DjlLanguagePolicy.PromptOverflow.FAIL, NonFiniteCheck.REFUSE);
     }
 
     /** @return float16 on the first GPU, otherwise as {@link #cpu()} */
@@ -94,7 +120,7 @@ public final class Qwen3Checkpoint {
      * @return a copy running there
      */
     public Options withDevice(Device d) {
-      return new Options(d, dtype, kvCache, seed, enableThinking, maxPromptTokens, promptOverflow);
+      return new Options(d, dtype, kvCache, seed, enableThinking, maxPromptTokens, promptOverflow, nonFiniteWeights);
     }
 
     /**
@@ -102,7 +128,7 @@ public final class Qwen3Checkpoint {
      * @return a copy with that weight type
      */
     public Options withDtype(DataType t) {
-      return new Options(device, t, kvCache, seed, enableThinking, maxPromptTokens, promptOverflow);
+      return new Options(device, t, kvCache, seed, enableThinking, maxPromptTokens, promptOverflow, nonFiniteWeights);
     }
 
     /**
@@ -110,7 +136,7 @@ public final class Qwen3Checkpoint {
      * @return a copy
      */
     public Options withKvCache(boolean on) {
-      return new Options(device, dtype, on, seed, enableThinking, maxPromptTokens, promptOverflow);
+      return new Options(device, dtype, on, seed, enableThinking, maxPromptTokens, promptOverflow, nonFiniteWeights);
     }
 
     /**
@@ -118,7 +144,7 @@ public final class Qwen3Checkpoint {
      * @return a copy
      */
     public Options withSeed(long s) {
-      return new Options(device, dtype, kvCache, s, enableThinking, maxPromptTokens, promptOverflow);
+      return new Options(device, dtype, kvCache, s, enableThinking, maxPromptTokens, promptOverflow, nonFiniteWeights);
     }
 
     /**
@@ -126,7 +152,7 @@ public final class Qwen3Checkpoint {
      * @return a copy
      */
     public Options withThinking(boolean on) {
-      return new Options(device, dtype, kvCache, seed, on, maxPromptTokens, promptOverflow);
+      return new Options(device, dtype, kvCache, seed, on, maxPromptTokens, promptOverflow, nonFiniteWeights);
     }
 
     /**
@@ -135,7 +161,15 @@ public final class Qwen3Checkpoint {
      * @return a copy
      */
     public Options withPromptLimit(int limit, DjlLanguagePolicy.PromptOverflow overflow) {
-      return new Options(device, dtype, kvCache, seed, enableThinking, limit, overflow);
+      return new Options(device, dtype, kvCache, seed, enableThinking, limit, overflow, nonFiniteWeights);
+    }
+
+    /**
+     * @param check what to do with weight tensors that hold NaN or infinite values
+     * @return a copy
+     */
+    public Options withNonFiniteWeights(NonFiniteCheck check) {
+      return new Options(device, dtype, kvCache, seed, enableThinking, maxPromptTokens, promptOverflow, check);
     }
   }
 
@@ -149,10 +183,26 @@ public final class Qwen3Checkpoint {
    * @throws CheckpointException naming the file and tensor or field when the directory is incomplete or malformed
    */
   public static Qwen3Model loadModel(Path dir, Device device, DataType dtype) {
+    return loadModel(dir, device, dtype, NonFiniteCheck.REFUSE);
+  }
+
+  /**
+   * Loads the model of a checkpoint directory (config and weights, no tokenizer), choosing what happens to weight
+   * tensors that hold NaN or infinite values ({@link #loadModel(Path, Device, DataType)} refuses them).
+   *
+   * @param dir the checkpoint directory
+   * @param device where the model runs
+   * @param dtype the weight type
+   * @param nonFinite what to do with non-finite weights
+   * @return the model; close it to free its native memory
+   * @throws CheckpointException naming the file and tensor or field when the directory is incomplete or malformed,
+   *     or (with {@link NonFiniteCheck#REFUSE}) a weight is not finite
+   */
+  public static Qwen3Model loadModel(Path dir, Device device, DataType dtype, NonFiniteCheck nonFinite) {
     requireDirectory(dir);
     Qwen3Config config = Qwen3Config.fromFile(dir);
     try (TensorSource source = TensorSources.openCheckpoint(dir)) {
-      return Qwen3Model.load(source, config, device, dtype);
+      return Qwen3Model.load(source, config, device, dtype, nonFinite);
     }
   }
 
@@ -182,7 +232,7 @@ public final class Qwen3Checkpoint {
    */
   public static DjlLanguagePolicy loadPolicy(Path dir, Options options, Path adapterDir) {
     Objects.requireNonNull(options, "options");
-    Qwen3Model model = loadModel(dir, options.device(), options.dtype());
+    Qwen3Model model = loadModel(dir, options.device(), options.dtype(), options.nonFiniteWeights());
     LoraAdapter adapter = null;
     DjlLanguagePolicy policy;
     try {

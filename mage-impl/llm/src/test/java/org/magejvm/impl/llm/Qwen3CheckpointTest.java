@@ -211,6 +211,71 @@ class Qwen3CheckpointTest {
   }
 
   @Test
+  void nonFiniteWeightsAreRefusedByDefaultAndNamed(@TempDir Path dir) throws IOException {
+    Files.copy(TinyFixture.dir().resolve("config.json"), dir.resolve("config.json"));
+    Path weights = dir.resolve("model.safetensors");
+    Files.copy(TinyFixture.dir().resolve("model.safetensors"), weights);
+    String tensor = "model.layers.0.mlp.up_proj.weight";
+    long at;
+    String dtype;
+    try (org.magejvm.impl.llm.safetensors.SafetensorsFile st =
+        org.magejvm.impl.llm.safetensors.SafetensorsFile.open(weights)) {
+      at = st.byteRange(tensor)[0];
+      dtype = st.info(tensor).dtype();
+    }
+    assertThat(dtype).isEqualTo("F32");
+    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(weights,
+        java.nio.file.StandardOpenOption.WRITE)) {
+      java.nio.ByteBuffer nan = java.nio.ByteBuffer.allocate(4).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+          .putFloat(Float.NaN).flip();
+      ch.write(nan, at + 4 * 5); // element 5
+    }
+    assertThatThrownBy(() -> Qwen3Checkpoint.loadModel(dir, Device.cpu(), DataType.FLOAT32))
+        .isInstanceOf(CheckpointException.class)
+        .hasMessageContaining(weights.toString())
+        .hasMessageContaining("tensor '" + tensor + "'")
+        .hasMessageContaining("1 non-finite value")
+        .hasMessageContaining("flat index 5");
+    try (Qwen3Model m = Qwen3Checkpoint.loadModel(dir, Device.cpu(), DataType.FLOAT32,
+        org.magejvm.impl.llm.safetensors.NonFiniteCheck.WARN)) {
+      assertThat(m.config().numHiddenLayers()).isPositive();
+    }
+    assertThat(Qwen3Checkpoint.Options.cpu().nonFiniteWeights())
+        .isEqualTo(org.magejvm.impl.llm.safetensors.NonFiniteCheck.REFUSE);
+  }
+
+  @Test
+  void impossibleConfigValuesAndDeviceFilesAreRefusedQuickly(@TempDir Path dir) throws IOException {
+    String config = Files.readString(TinyFixture.dir().resolve("config.json"));
+    Files.writeString(dir.resolve("config.json"),
+        config.replaceFirst("\"num_hidden_layers\":\\s*\\d+", "\"num_hidden_layers\": 1000000"));
+    Files.copy(TinyFixture.dir().resolve("model.safetensors"), dir.resolve("model.safetensors"));
+    assertThat(Files.readString(dir.resolve("config.json"))).contains("1000000");
+    long start = System.nanoTime();
+    assertThatThrownBy(() -> Qwen3Checkpoint.loadModel(dir, Device.cpu(), DataType.FLOAT32))
+        .isInstanceOf(CheckpointException.class)
+        .hasMessageContaining("'num_hidden_layers' is 1000000")
+        .hasMessageContaining("each layer needs at least 9");
+    assertThat((System.nanoTime() - start) / 1e9).isLessThan(5);
+    // a config.json that is a link to /dev/zero (where there is one) is refused, not read forever
+    Path zero = Path.of("/dev/zero");
+    if (Files.exists(zero)) {
+      Path linked = dir.resolve("linked");
+      Files.createDirectories(linked);
+      Files.createSymbolicLink(linked.resolve("config.json"), zero);
+      assertThatThrownBy(() -> Qwen3Config.fromFile(linked)).isInstanceOf(CheckpointException.class)
+          .hasMessageContaining("config.json").hasMessageContaining("not a regular file");
+    }
+    Path big = dir.resolve("big");
+    Files.createDirectories(big);
+    try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(big.resolve("config.json").toFile(), "rw")) {
+      raf.setLength(org.magejvm.impl.llm.checkpoint.CheckpointFiles.MAX_SMALL_FILE_BYTES + 1);
+    }
+    assertThatThrownBy(() -> Qwen3Config.fromFile(big)).isInstanceOf(CheckpointException.class)
+        .hasMessageContaining("is larger than");
+  }
+
+  @Test
   void aTokenizerLargerThanTheModelIsRejected(@TempDir Path dir) throws IOException {
     // the fixture model has 97 token ids; the tiny tokenizer has more than 256
     Files.copy(TinyFixture.dir().resolve("config.json"), dir.resolve("config.json"));

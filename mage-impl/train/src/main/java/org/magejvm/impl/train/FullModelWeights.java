@@ -12,6 +12,7 @@ import java.util.TreeSet;
 import org.magejvm.impl.llm.model.GradMode;
 import org.magejvm.impl.llm.model.Qwen3Model;
 import org.magejvm.impl.llm.checkpoint.CheckpointException;
+import org.magejvm.impl.llm.safetensors.NonFiniteCheck;
 import org.magejvm.impl.llm.safetensors.TensorInfo;
 import org.magejvm.impl.llm.safetensors.TensorSource;
 import org.magejvm.impl.llm.safetensors.TensorSources;
@@ -91,7 +92,9 @@ public final class FullModelWeights implements CheckpointWeights {
       Map<String, NDArray> loaded = new LinkedHashMap<>();
       try (NDManager scratch = model.newManager()) {
         for (Map.Entry<String, NDArray> e : params.entrySet()) {
-          NDArray a = source.load(scratch, e.getKey(), ai.djl.ndarray.types.DataType.FLOAT32);
+          // a checkpoint of a diverged run must not be resumed unnoticed
+          NDArray a = source.load(scratch, e.getKey(), ai.djl.ndarray.types.DataType.FLOAT32,
+              NonFiniteCheck.REFUSE);
           loaded.put(e.getKey(), a.getDataType() == e.getValue().getDataType() ? a
               : a.toType(e.getValue().getDataType(), false));
         }

@@ -33,6 +33,7 @@ import org.magejvm.impl.llm.model.Projection;
 import org.magejvm.impl.llm.model.Qwen3Config;
 import org.magejvm.impl.llm.model.Qwen3Model;
 import org.magejvm.impl.llm.checkpoint.CheckpointException;
+import org.magejvm.impl.llm.safetensors.NonFiniteCheck;
 import org.magejvm.impl.llm.safetensors.SafetensorsDtype;
 import org.magejvm.impl.llm.safetensors.SafetensorsFile;
 import org.magejvm.impl.llm.safetensors.SafetensorsWriter;
@@ -421,7 +422,7 @@ public final class PeftAdapters {
       try {
         Map<String, NDArray> named = new LinkedHashMap<>();
         for (String name : expected.keySet()) {
-          NDArray a = file.load(manager, name, DataType.FLOAT32);
+          NDArray a = file.load(manager, name, DataType.FLOAT32, NonFiniteCheck.REFUSE);
           if (dtype != DataType.FLOAT32) {
             NDArray wide = a.toType(dtype, false);
             a.close();

@@ -173,13 +173,7 @@ public record Qwen3Config(
    */
   public static Qwen3Config fromFile(Path file) {
     Path f = Files.isDirectory(file) ? file.resolve(FILE_NAME) : file;
-    String text;
-    try {
-      text = Files.readString(f, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new CheckpointException("cannot read " + f + ": " + e.getMessage(), e);
-    }
-    return fromJson(text, f.toString());
+    return fromJson(org.magejvm.impl.llm.checkpoint.CheckpointFiles.readSmallText(f), f.toString());
   }
 
   /**

@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.magejvm.impl.llm.safetensors.NonFiniteCheck;
 import org.magejvm.impl.llm.safetensors.TensorSource;
 
 /**
@@ -114,6 +115,22 @@ public final class Qwen3Model implements AutoCloseable {
    */
   public static Qwen3Model load(TensorSource source, Qwen3Config config, Device device, DataType dtype) {
     return new Qwen3Model(Qwen3Weights.load(source, config, device, dtype));
+  }
+
+  /**
+   * Loads a checkpoint's weights strictly, choosing what happens to tensors holding NaN or infinite values.
+   *
+   * @param source the checkpoint's tensors
+   * @param config its configuration
+   * @param device where the model runs
+   * @param dtype FLOAT32 (CPU default), FLOAT16 (intended for GPUs) or FLOAT64 (exact tests)
+   * @param nonFinite what to do with non-finite weights ({@link Qwen3Weights#load(TensorSource, Qwen3Config,
+   *     Device, DataType)} refuses them)
+   * @return the model
+   */
+  public static Qwen3Model load(TensorSource source, Qwen3Config config, Device device, DataType dtype,
+      NonFiniteCheck nonFinite) {
+    return new Qwen3Model(Qwen3Weights.load(source, config, device, dtype, true, nonFinite));
   }
 
   /**

@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 import org.magejvm.impl.llm.checkpoint.CheckpointException;
+import org.magejvm.impl.llm.safetensors.NonFiniteCheck;
 import org.magejvm.impl.llm.safetensors.TensorInfo;
 import org.magejvm.impl.llm.safetensors.TensorSource;
 import org.slf4j.Logger;
@@ -221,7 +222,7 @@ public final class Qwen3Weights implements AutoCloseable {
   }
 
   /**
-   * Loads the weights.
+   * Loads the weights, refusing tensors that hold NaN or infinite values.
    *
    * @param source the checkpoint's tensors
    * @param config the architecture
@@ -230,13 +231,35 @@ public final class Qwen3Weights implements AutoCloseable {
    * @param strict whether unexpected tensors fail the load (true) or are only logged (false)
    * @return the weights, owning a new manager on {@code device}
    * @throws CheckpointException naming the tensor, its file and the shapes when a tensor is missing, misshaped,
-   *     of an unusable dtype, or (when strict) unexpected
+   *     of an unusable dtype, (when strict) unexpected, or holds a non-finite value
    */
   public static Qwen3Weights load(
       TensorSource source, Qwen3Config config, Device device, DataType dtype, boolean strict) {
+    return load(source, config, device, dtype, strict, NonFiniteCheck.REFUSE);
+  }
+
+  /**
+   * Loads the weights.
+   *
+   * @param source the checkpoint's tensors
+   * @param config the architecture
+   * @param device where the arrays live
+   * @param dtype FLOAT32, FLOAT16 or FLOAT64
+   * @param strict whether unexpected tensors fail the load (true) or are only logged (false)
+   * @param nonFinite what to do with a tensor holding NaN or infinite values (checked during the copy; as loaded,
+   *     so a float32 value beyond the float16 range counts when loading as FLOAT16)
+   * @return the weights, owning a new manager on {@code device}
+   * @throws CheckpointException naming the tensor, its file and the shapes when a tensor is missing, misshaped,
+   *     of an unusable dtype, (when strict) unexpected, or (with {@link NonFiniteCheck#REFUSE}) holds a non-finite
+   *     value
+   */
+  public static Qwen3Weights load(TensorSource source, Qwen3Config config, Device device, DataType dtype,
+      boolean strict, NonFiniteCheck nonFinite) {
+    Objects.requireNonNull(nonFinite, "nonFinite");
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(config, "config");
     checkDtype(dtype);
+    checkLayerCount(source, config);
     Map<String, Spec> specs = specs(config);
     validate(source, config, specs, strict);
     NDManager manager = NDManager.newBaseManager(device, "PyTorch");
@@ -245,7 +268,7 @@ public final class Qwen3Weights implements AutoCloseable {
       for (Map.Entry<String, Spec> e : specs.entrySet()) {
         DataType want = typeOf(e.getValue().kind(), dtype);
         DataType loadAs = want == DataType.FLOAT16 ? DataType.FLOAT16 : DataType.FLOAT32;
-        NDArray a = source.load(manager, e.getKey(), loadAs);
+        NDArray a = source.load(manager, e.getKey(), loadAs, nonFinite);
         if (!Arrays.equals(a.getShape().getShape(), e.getValue().shape())) {
           throw new CheckpointException(
               "tensor " + e.getKey() + " in " + source.info(e.getKey()).file() + " loaded with shape "
@@ -264,6 +287,23 @@ public final class Qwen3Weights implements AutoCloseable {
     } catch (RuntimeException e) {
       manager.close();
       throw e;
+    }
+  }
+
+  /**
+   * Refuses a layer count the checkpoint cannot hold before building anything per layer: each layer has at least 9
+   * tensors, so {@code num_hidden_layers = 1000000} with a few hundred tensors is refused at once instead of
+   * allocating millions of names.
+   */
+  private static void checkLayerCount(TensorSource source, Qwen3Config config) {
+    long needed = 9L * config.numHiddenLayers();
+    int held = source.names().size();
+    String last = "model.layers." + (config.numHiddenLayers() - 1) + ".input_layernorm.weight";
+    if (needed > held || !source.names().contains(last)) {
+      throw new CheckpointException("config.json: field 'num_hidden_layers' is " + config.numHiddenLayers()
+          + ", but the checkpoint's weights hold " + held + " tensors" + (needed > held ? " (each layer needs at "
+          + "least 9)" : "") + (source.names().contains(last) ? "" : " and no '" + last + "'")
+          + "; the config and the weights belong to different models");
     }
   }
 

@@ -19,6 +19,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.magejvm.impl.llm.checkpoint.CheckpointException;
 
@@ -29,9 +30,12 @@ import org.magejvm.impl.llm.checkpoint.CheckpointException;
  *
  * <p>Validation rejects anything that could make a read go wrong or be ambiguous (bad JSON or types, unknown dtypes,
  * negative or overflowing shapes, ranges outside the data section or overlapping, byte counts that disagree with the
- * shape, duplicate names). It is lenient where nothing is at stake, like the reference implementation or more so:
- * unknown fields in a tensor entry are ignored, {@code "__metadata__": null} means no metadata, and unused bytes
- * between tensors or after the last one are allowed.
+ * shape, duplicate names). As the reference implementation does, it requires the tensors to cover the data section
+ * exactly: sorted by offset, each begins where the previous one ends (the first at 0) and the last ends at the end of
+ * the file. Unused bytes between tensors or at the end are refused, because a header length that is off by a few
+ * bytes (pointing into the header's space padding) would otherwise still parse and every tensor would be read
+ * shifted. It is lenient where nothing is at stake: unknown fields in a tensor entry are ignored and {@code
+ * "__metadata__": null} means no metadata.
  *
  * <p>{@link #load} copies (and converts) a tensor into memory owned by the new array: the array never aliases the
  * mapping, so writing to it never touches the file and it stays valid after {@link #close}. F32, F16 and BF16
@@ -231,6 +235,24 @@ public final class SafetensorsFile implements TensorSource {
    */
   @Override
   public NDArray load(NDManager manager, String name, DataType target) {
+    return load(manager, name, target, NonFiniteCheck.ALLOW);
+  }
+
+  /**
+   * Copies a tensor as {@link #load(NDManager, String, DataType)} does and looks for NaN and infinite values in the
+   * converted result during the same copy.
+   *
+   * @param manager the manager that will own the array
+   * @param name the tensor name
+   * @param target FLOAT32 or FLOAT16
+   * @param check what to do with non-finite values
+   * @return the array, with the header's shape and the tensor's name
+   * @throws CheckpointException as {@link #load(NDManager, String, DataType)}, and, with {@link
+   *     NonFiniteCheck#REFUSE}, naming the file and tensor when the tensor holds a non-finite value
+   */
+  @Override
+  public NDArray load(NDManager manager, String name, DataType target, NonFiniteCheck check) {
+    Objects.requireNonNull(check, "check");
     if (target != DataType.FLOAT32 && target != DataType.FLOAT16) {
       throw new IllegalArgumentException("target type must be FLOAT32 or FLOAT16, got " + target.name());
     }
@@ -247,7 +269,7 @@ public final class SafetensorsFile implements TensorSource {
     if (!Device.Type.CPU.equals(device.getDeviceType())) {
       // array memory is only reachable from Java on the CPU: fill a CPU array, then move it
       try (NDManager cpu = manager.newSubManager(Device.cpu())) {
-        NDArray onCpu = load(cpu, name, target);
+        NDArray onCpu = load(cpu, name, target, check);
         NDArray moved = onCpu.toDevice(device, true);
         moved.attach(manager);
         moved.setName(name);
@@ -256,8 +278,17 @@ public final class SafetensorsFile implements TensorSource {
     }
     checkUnchanged(name);
     NDArray array = manager.create(new Shape(entry.shape()), target);
+    Conversions.Scan scan = check == NonFiniteCheck.ALLOW ? null : new Conversions.Scan();
     try {
-      fill(maps, array, entry, target);
+      fill(maps, array, entry, target, scan);
+      if (scan != null && scan.count > 0) {
+        String message = NonFinite.describe(label, name, entry.shape(), entry.dtype().name(), target, scan.count,
+            scan.first, Float.intBitsToFloat(scan.firstBits));
+        if (check == NonFiniteCheck.REFUSE) {
+          throw new CheckpointException(message + NonFinite.REFUSED);
+        }
+        NonFinite.LOG.warn("{}", message);
+      }
     } catch (InternalError e) {
       array.close();
       // how the JVM reports a fault on a mapped page (when it can report it at once): the file shrank under us
@@ -291,7 +322,8 @@ public final class SafetensorsFile implements TensorSource {
     }
   }
 
-  private void fill(MappedByteBuffer[] maps, NDArray array, SafetensorsHeader.Entry entry, DataType target) {
+  private void fill(MappedByteBuffer[] maps, NDArray array, SafetensorsHeader.Entry entry, DataType target,
+      Conversions.Scan scan) {
     long count = entry.elementCount();
     if (count == 0) {
       return;
@@ -299,14 +331,14 @@ public final class SafetensorsFile implements TensorSource {
     int targetSize = target.getNumOfBytes();
     long perSegment = segmentBytes / targetSize;
     if (count <= perSegment) {
-      fillSegment(maps, array, entry, 0, count, target);
+      fillSegment(maps, array, entry, 0, count, target, scan);
       return;
     }
     try (NDArray flat = array.reshape(-1)) {
       for (long first = 0; first < count; first += perSegment) {
         long n = Math.min(perSegment, count - first);
         try (NDArray view = flat.get(new NDIndex().addSliceDim(first, first + n))) {
-          fillSegment(maps, view, entry, first, n, target);
+          fillSegment(maps, view, entry, first, n, target, scan);
         }
       }
     }
@@ -314,7 +346,7 @@ public final class SafetensorsFile implements TensorSource {
 
   /** Writes elements {@code [first, first + n)} of the tensor into {@code dst}, which holds exactly n elements. */
   private void fillSegment(MappedByteBuffer[] maps, NDArray dst, SafetensorsHeader.Entry entry, long first, long n,
-      DataType target) {
+      DataType target, Conversions.Scan scan) {
     ByteBuffer memory = dst.toByteBuffer(true);
     int targetSize = target.getNumOfBytes();
     if (!memory.isDirect() || memory.capacity() != n * targetSize) {
@@ -332,7 +364,7 @@ public final class SafetensorsFile implements TensorSource {
       int k = (int) Math.min(n - done, startsHere);
       ByteBuffer src = maps[w].slice((int) (position - windowStart), k * sourceSize);
       ByteBuffer dstPart = memory.slice((int) (done * targetSize), k * targetSize);
-      Conversions.convert(src, dstPart, k, entry.dtype(), target);
+      Conversions.convert(src, dstPart, k, entry.dtype(), target, scan, first + done);
       done += k;
       position += (long) k * sourceSize;
     }

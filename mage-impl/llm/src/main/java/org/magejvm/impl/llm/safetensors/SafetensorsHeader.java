@@ -23,7 +23,9 @@ import org.magejvm.impl.llm.checkpoint.CheckpointException;
 /**
  * The parsed and validated JSON header of one safetensors file. Parsing is strict: anything that could make a
  * later read go wrong (a bad type, a range outside the data section, overlapping tensors, a size that does not
- * match the shape) is rejected here with a {@link CheckpointException} naming the file and the tensor.
+ * match the shape) is rejected here with a {@link CheckpointException} naming the file and the tensor. As in the
+ * reference implementation, the header must begin with <code>'{'</code>, and the tensors, sorted by offset, must
+ * cover the data section exactly: contiguously from byte 0, the last one ending at the end of the file.
  */
 final class SafetensorsHeader {
 
@@ -95,6 +97,12 @@ final class SafetensorsHeader {
       if (first != JsonToken.BEGIN_OBJECT) {
         throw new CheckpointException(file + ": header must be a JSON object, found " + describe(first));
       }
+      if (text.charAt(0) != '{') {
+        // the reference implementation's InvalidHeaderStart: a header length that is off shifts the JSON too
+        throw new CheckpointException(file + ": header must begin with '{' at byte 8, found "
+            + (text.charAt(0) == ' ' ? "a space" : "character U+" + String.format("%04X", (int) text.charAt(0)))
+            + " (is the header length in the first 8 bytes wrong?)");
+      }
       reader.beginObject();
       boolean sawMetadata = false;
       while (reader.hasNext()) {
@@ -121,7 +129,7 @@ final class SafetensorsHeader {
     } catch (IOException | IllegalStateException | NumberFormatException e) {
       throw new CheckpointException(file + ": header is not valid JSON: " + jsonProblem(e), e);
     }
-    checkOverlaps(entries.values(), file);
+    checkContiguous(entries.values(), dataLength, file);
     return new SafetensorsHeader(entries, metadata);
   }
 
@@ -299,24 +307,44 @@ final class SafetensorsHeader {
     return out;
   }
 
-  private static void checkOverlaps(Iterable<Entry> entries, String file) {
+  /**
+   * The reference implementation's layout rule: sorted by {@code data_offsets}, each tensor begins where the previous
+   * one ended (the first at 0), and the last one ends exactly at the end of the data section. A gap, an overlap or
+   * unused bytes at the end is refused: such a file is most often one whose header length is off, so that every
+   * tensor would be read shifted. The messages follow the reference's {@code InvalidOffset} and {@code
+   * MetadataIncompleteBuffer} errors.
+   */
+  private static void checkContiguous(Iterable<Entry> entries, long dataLength, String file) {
     List<Entry> sorted = new ArrayList<>();
     for (Entry e : entries) {
-      if (e.end() > e.begin()) {
-        sorted.add(e);
-      }
+      sorted.add(e);
     }
     sorted.sort(Comparator.comparingLong(Entry::begin).thenComparingLong(Entry::end));
-    Entry furthest = null;
+    long expected = 0;
+    Entry previous = null;
     for (Entry e : sorted) {
-      if (furthest != null && e.begin() < furthest.end()) {
-        throw new CheckpointException(file + ": tensors '" + furthest.name() + "' (bytes " + furthest.begin()
-            + ".." + furthest.end() + ") and '" + e.name() + "' (bytes " + e.begin() + ".." + e.end()
-            + ") overlap");
+      if (e.begin() != expected) {
+        String relation;
+        if (previous == null) {
+          relation = "the first tensor (by offset) must begin at 0";
+        } else if (e.begin() < expected) {
+          relation = "it overlaps tensor '" + previous.name() + "' (bytes " + previous.begin() + ".." + previous.end()
+              + ")";
+        } else {
+          relation = "it leaves " + (e.begin() - expected) + " unused bytes after tensor '" + previous.name()
+              + "' (bytes " + previous.begin() + ".." + previous.end() + ")";
+        }
+        throw new CheckpointException(file + ": tensor '" + e.name() + "': data_offsets [" + e.begin() + ", "
+            + e.end() + "] do not continue the data section at byte " + expected + ": " + relation
+            + " (tensors must cover the data section contiguously; invalid offset)");
       }
-      if (furthest == null || e.end() > furthest.end()) {
-        furthest = e;
-      }
+      expected = e.end();
+      previous = e;
+    }
+    if (expected != dataLength) {
+      throw new CheckpointException(file + ": the tensors cover " + expected + " bytes but the data section holds "
+          + dataLength + " (the last tensor must end at the end of the file; is the header length in the first 8 "
+          + "bytes wrong, or the file padded or truncated? metadata incomplete buffer)");
     }
   }
 

@@ -233,6 +233,22 @@ public final class ShardedSafetensors implements TensorSource {
     return shardOf(name).load(manager, name, target);
   }
 
+  /**
+   * Loads a tensor from its shard (see {@link SafetensorsFile#load(NDManager, String, DataType, NonFiniteCheck)}).
+   *
+   * @param manager the manager that will own the array
+   * @param name a tensor name listed in the index
+   * @param target FLOAT32 or FLOAT16
+   * @param check what to do with NaN and infinite values
+   * @return the array, with the header's shape
+   * @throws CheckpointException naming the file and tensor when it is not listed, cannot be loaded, or (with {@link
+   *     NonFiniteCheck#REFUSE}) holds a non-finite value
+   */
+  @Override
+  public NDArray load(NDManager manager, String name, DataType target, NonFiniteCheck check) {
+    return shardOf(name).load(manager, name, target, check);
+  }
+
   private SafetensorsFile shardOf(String name) {
     SafetensorsFile shard = byTensor.get(name);
     if (shard == null) {

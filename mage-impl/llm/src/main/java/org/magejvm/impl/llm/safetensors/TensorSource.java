@@ -35,6 +35,33 @@ public interface TensorSource extends AutoCloseable {
    */
   NDArray load(NDManager manager, String name, DataType target);
 
+  /**
+   * Loads a tensor as {@link #load(NDManager, String, DataType)} does and looks for NaN and infinite values in the
+   * result. The safetensors sources look during the copy they make anyway; this default implementation looks at the
+   * loaded array afterwards.
+   *
+   * @param manager the manager that will own the array
+   * @param name the tensor name
+   * @param target FLOAT32 or FLOAT16
+   * @param check what to do with non-finite values
+   * @return the array, with the header's shape
+   * @throws CheckpointException naming the file and tensor when it is missing or unreadable, or (with {@link
+   *     NonFiniteCheck#REFUSE}) holds a non-finite value
+   */
+  default NDArray load(NDManager manager, String name, DataType target, NonFiniteCheck check) {
+    NDArray array = load(manager, name, target);
+    if (check == NonFiniteCheck.ALLOW) {
+      return array;
+    }
+    try {
+      NonFinite.checkArray(array, info(name), check);
+    } catch (RuntimeException e) {
+      array.close();
+      throw e;
+    }
+    return array;
+  }
+
   /** Releases the mappings. */
   @Override
   void close();

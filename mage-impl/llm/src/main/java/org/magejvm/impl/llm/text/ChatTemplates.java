@@ -27,7 +27,8 @@ public final class ChatTemplates {
       return Qwen3ChatTemplate.builtIn();
     }
     try {
-      return JinjaChatTemplate.of(config.chatTemplate().get(), config.specialTokenVariables());
+      return JinjaChatTemplate.of(config.chatTemplate().get(), config.specialTokenVariables(),
+          config.file() + " chat_template");
     } catch (TemplateException e) {
       throw new CheckpointException("the chat template of " + config.file() + " cannot be used: "
           + e.getMessage(), e);

@@ -120,6 +120,9 @@ public final class HfTokenizer implements AutoCloseable {
         } else if (key.equals("model") && r.peek() == JsonToken.BEGIN_OBJECT) {
           sawModel = true;
           maxId = Math.max(maxId, readModelMaxId(r, file));
+        } else if (key.equals("normalizer")) {
+          // what the native library would panic on (aborting the JVM) is refused here, before it sees the file
+          NativeTokenizerGuard.checkNormalizer(file, com.google.gson.JsonParser.parseReader(r));
         } else {
           r.skipValue();
         }
@@ -130,7 +133,7 @@ public final class HfTokenizer implements AutoCloseable {
       }
     } catch (NoSuchFileException e) {
       throw new CheckpointException(FILE_NAME + " not found: " + file);
-    } catch (IOException | IllegalStateException | NumberFormatException e) {
+    } catch (IOException | IllegalStateException | NumberFormatException | com.google.gson.JsonParseException e) {
       throw new CheckpointException(file + " is not a valid tokenizer.json: " + e.getMessage(), e);
     }
     if (!sawModel) {
@@ -189,15 +192,30 @@ public final class HfTokenizer implements AutoCloseable {
   /** The largest id in model.vocab: an object of token to id (BPE, WordPiece, WordLevel) or a list (Unigram). */
   private static int readModelMaxId(JsonReader r, Path file) throws IOException {
     int maxId = -1;
+    String type = null;
+    String unkToken = null;
+    boolean unkPresent = false;
+    java.util.Set<String> vocab = null;
     r.beginObject();
     while (r.hasNext()) {
       String key = r.nextName();
-      if (!key.equals("vocab")) {
+      if (key.equals("type") && r.peek() == JsonToken.STRING) {
+        type = r.nextString();
+      } else if (key.equals("unk_token")) {
+        unkPresent = true;
+        if (r.peek() == JsonToken.STRING) {
+          unkToken = r.nextString();
+        } else {
+          r.skipValue();
+        }
+      } else if (!key.equals("vocab")) {
         r.skipValue();
       } else if (r.peek() == JsonToken.BEGIN_OBJECT) {
+        vocab = new java.util.HashSet<>();
         r.beginObject();
         while (r.hasNext()) {
           String token = r.nextName();
+          vocab.add(token);
           maxId = Math.max(maxId, checkId(r.nextInt(), token, "model.vocab", file));
         }
         r.endObject();
@@ -213,6 +231,7 @@ public final class HfTokenizer implements AutoCloseable {
       }
     }
     r.endObject();
+    NativeTokenizerGuard.checkModel(file, type, unkToken, unkPresent, vocab);
     return maxId;
   }
 

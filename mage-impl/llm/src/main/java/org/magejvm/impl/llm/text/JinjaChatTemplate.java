@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.magejvm.impl.jinja.JinjaTemplate;
 import org.magejvm.impl.jinja.TemplateException;
+import org.magejvm.impl.jinja.TemplateLimits;
 
 /**
  * A checkpoint's own Jinja chat template, rendered with our interpreter ({@link JinjaTemplate}) and the variables
@@ -45,8 +46,23 @@ public final class JinjaChatTemplate implements ChatTemplate {
    * @throws TemplateException when the template uses syntax the interpreter does not support
    */
   public static JinjaChatTemplate of(String source, Map<String, String> specialTokens) {
+    return of(source, specialTokens, null);
+  }
+
+  /**
+   * Parses a chat template that has a name for messages, with the default {@link TemplateLimits} (a chat template
+   * comes with a downloaded model and is untrusted code).
+   *
+   * @param source the Jinja source
+   * @param specialTokens variables such as {@code eos_token}, see {@link TokenizerConfig#specialTokenVariables()}
+   * @param name what parse and render errors call the template, for example the file it came from, or null
+   * @return the template
+   * @throws TemplateException naming the template when it uses syntax the interpreter does not support or nests
+   *     beyond the limits
+   */
+  public static JinjaChatTemplate of(String source, Map<String, String> specialTokens, String name) {
     Objects.requireNonNull(source, "source");
-    return new JinjaChatTemplate(JinjaTemplate.parse(source), specialTokens);
+    return new JinjaChatTemplate(JinjaTemplate.parse(source, name, TemplateLimits.defaults()), specialTokens);
   }
 
   /**
@@ -57,7 +73,7 @@ public final class JinjaChatTemplate implements ChatTemplate {
    * @return the template
    */
   public static JinjaChatTemplate qwen3() {
-    return of(qwen3Source(), Map.of("eos_token", "<|im_end|>", "pad_token", "<|endoftext|>"));
+    return of(qwen3Source(), Map.of("eos_token", "<|im_end|>", "pad_token", "<|endoftext|>"), QWEN3_RESOURCE);
   }
 
   /** @return the text of the bundled Qwen3 chat template */

@@ -27,14 +27,7 @@ final class JsonFiles {
    * @throws CheckpointException when the file is missing, unreadable, not JSON, or not an object
    */
   static JsonObject readObject(Path file) {
-    String text;
-    try {
-      text = Files.readString(file, StandardCharsets.UTF_8);
-    } catch (NoSuchFileException e) {
-      throw new CheckpointException(file.getFileName() + " not found: " + file);
-    } catch (IOException e) {
-      throw new CheckpointException("cannot read " + file + ": " + e.getMessage(), e);
-    }
+    String text = org.magejvm.impl.llm.checkpoint.CheckpointFiles.readSmallText(file);
     JsonElement root;
     try {
       root = JsonParser.parseString(text);

@@ -69,13 +69,9 @@ public record TokenizerConfig(
     TokenizerConfig config = read(checkpointDir.resolve(FILE_NAME));
     Path jinja = checkpointDir.resolve(TEMPLATE_FILE_NAME);
     if (Files.isRegularFile(jinja)) {
-      try {
-        String template = Files.readString(jinja, StandardCharsets.UTF_8);
-        return new TokenizerConfig(config.file, Optional.of(template), config.eosToken, config.bosToken,
-            config.padToken, config.unkToken);
-      } catch (IOException e) {
-        throw new CheckpointException("cannot read " + jinja + ": " + e.getMessage(), e);
-      }
+      String template = org.magejvm.impl.llm.checkpoint.CheckpointFiles.readSmallText(jinja);
+      return new TokenizerConfig(config.file, Optional.of(template), config.eosToken, config.bosToken,
+          config.padToken, config.unkToken);
     }
     return config;
   }
@@ -99,8 +95,7 @@ public record TokenizerConfig(
   }
 
   private static String abbreviate(JsonElement e) {
-    String s = e.toString();
-    return s.length() <= 80 ? s : s.substring(0, 77) + "...";
+    return abbreviate(e.toString());
   }
 
   private static Optional<String> chatTemplate(JsonObject o, Path file) {
@@ -130,6 +125,10 @@ public record TokenizerConfig(
           + " but none is named 'default'");
     }
     throw new CheckpointException(file + ": field 'chat_template' must be a string or a list of named templates");
+  }
+
+  private static String abbreviate(String s) {
+    return s.length() <= 80 ? s : s.substring(0, 77) + "...";
   }
 
   /**

@@ -1,0 +1,58 @@
+package org.magejvm.impl.llm.checkpoint;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import org.magejvm.api.annotation.Api;
+
+/**
+ * Reads the small text files of a model directory ({@code config.json}, {@code tokenizer_config.json}, {@code
+ * chat_template.jinja}, adapter configs) with a size cap, because a model directory is untrusted input: a file that
+ * is a link to {@code /dev/zero}, a FIFO or a multi-gigabyte file must give a {@link CheckpointException}, not a hang
+ * or an exhausted heap.
+ */
+@Api(status = Api.Status.EXPERIMENTAL)
+public final class CheckpointFiles {
+
+  /** The largest JSON or template file read: 16 MiB (real ones are a few KB; tokenizer.json is streamed). */
+  public static final long MAX_SMALL_FILE_BYTES = 16L << 20;
+
+  private CheckpointFiles() {}
+
+  /**
+   * Reads a small UTF-8 text file.
+   *
+   * @param file the file
+   * @return its text
+   * @throws CheckpointException naming the file when it is missing, not a regular file, larger than {@link
+   *     #MAX_SMALL_FILE_BYTES}, unreadable or not UTF-8
+   */
+  public static String readSmallText(Path file) {
+    if (!Files.exists(file)) {
+      throw new CheckpointException(file.getFileName() + " not found: " + file);
+    }
+    if (!Files.isRegularFile(file)) {
+      throw new CheckpointException(file + " is not a regular file (a directory, device or pipe?)");
+    }
+    try (InputStream in = Files.newInputStream(file)) {
+      byte[] bytes = in.readNBytes((int) MAX_SMALL_FILE_BYTES + 1);
+      if (bytes.length > MAX_SMALL_FILE_BYTES) {
+        throw new CheckpointException(file + " is larger than " + MAX_SMALL_FILE_BYTES + " bytes, the limit for "
+            + "JSON and template files of a model directory");
+      }
+      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+    } catch (NoSuchFileException e) {
+      throw new CheckpointException(file.getFileName() + " not found: " + file);
+    } catch (CharacterCodingException e) {
+      throw new CheckpointException(file + " is not valid UTF-8 text", e);
+    } catch (IOException e) {
+      throw new CheckpointException("cannot read " + file + ": " + e.getMessage(), e);
+    }
+  }
+}
