@@ -42,7 +42,7 @@ final class ExperimentCommand implements Callable<Integer> {
       description = "Meta-episodes per evaluation set (default: ${DEFAULT-VALUE}).")
   int evalMetaEpisodes;
 
-  @Option(names = "--lr", paramLabel = "X", defaultValue = "2e-4",
+  @Option(names = "--lr", paramLabel = "X", defaultValue = "5e-4",
       description = "Learning rate (default: ${DEFAULT-VALUE}).")
   double learningRate;
 
