@@ -55,6 +55,11 @@ final class QuickStartCommand implements Callable<Integer> {
       description = "Learning rate of the reinforcement-learning phase (default: ${DEFAULT-VALUE}).")
   double learningRate;
 
+  @Option(names = "--kl", paramLabel = "X", defaultValue = "1.0",
+      description = "Weight of the k3 KL penalty to the warm start (a frozen copy); 0 turns it off"
+          + " (default: ${DEFAULT-VALUE}).")
+  double klCoefficient;
+
   @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "Base seed (default: 1).")
   long seed;
 
@@ -89,7 +94,7 @@ final class QuickStartCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     KuhnRecipe.Settings settings = new KuhnRecipe.Settings(workDir, warmStartExamples,
         iterations != null ? iterations : quick ? 5 : 40, tasks != null ? tasks : 4,
-        evalMetaEpisodes != null ? evalMetaEpisodes : quick ? 16 : 48, learningRate, 0.1, 512, 1, seed,
+        evalMetaEpisodes != null ? evalMetaEpisodes : quick ? 16 : 48, learningRate, klCoefficient, 512, 1, seed,
         repeatShare, anchors, invalidPenalty);
     PrintWriter progress = json ? new PrintWriter(java.io.Writer.nullWriter()) : out;
     List<TrainingListener> listeners = new ArrayList<>();
