@@ -12,5 +12,13 @@ public enum AnchorScope {
    * reference's {@code use_trial_norm} applied the index to the first turn of each phase only; here it applies to
    * every turn.)
    */
-  PER_EPISODE
+  PER_EPISODE,
+  /**
+   * The anchor is the whole prompt the policy saw (with the earlier attempts, reflections or history it shows) and
+   * the episode index, instead of the environment's anchor state: only turns that acted from identical context are
+   * pooled. With history in the prompt, two turns of the same board or deal but different earlier attempts are
+   * different states for the policy, and this scope keeps them apart; the step-level term then compares actions
+   * taken after the same history. Not in the reference (an extension of this library; see docs/gigpo.md).
+   */
+  PROMPT
 }

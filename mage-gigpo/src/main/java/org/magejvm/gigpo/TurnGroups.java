@@ -17,7 +17,8 @@ import org.magejvm.api.Turn;
  *   <li>Episode group: {@code (groupId, opponentId, seat)} with {@link Grouping#OPPONENT_STATIONARY}, {@code groupId}
  *       alone with {@link Grouping#MIXED}.
  *   <li>Step group: the episode group, the anchor state, the anchor's opponent (except with {@link Grouping#MIXED})
- *       and, with {@link AnchorScope#PER_EPISODE}, the turn's episode index.
+ *       and, with {@link AnchorScope#PER_EPISODE}, the turn's episode index; with {@link AnchorScope#PROMPT} the
+ *       turn's whole prompt replaces the anchor state, and the episode index is part of the key too.
  * </ul>
  */
 final class TurnGroups {
@@ -88,7 +89,8 @@ final class TurnGroups {
   static Assignment stepGroups(
       List<ScoredTurn> turns, Assignment episodeGroups, Grouping grouping, AnchorScope scope) {
     boolean mixed = grouping == Grouping.MIXED;
-    boolean perEpisode = scope == AnchorScope.PER_EPISODE;
+    boolean prompt = scope == AnchorScope.PROMPT;
+    boolean perEpisode = scope == AnchorScope.PER_EPISODE || prompt;
     int n = turns.size();
     int[] groupOf = new int[n];
     Map<StepKey, Integer> ids = new HashMap<>();
@@ -96,7 +98,7 @@ final class TurnGroups {
       Turn turn = turns.get(i).turn();
       StepKey key = new StepKey(
           episodeGroups.groupOf()[i],
-          turn.anchor().state(),
+          prompt ? turn.prompt() : turn.anchor().state(),
           mixed ? "" : turn.anchor().opponentId(),
           perEpisode ? turn.episodeIndex() : -1);
       groupOf[i] = idOf(ids, key);

@@ -33,6 +33,7 @@ import org.magejvm.impl.rollout.RolloutResult;
 import org.magejvm.impl.train.AdamW;
 import org.magejvm.impl.train.AdamWConfig;
 import org.magejvm.impl.train.MageTrainer;
+import org.magejvm.impl.train.MemoryProbe;
 import org.magejvm.impl.train.PolicyUpdater;
 import org.magejvm.spi.EnvironmentProvider;
 import org.magejvm.spi.EnvironmentRegistry;
@@ -171,18 +172,25 @@ public final class IterationBench {
                 d.recomputeOldLogProbs(), Boolean.parseBoolean(opt.get("skipzero"))))
             .optValidateEvery(0)
             .optSeed(seed)
+            .optMemoryProbe(MemoryProbe.processRss())
             .build();
         int n = warmup + iterations;
         double[][] rows = new double[iterations][];
+        // the trainer's memory probe resets the kernel's peak before every phase, so the run's peak is the largest
+        // phase peak
+        double runPeak = ProcStatus.peakRssMiB();
         for (int i = 0; i < n; i++) {
           Map<String, Object> m = trainer.step();
+          runPeak = Math.max(runPeak, Math.max(number(m, "memory/rollout_peak_mib"),
+              Math.max(number(m, "memory/scoring_peak_mib"), number(m, "memory/update_peak_mib"))));
           double[] r = figures(m);
           System.out.printf(Locale.ROOT,
               "  it %d%s: %.2f s = rollout %.2f + scoring %.3f + update %.2f; %d turns (%.0f%% invalid), %.0f"
                   + " generated tokens = %.0f tokens/s; %d trained turns, ~%.0f trained tokens = %.0f tokens/s;"
-                  + " RSS %.0f MiB, load %s%n",
+                  + " RSS %.0f MiB, phase peaks rollout %.0f / scoring %.0f / update %.0f MiB, load %s%n",
               i, i < warmup ? " (warm-up)" : "", r[0], r[1], r[2], r[3], (long) r[4], 100 * r[8], r[5],
-              r[5] / r[1], (long) r[6], r[7], r[7] / r[3], ProcStatus.rssMiB(), ProcStatus.loadAverage());
+              r[5] / r[1], (long) r[6], r[7], r[7] / r[3], ProcStatus.rssMiB(), number(m, "memory/rollout_peak_mib"),
+              number(m, "memory/scoring_peak_mib"), number(m, "memory/update_peak_mib"), ProcStatus.loadAverage());
           if (i >= warmup) {
             rows[i - warmup] = r;
           }
@@ -232,7 +240,7 @@ public final class IterationBench {
                 + " response tokens/s); peak RSS %.0f MiB",
             name, config.parameterCount(), opt.get("tasks"), opt.get("group"), it, rollout, 100 * rollout / it, scoring,
             100 * scoring / it, update,
-            100 * update / it, mid[9], mid[10], processed / update, ProcStatus.peakRssMiB());
+            100 * update / it, mid[9], mid[10], processed / update, Math.max(runPeak, ProcStatus.peakRssMiB()));
       }
     }
   }

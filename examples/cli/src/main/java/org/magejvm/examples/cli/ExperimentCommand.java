@@ -42,9 +42,13 @@ final class ExperimentCommand implements Callable<Integer> {
       description = "Meta-episodes per evaluation set (default: ${DEFAULT-VALUE}).")
   int evalMetaEpisodes;
 
-  @Option(names = "--lr", paramLabel = "X", defaultValue = "2e-4",
+  @Option(names = "--lr", paramLabel = "X", defaultValue = "5e-4",
       description = "Learning rate (default: ${DEFAULT-VALUE}).")
   double learningRate;
+
+  @Option(names = "--kl", paramLabel = "X", defaultValue = "1.0",
+      description = "Weight of the k3 KL penalty to the warm start (default: ${DEFAULT-VALUE}).")
+  double klCoefficient;
 
   @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
       description = "Seed of the tiny model, the warm start and the evaluation sets (default: ${DEFAULT-VALUE}).")
@@ -66,7 +70,7 @@ final class ExperimentCommand implements Callable<Integer> {
     LibtorchThreads.apply(threads);
     PrintWriter out = spec.commandLine().getOut();
     KuhnRecipe.Settings settings = new KuhnRecipe.Settings(workDir, 3200, iterations, tasks, evalMetaEpisodes,
-        learningRate, 0.1, 512, 1, seed);
+        learningRate, klCoefficient, 512, 1, seed);
     new KuhnMethodsExperiment(EnvironmentRegistry.discover(), out).run(settings, seeds);
     return 0;
   }

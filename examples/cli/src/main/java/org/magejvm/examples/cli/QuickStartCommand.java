@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.magejvm.api.AnchorScope;
 import org.magejvm.examples.quickstart.KuhnQuickStart;
 import org.magejvm.examples.quickstart.KuhnRecipe;
 import org.magejvm.impl.eval.MethodPreset;
@@ -50,12 +51,32 @@ final class QuickStartCommand implements Callable<Integer> {
       description = "Scripted turns the warm start trains on, one epoch in batches of 32 (default: ${DEFAULT-VALUE}).")
   int warmStartExamples;
 
-  @Option(names = "--lr", paramLabel = "X", defaultValue = "2e-4",
+  @Option(names = "--lr", paramLabel = "X", defaultValue = "5e-4",
       description = "Learning rate of the reinforcement-learning phase (default: ${DEFAULT-VALUE}).")
   double learningRate;
 
+  @Option(names = "--kl", paramLabel = "X", defaultValue = "1.0",
+      description = "Weight of the k3 KL penalty to the warm start (a frozen copy); 0 turns it off"
+          + " (default: ${DEFAULT-VALUE}).")
+  double klCoefficient;
+
   @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "Base seed (default: 1).")
   long seed;
+
+  @Option(names = "--warm-start-repeat", paramLabel = "P", defaultValue = "0.5",
+      description = "Share of warm-start turns (after the first attempt) that repeat the previous attempt's action"
+          + " whatever its outcome; 0 gives a warm start that never reads the earlier attempts"
+          + " (default: ${DEFAULT-VALUE}).")
+  double repeatShare;
+
+  @Option(names = "--anchors", paramLabel = "SCOPE", defaultValue = "PROMPT",
+      description = "GiGPO step-group anchors: GLOBAL (the reference's), PER_EPISODE or PROMPT (the whole prompt,"
+          + " history included) (default: ${DEFAULT-VALUE}).")
+  AnchorScope anchors;
+
+  @Option(names = "--invalid-penalty", paramLabel = "X", defaultValue = "25",
+      description = "Invalid-action penalty (the Kuhn preset's is 2; see docs/results.md) (default: ${DEFAULT-VALUE}).")
+  double invalidPenalty;
 
   @Option(names = "--threads", paramLabel = "T", defaultValue = "1",
       description = "libtorch threads per operation (default: ${DEFAULT-VALUE}; the tiny model's operations are too"
@@ -73,7 +94,8 @@ final class QuickStartCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     KuhnRecipe.Settings settings = new KuhnRecipe.Settings(workDir, warmStartExamples,
         iterations != null ? iterations : quick ? 5 : 40, tasks != null ? tasks : 4,
-        evalMetaEpisodes != null ? evalMetaEpisodes : quick ? 16 : 48, learningRate, 0.1, 512, 1, seed);
+        evalMetaEpisodes != null ? evalMetaEpisodes : quick ? 16 : 48, learningRate, klCoefficient, 512, 1, seed,
+        repeatShare, anchors, invalidPenalty);
     PrintWriter progress = json ? new PrintWriter(java.io.Writer.nullWriter()) : out;
     List<TrainingListener> listeners = new ArrayList<>();
     Map<String, Map<String, Map<String, Number>>> result;

@@ -88,7 +88,7 @@ public final class KuhnQuickStart {
 
   /**
    * Experiments from the command line: {@code workDir method warmExamples iterations tasks evalN lr kl miniBatch
-   * seed [epochs]}.
+   * seed [epochs [repeatShare anchors invalidPenalty]]}.
    *
    * @param args the arguments
    */
@@ -97,6 +97,10 @@ public final class KuhnQuickStart {
         Integer.parseInt(args[3]), Integer.parseInt(args[4]), Integer.parseInt(args[5]),
         Double.parseDouble(args[6]), Double.parseDouble(args[7]), Integer.parseInt(args[8]),
         args.length > 10 ? Integer.parseInt(args[10]) : 1, Long.parseLong(args[9]));
+    if (args.length > 11) {
+      s = s.withAblation(Double.parseDouble(args[11]), org.magejvm.api.AnchorScope.valueOf(args[12]),
+          Double.parseDouble(args[13]));
+    }
     PrintWriter out = new PrintWriter(System.out, true);
     List<TrainingListener> listeners = new ArrayList<>();
     listeners.add(new TrainingListener() {

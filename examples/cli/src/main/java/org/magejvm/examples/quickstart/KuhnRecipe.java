@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import org.magejvm.api.AnchorScope;
 import org.magejvm.api.ContextMode;
 import org.magejvm.api.Generation;
 import org.magejvm.api.LanguagePolicy;
@@ -57,7 +58,8 @@ import org.magejvm.spi.PromptStyle;
  * <p>Settings that differ from the reference, and why (also in docs/results.md): the prompt holds the earlier
  * attempts' moves and outcomes ({@link ContextMode#HISTORY_ONLY}) instead of written reflections, because a model of
  * this size writes no useful reflection; compact prompts; a full-batch update per iteration and a higher learning
- * rate, because the batch is small and the model tiny.
+ * rate, because the batch is small and the model tiny; GiGPO step groups keyed by the whole prompt
+ * ({@link AnchorScope#PROMPT}) and an invalid-action penalty of 25 instead of 2 (see the constants).
  */
 public final class KuhnRecipe {
 
@@ -69,6 +71,22 @@ public final class KuhnRecipe {
   public static final String HELD_OUT = "cfr";
   /** Response tokens per turn (an action answer is a handful of tokens). */
   public static final int MAX_NEW_TOKENS = 16;
+  /**
+   * The default share of warm-start turns (after the first attempt) that repeat the previous attempt's action at the
+   * same point of the betting, whatever its outcome: this teaches the model to read the earlier attempts in its
+   * prompt, but not to adapt (a repeating player never changes its line because it lost).
+   */
+  public static final double DEFAULT_REPEAT_SHARE = 0.5;
+  /**
+   * The default invalid-action penalty of the quick start. The Kuhn preset's 2.0 (the reference's) is smaller than
+   * what an unreadable answer can gain under the differential return: an attempt cut short by invalid answers scores
+   * 0, so after a lost attempt (-5 or -10) it earns +5 to +10 minus 2, and a small model learns to write nonsense
+   * (measured: invalid-action rate 0.36 after 10 iterations). 25 exceeds the largest possible gain (+20, from -10 to
+   * +10).
+   */
+  public static final double DEFAULT_INVALID_PENALTY = 25.0;
+  /** The default GiGPO anchors: the whole prompt, so that turns after different earlier attempts are not pooled. */
+  public static final AnchorScope DEFAULT_ANCHORS = AnchorScope.PROMPT;
 
   /**
    * Settings.
@@ -83,10 +101,15 @@ public final class KuhnRecipe {
    * @param miniBatchTurns turns per optimizer step
    * @param epochs passes over each batch (PPO epochs)
    * @param seed the model/warm-start seed and the base seed of training and evaluation
+   * @param repeatShare the share of warm-start turns that repeat the previous attempt's action (see
+   *     {@link #DEFAULT_REPEAT_SHARE}); 0 gives a warm start that never reads the earlier attempts
+   * @param anchors the GiGPO step-group anchors
+   * @param invalidPenalty the invalid-action penalty of credit assignment
    */
   public record Settings(
       Path workDir, int warmStartExamples, int iterations, int tasks, int evalMetaEpisodes, double learningRate,
-      double klCoefficient, int miniBatchTurns, int epochs, long seed) {
+      double klCoefficient, int miniBatchTurns, int epochs, long seed, double repeatShare, AnchorScope anchors,
+      double invalidPenalty) {
 
     /**
      * Validates.
@@ -101,6 +124,9 @@ public final class KuhnRecipe {
      * @param miniBatchTurns minibatch
      * @param epochs epochs
      * @param seed seed
+     * @param repeatShare warm-start repeat share
+     * @param anchors anchors
+     * @param invalidPenalty invalid-action penalty
      */
     public Settings {
       if (warmStartExamples < 1 || iterations < 0 || tasks < 1 || evalMetaEpisodes < 1 || miniBatchTurns < 1
@@ -108,6 +134,35 @@ public final class KuhnRecipe {
         throw new IllegalArgumentException("warm-start examples, tasks, evaluation size, minibatch and epochs must be"
             + " >= 1 and iterations >= 0");
       }
+      if (!(repeatShare >= 0 && repeatShare <= 1)) {
+        throw new IllegalArgumentException("the warm start's repeat share must be in [0, 1], got " + repeatShare);
+      }
+      if (!(invalidPenalty >= 0) || Double.isInfinite(invalidPenalty)) {
+        throw new IllegalArgumentException("the invalid-action penalty must be finite and >= 0, got "
+            + invalidPenalty);
+      }
+      java.util.Objects.requireNonNull(anchors, "anchors");
+    }
+
+    /**
+     * Settings with the recipe's defaults for the warm start's repeat share, the anchors and the invalid-action
+     * penalty.
+     *
+     * @param workDir work directory
+     * @param warmStartExamples warm-start examples
+     * @param iterations iterations
+     * @param tasks tasks
+     * @param evalMetaEpisodes evaluation size
+     * @param learningRate learning rate
+     * @param klCoefficient KL weight
+     * @param miniBatchTurns minibatch
+     * @param epochs epochs
+     * @param seed seed
+     */
+    public Settings(Path workDir, int warmStartExamples, int iterations, int tasks, int evalMetaEpisodes,
+        double learningRate, double klCoefficient, int miniBatchTurns, int epochs, long seed) {
+      this(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate, klCoefficient,
+          miniBatchTurns, epochs, seed, DEFAULT_REPEAT_SHARE, DEFAULT_ANCHORS, DEFAULT_INVALID_PENALTY);
     }
 
     /**
@@ -116,7 +171,18 @@ public final class KuhnRecipe {
      */
     public Settings withSeed(long s) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
-          klCoefficient, miniBatchTurns, epochs, s);
+          klCoefficient, miniBatchTurns, epochs, s, repeatShare, anchors, invalidPenalty);
+    }
+
+    /**
+     * @param share the warm start's repeat share
+     * @param scope the anchors
+     * @param penalty the invalid-action penalty
+     * @return a copy with these
+     */
+    public Settings withAblation(double share, AnchorScope scope, double penalty) {
+      return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
+          klCoefficient, miniBatchTurns, epochs, seed, share, scope, penalty);
     }
   }
 
@@ -148,10 +214,27 @@ public final class KuhnRecipe {
     return dir;
   }
 
-  /** @return the warm-started model's directory (trained on first use, then reused) */
+  /**
+   * @return the warm-started model's directory (trained on first use, then reused while the warm-start settings are
+   *     the same)
+   * @throws IllegalStateException when the cached warm start was made with other warm-start settings
+   */
   public Path warmStart() {
     Path warm = settings.workDir().resolve("warm-start");
+    Path recipe = warm.resolve("warm-start-settings.txt");
+    String wanted = String.format(Locale.ROOT, "examples=%d repeat_share=%s seed=%d%n", settings.warmStartExamples(),
+        settings.repeatShare(), settings.seed());
     if (Files.exists(warm.resolve("model.safetensors"))) {
+      String cached;
+      try {
+        cached = Files.exists(recipe) ? Files.readString(recipe) : "(no " + recipe.getFileName() + ")";
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException("cannot read " + recipe, e);
+      }
+      if (!cached.equals(wanted)) {
+        throw new IllegalStateException("the warm start cached in " + warm + " was made with " + cached.trim()
+            + ", not " + wanted.trim() + "; use another work directory or delete " + warm);
+      }
       return warm;
     }
     Path tiny = tinyModel();
@@ -162,8 +245,9 @@ public final class KuhnRecipe {
       throw new java.io.UncheckedIOException("cannot create " + warm, e);
     }
     TranscriptWriter.write(settings.workDir().resolve("warm-start-transcripts.jsonl"), transcripts);
-    out.printf(Locale.ROOT, "Warm start: %d turns of non-adaptive scripted players (fixed line or random legal"
-        + " action, never reading earlier attempts), one epoch of supervised training%n", transcripts.size());
+    out.printf(Locale.ROOT, "Warm start: %d turns of non-adaptive scripted players (after the first attempt %.0f%% of"
+        + " turns repeat the previous attempt's action whatever its outcome; the rest the fixed line or a random legal"
+        + " action), one epoch of supervised training%n", transcripts.size(), 100 * settings.repeatShare());
     try (DjlLanguagePolicy policy = load(tiny)) {
       Qwen3Model model = MageTrainer.modelOf(policy);
       SupervisedResult r;
@@ -180,6 +264,11 @@ public final class KuhnRecipe {
       out.printf(Locale.ROOT, "  loss %.3f -> %.3f over %d steps%n", r.firstLoss(), r.lastLoss(), r.steps().size());
       ModelSaver.save(model, tiny, warm);
     }
+    try {
+      Files.writeString(recipe, wanted);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot write " + recipe, e);
+    }
     return warm;
   }
 
@@ -190,7 +279,8 @@ public final class KuhnRecipe {
     while (out.size() < count) {
       RolloutConfig config = rollout(MethodPreset.MAGE, 16).optGroupSize(4)
           .optSeed(Seeds.derive(settings.seed(), 9, round)).build();
-      try (LanguagePolicy mix = new MixedScripted(provider, Seeds.derive(settings.seed(), 10, round))) {
+      try (LanguagePolicy mix = new MixedScripted(provider, Seeds.derive(settings.seed(), 10, round),
+          settings.repeatShare())) {
         for (MetaEpisode m : new MetaEpisodeRunner(registry).run(config, mix).metaEpisodes()) {
           for (var e : m.episodes()) {
             for (Turn t : e.turns()) {
@@ -260,6 +350,7 @@ public final class KuhnRecipe {
     Qwen3Model model = MageTrainer.modelOf(policy);
     model.weights().requireGradients(true);
     OptimizerConfig oc = OptimizerConfig.builder().optKlCoefficient(settings.klCoefficient())
+        .optAnchorScope(settings.anchors())
         .optLearningRate(settings.learningRate()).build();
     PolicyOptimizer optimizer = ProviderRegistry.discover(PolicyOptimizerProvider.class)
         .require(method.optimizerId().orElseThrow()).create(oc);
@@ -271,6 +362,7 @@ public final class KuhnRecipe {
           .setPolicy(policy)
           .setRollout(rollout(method, settings.tasks()).build())
           .setCredit(CreditConfig.forEnvironment(provider.defaults()).optMetaReturn(method.metaReturn().orElseThrow())
+              .optInvalidPenalty(settings.invalidPenalty())
               .build())
           .setOptimizer(optimizer)
           .setAdamW(adamw)
@@ -326,18 +418,22 @@ public final class KuhnRecipe {
   }
 
   /**
-   * A non-adaptive scripted player for the warm start: per turn, the fixed line's action with probability 1/2,
-   * otherwise a uniformly random legal action. It never reads the earlier attempts.
+   * A non-adaptive scripted player for the warm start: per turn, with probability {@code repeat} (from the second
+   * attempt on) the action the previous attempt took at the same point of the betting, whatever that attempt's
+   * outcome; otherwise the fixed line's action with probability 1/2, else a uniformly random legal action. It reads
+   * the earlier attempts' moves but never their outcomes, so it cannot teach the model to change a losing line.
    */
   static final class MixedScripted implements LanguagePolicy {
     private final LanguagePolicy fixed;
     private final LanguagePolicy random;
     private final Random coin;
+    private final double copy;
 
-    MixedScripted(EnvironmentProvider provider, long seed) {
+    MixedScripted(EnvironmentProvider provider, long seed, double copy) {
       fixed = provider.scriptedPolicy("fixed-line", seed);
       random = provider.scriptedPolicy("random", seed + 1);
       coin = new Random(seed + 2);
+      this.copy = copy;
     }
 
     @Override
@@ -349,10 +445,33 @@ public final class KuhnRecipe {
     public List<Generation> generate(List<PolicyRequest> requests, SamplingConfig sampling) {
       List<Generation> result = new ArrayList<>(requests.size());
       for (PolicyRequest r : requests) {
+        if (copy > 0 && coin.nextDouble() < copy) {
+          String again = previousAttempt(r);
+          if (again != null) {
+            result.add(Generation.ofText("<action>" + again + "</action>"));
+            continue;
+          }
+        }
         LanguagePolicy p = coin.nextBoolean() ? fixed : random;
         result.add(p.generate(List.of(r), sampling).get(0));
       }
       return result;
+    }
+
+    /** The action the previous attempt took at this point of the betting, or null. */
+    private static String previousAttempt(PolicyRequest r) {
+      if (r.pastEpisodes().isEmpty()) {
+        return null;
+      }
+      var last = r.pastEpisodes().get(r.pastEpisodes().size() - 1);
+      List<String> played = new ArrayList<>();
+      for (Turn t : last.turns()) {
+        if (t.valid()) {
+          played.add(t.action());
+        }
+      }
+      int own = r.turnIndex();
+      return own < played.size() && r.legalActions().contains(played.get(own)) ? played.get(own) : null;
     }
 
     @Override

@@ -93,6 +93,7 @@ public final class MageTrainer {
   private final double maxFailureShare;
   private final long seed;
   private final List<TrainingListener> listeners;
+  private final MemoryProbe memory;
   private int iteration;
   private Map<String, Object> lastMetrics = Map.of();
   private int lastCheckpoint = -1;
@@ -116,7 +117,24 @@ public final class MageTrainer {
     maxFailureShare = b.maxFailureShare;
     seed = b.seed;
     listeners = List.copyOf(b.listeners);
+    memory = b.memory;
     iteration = b.startIteration;
+  }
+
+  private void resetPeak() {
+    if (memory != null) {
+      memory.reset();
+    }
+  }
+
+  /** The peak of the phase that just ended, and a reset for the next one; NaN without a probe. */
+  private double phasePeak() {
+    if (memory == null) {
+      return Double.NaN;
+    }
+    double peak = memory.peakMiB();
+    memory.reset();
+    return peak;
   }
 
   /**
@@ -289,6 +307,8 @@ public final class MageTrainer {
     for (TrainingListener l : listeners) {
       l.onIterationStart(it, total);
     }
+    double[] peaks = new double[3];
+    resetPeak();
     long t0 = System.nanoTime();
     long iterationSeed = Seeds.derive(seed, ITERATION_STREAM, it);
     RolloutConfig config = reseeded(rollout, iterationSeed);
@@ -301,6 +321,7 @@ public final class MageTrainer {
           batch.failures().size(), planned, maxFailureShare, batch.failures().get(0).describe()));
     }
     long t1 = System.nanoTime();
+    peaks[0] = phasePeak();
     List<ScoredTurn> scored = credit.assign(batch.metaEpisodes());
     Advantages advantages = optimizer.advantageNormalizer().compute(scored);
     List<PolicyUpdater.Row> rows = new ArrayList<>(scored.size());
@@ -310,8 +331,9 @@ public final class MageTrainer {
       rows.add(new PolicyUpdater.Row(t.promptTokenIds(), t.responseTokenIds(), t.logProbs(), a[i]));
     }
     long t2 = System.nanoTime();
-    PolicyUpdater.Report update = updater.update(rows);
+    PolicyUpdater.Report update = updater.update(rows, () -> peaks[1] = phasePeak());
     long t3 = System.nanoTime();
+    peaks[2] = phasePeak();
 
     Map<String, Object> metrics = new LinkedHashMap<>();
     metrics.put("iteration", it);
@@ -331,6 +353,11 @@ public final class MageTrainer {
     metrics.put("timing/rollout_s", (t1 - t0) / 1e9);
     metrics.put("timing/scoring_s", (t2 - t1) / 1e9);
     metrics.put("timing/update_s", (t3 - t2) / 1e9);
+    if (memory != null) {
+      metrics.put("memory/rollout_peak_mib", peaks[0]);
+      metrics.put("memory/scoring_peak_mib", peaks[1]);
+      metrics.put("memory/update_peak_mib", peaks[2]);
+    }
     iteration = it + 1;
     if (update.skippedSteps() > 0) {
       for (TrainingListener l : listeners) {
@@ -420,6 +447,7 @@ public final class MageTrainer {
     private long seed;
     private final List<TrainingListener> listeners = new ArrayList<>();
     private int startIteration;
+    private MemoryProbe memory;
     private CheckpointManager checkpoints;
 
     private Builder() {}
@@ -557,6 +585,17 @@ public final class MageTrainer {
      */
     public Builder optCheckpoints(CheckpointManager v) {
       checkpoints = v;
+      return this;
+    }
+
+    /**
+     * @param v measures each phase's peak memory into the metrics {@code memory/rollout_peak_mib},
+     *     {@code memory/scoring_peak_mib} (old and reference log-probs) and {@code memory/update_peak_mib}
+     *     (for example {@link MemoryProbe#processRss()}); null (the default) reports none
+     * @return this builder
+     */
+    public Builder optMemoryProbe(MemoryProbe v) {
+      memory = v;
       return this;
     }
 

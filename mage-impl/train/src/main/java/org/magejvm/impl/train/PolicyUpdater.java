@@ -168,6 +168,18 @@ public final class PolicyUpdater {
    * @return what it did
    */
   public Report update(List<Row> given) {
+    return update(given, () -> { });
+  }
+
+  /**
+   * {@link #update(List)}, calling back between the scoring of old and reference log-probs and the optimisation (for
+   * per-phase measurements such as {@link MemoryProbe}).
+   *
+   * @param given the rows of one training batch
+   * @param afterScoring called once the old and reference log-probs are computed (also when nothing is trained)
+   * @return what happened
+   */
+  public Report update(List<Row> given, Runnable afterScoring) {
     List<Row> rows = new ArrayList<>();
     int zero = 0;
     int empty = 0;
@@ -181,10 +193,12 @@ public final class PolicyUpdater {
       }
     }
     if (rows.isEmpty()) {
+      afterScoring.run();
       return new Report(given.size(), 0, zero, empty, 0, 0, 0, Map.of());
     }
     List<float[]> old = settings.recomputeOldLogProbs() ? score(model, rows) : recorded(rows);
     List<float[]> ref = reference == null ? null : reference.apply(m -> score(m, rows));
+    afterScoring.run();
 
     LossDiagnostics sum = null;
     int minibatches = 0;

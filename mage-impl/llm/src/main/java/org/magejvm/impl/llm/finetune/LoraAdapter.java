@@ -401,12 +401,17 @@ public final class LoraAdapter implements ProjectionAdapter, AutoCloseable {
     if (training && config.dropout() > 0) {
       x = x.mul(dropoutMask(x));
     }
-    NDArray ax = x.getNDArrayInternal().linear(x, m[0], null).singletonOrThrow();
-    NDArray delta = ax.getNDArrayInternal().linear(ax, m[1], null).singletonOrThrow().mul(scale);
+    // the scale multiplies the rank-r product, not the output-sized one (the same value up to rounding)
+    NDArray ax = x.getNDArrayInternal().linear(x, m[0], null).singletonOrThrow().mul(scale);
     DataType outType = output.getDataType();
     if (outType == dtype) {
-      return output.add(delta);
+      // output + ax B^T as one fused matrix product (addmm) on rows: no output-sized temporary and no separate add
+      Shape shape = output.getShape();
+      NDArray rows = ax.reshape(-1, ax.getShape().get(ax.getShape().dimension() - 1));
+      NDArray base = output.reshape(-1, shape.get(shape.dimension() - 1));
+      return rows.getNDArrayInternal().linear(rows, m[1], base).singletonOrThrow().reshape(shape);
     }
+    NDArray delta = ax.getNDArrayInternal().linear(ax, m[1], null).singletonOrThrow();
     return output.toType(dtype, false).add(delta).toType(outType, false);
   }
 

@@ -1,9 +1,12 @@
 package org.magejvm.impl.llm.generate;
 
 import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDArrays;
+import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.NDScope;
 import ai.djl.ndarray.types.Shape;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -23,14 +26,44 @@ import org.magejvm.impl.llm.model.Qwen3Model;
  * Outside a collector, on a thread other than the one that started the engine, wrap the call in
  * {@code GradMode.disabled()} when no gradient is wanted, or a graph is recorded for nothing.
  *
- * <p>Memory grows with B × (prompt + response) × vocabulary for the logits; callers split large batches.
+ * <h2>Memory</h2>
+ *
+ * <p>The vocabulary-sized arrays (logits, log-softmax, and for the entropy its exponential and product) are made for
+ * at most {@link #positionChunk()} response positions at a time and freed chunk by chunk, so without gradients the
+ * peak is about {@code 3 × B × chunk × V} floats instead of {@code 4 × B × R × V}. Under a gradient collector the
+ * log-softmax of every chunk stays alive until the backward pass (its backward needs it), which still saves the
+ * other three vocabulary-sized arrays per position. The chunk changes the result only by float rounding (the
+ * output head's matrix multiply over fewer rows may sum in another order; the test bounds the difference of scores
+ * and gradients at 1e-5 of each array's largest magnitude).
  */
 public final class TeacherForcing {
-  private final Qwen3Model model;
+  /** The default number of response positions scored together. */
+  public static final int DEFAULT_POSITION_CHUNK = 128;
 
-  /** @param model the model to score with */
+  private final Qwen3Model model;
+  private final int positionChunk;
+
+  /** @param model the model to score with, {@link #DEFAULT_POSITION_CHUNK} positions at a time */
   public TeacherForcing(Qwen3Model model) {
+    this(model, DEFAULT_POSITION_CHUNK);
+  }
+
+  /**
+   * @param model the model to score with
+   * @param positionChunk the most response positions whose vocabulary-sized arrays exist at once
+   * @throws IllegalArgumentException when the chunk is below 1
+   */
+  public TeacherForcing(Qwen3Model model, int positionChunk) {
     this.model = Objects.requireNonNull(model, "model");
+    if (positionChunk < 1) {
+      throw new IllegalArgumentException("positionChunk must be >= 1, got " + positionChunk);
+    }
+    this.positionChunk = positionChunk;
+  }
+
+  /** @return the most response positions scored together */
+  public int positionChunk() {
+    return positionChunk;
   }
 
   /**
@@ -97,24 +130,52 @@ public final class TeacherForcing {
       scope.suppressNotUsedWarning();
       NDArray input = manager.create(ids, new Shape(b, len));
       NDArray hidden = model.forward(input, pads, null);
-      // the logits at slot lp-1+j predict response token j
-      NDArray h = hidden.get(":, {}:{}, :", lp - 1, lp - 1 + r);
-      NDArray logits = model.logits(h);
-      if (temperature > 0 && temperature != 1) {
-        logits = logits.div(temperature);
-      }
-      NDArray logSoftmax = logits.logSoftmax(-1);
       // gather's and mul's backward passes keep these: copies own their storage (see Qwen3Model on Java memory)
       NDArray target = manager.create(targets, new Shape(b, r, 1)).duplicate();
       NDArray maskArray = manager.create(mask, new Shape(b, r)).toType(model.outputType(), false).duplicate();
-      NDArray tokenLogProbs = logSoftmax.gather(target, -1).reshape(b, r).mul(maskArray);
+      List<NDArray> logProbChunks = new ArrayList<>();
+      List<NDArray> entropyChunks = new ArrayList<>();
+      for (int from = 0; from < r; from += positionChunk) {
+        int to = Math.min(r, from + positionChunk);
+        // the logits at slot lp-1+j predict response token j
+        NDArray h = hidden.get(":, {}:{}, :", lp - 1 + from, lp - 1 + to);
+        NDArray logits = model.logits(h);
+        if (temperature > 0 && temperature != 1) {
+          // a native-owned scalar: div(Number) would wrap Java memory that the backward pass may read after GC
+          NDArray temp = manager.create((float) temperature).toType(logits.getDataType(), false).duplicate();
+          NDArray scaled = logits.div(temp);
+          logits.close();
+          logits = scaled;
+        }
+        NDArray logSoftmax = logits.logSoftmax(-1);
+        logits.close();
+        NDArray t = to - from == r ? target : target.get(":, {}:{}, :", from, to);
+        logProbChunks.add(logSoftmax.gather(t, -1).reshape(b, to - from));
+        if (withEntropy) {
+          NDArray p = logSoftmax.exp();
+          NDArray plogp = p.mul(logSoftmax);
+          p.close();
+          entropyChunks.add(plogp.sum(new int[] {-1}).neg());
+          plogp.close();
+        }
+      }
+      NDArray tokenLogProbs = concat(logProbChunks).mul(maskArray);
       NDArray entropy = null;
       if (withEntropy) {
-        entropy = logSoftmax.exp().mul(logSoftmax).sum(new int[] {-1}).neg().mul(maskArray);
+        entropy = concat(entropyChunks).mul(maskArray);
         NDScope.unregister(entropy);
       }
       NDScope.unregister(tokenLogProbs, maskArray);
       return new TokenScores(tokenLogProbs, maskArray, entropy, lengths);
     }
+  }
+
+  private static NDArray concat(List<NDArray> chunks) {
+    if (chunks.size() == 1) {
+      return chunks.get(0);
+    }
+    NDList list = new NDList(chunks.size());
+    list.addAll(chunks);
+    return NDArrays.concat(list, 1);
   }
 }

@@ -300,7 +300,18 @@ public final class Qwen3Model implements AutoCloseable {
     try (NDScope scope = new NDScope()) {
       scope.suppressNotUsedWarning();
       NDArray x = hidden.toType(dtype, false);
-      NDArray y = x.getNDArrayInternal().linear(x, weights.lmHead(), null).singletonOrThrow();
+      Shape shape = x.getShape();
+      int last = shape.dimension() - 1;
+      // the rows as one matrix, so that the product is a single matrix multiply: given a strided slice of positions
+      // (teacher forcing's response slots) and a head that needs no gradient (LoRA, scoring), libtorch would
+      // otherwise run a batched multiply against the head broadcast per row, reading the whole head once per row
+      NDArray rows = shape.dimension() == 2 ? x : x.reshape(-1, shape.get(last));
+      NDArray y = linear(rows, weights.lmHead(), null);
+      if (shape.dimension() != 2) {
+        long[] dims = shape.getShape();
+        dims[last] = y.getShape().get(1);
+        y = y.reshape(new Shape(dims));
+      }
       NDArray out = y.toType(normType, false);
       NDScope.unregister(out);
       return out;

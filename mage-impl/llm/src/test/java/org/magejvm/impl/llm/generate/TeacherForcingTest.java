@@ -67,6 +67,52 @@ class TeacherForcingTest {
     }
   }
 
+  /** Scores and the gradient of sum(logProbs) + 0.1 * sum(entropy) with a given position chunk. */
+  private static float[][] scoresAndGradient(Qwen3Model model, int chunk, double temperature) {
+    model.weights().zeroGradients();
+    try (NDManager m = model.newManager();
+        GradientCollector gc = Engine.getEngine("PyTorch").newGradientCollector()) {
+      TokenScores s = new TeacherForcing(model, chunk).score(m, PROMPTS, RESPONSES, temperature, true);
+      NDArray objective = s.logProbs().sum().add(s.entropy().orElseThrow().sum().mul(0.1));
+      gc.backward(objective);
+      float[][] out = new float[2 + model.weights().parameters().size()][];
+      out[0] = s.logProbs().toFloatArray();
+      out[1] = s.entropy().orElseThrow().toFloatArray();
+      int k = 2;
+      for (NDArray p : model.weights().parameters().values()) {
+        try (NDArray g = p.getGradient()) {
+          out[k++] = g.toFloatArray();
+        }
+      }
+      return out;
+    }
+  }
+
+  @Test
+  void positionChunksGiveTheSameScoresAndGradients() {
+    try (Qwen3Model model = TinyFixture.model(DataType.FLOAT32)) {
+      model.weights().requireGradients(true);
+      for (double temperature : new double[] {1.0, 0.7}) {
+        float[][] whole = scoresAndGradient(model, TeacherForcing.DEFAULT_POSITION_CHUNK, temperature);
+        for (int chunk : new int[] {1, 2, 4}) {
+          float[][] chunked = scoresAndGradient(model, chunk, temperature);
+          for (int k = 0; k < whole.length; k++) {
+            float scale = 0;
+            for (float v : whole[k]) {
+              scale = Math.max(scale, Math.abs(v));
+            }
+            for (int i = 0; i < whole[k].length; i++) {
+              assertThat(chunked[k][i]).as("%s %d[%d], chunk %d", k < 2 ? "score" : "gradient", k, i, chunk)
+                  .isCloseTo(whole[k][i], Offset.offset(1e-6f + 1e-5f * scale));
+            }
+          }
+        }
+      }
+    }
+    assertThatThrownBy(() -> new TeacherForcing(TinyFixture.model(DataType.FLOAT32), 0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("positionChunk");
+  }
+
   @Test
   void gradientsMatchFiniteDifferencesInFloat64() {
     try (Qwen3Model model = TinyFixture.model(DataType.FLOAT64)) {
