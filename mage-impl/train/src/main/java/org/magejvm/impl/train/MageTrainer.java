@@ -19,6 +19,7 @@ import org.magejvm.impl.credit.CreditAssigner;
 import org.magejvm.impl.credit.CreditConfig;
 import org.magejvm.impl.eval.EvaluationMetrics;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
+import org.magejvm.impl.llm.finetune.FineTuning;
 import org.magejvm.impl.llm.generate.Qwen3Generator;
 import org.magejvm.impl.llm.model.Qwen3Model;
 import org.magejvm.impl.rollout.MetaEpisodeRunner;
@@ -45,6 +46,11 @@ import org.magejvm.api.annotation.Api;
  * <p>With a {@link CheckpointManager} ({@link Builder#optCheckpoints}) it writes a checkpoint after every k-th
  * iteration and at the end of {@link #fit(int)}, always after the listeners have seen the iteration's metrics (so a
  * metrics file never lacks an iteration a checkpoint holds). {@link #resume(TrainingCheckpoint)} continues a run.
+ *
+ * <p>LoRA: give the fine-tuning setup ({@link Builder#optFineTuning}, {@code FineTuning.lora(model, adapter)}) and an
+ * {@link AdamW} over its {@code trainableParameters()}. The KL reference is then the base model with the adapter
+ * switched off (no second copy of the weights), checkpoints hold the adapter in PEFT layout
+ * ({@link LoraAdapterWeights}) and the AdamW state over the adapter's matrices only.
  */
 @Api(status = Api.Status.EXPERIMENTAL)
 public final class MageTrainer {
@@ -87,6 +93,7 @@ public final class MageTrainer {
   private final PolicyUpdater updater;
   private final PolicyUpdater.Settings updateSettings;
   private final boolean withReference;
+  private final FineTuning fineTuning;
   private final CheckpointManager checkpoints;
   private final List<Validation> validations;
   private final int validateEvery;
@@ -110,6 +117,7 @@ public final class MageTrainer {
     updater = new PolicyUpdater(model, b.reference, optimizer, adamw, b.updateSettings);
     updateSettings = b.updateSettings;
     withReference = b.reference != null;
+    fineTuning = b.fineTuning;
     checkpoints = b.checkpoints;
     validations = List.copyOf(b.validations);
     validateEvery = b.validateEvery;
@@ -149,6 +157,11 @@ public final class MageTrainer {
     return policy;
   }
 
+  /** @return the fine-tuning setup, when one was given ({@link Builder#optFineTuning}) */
+  public Optional<FineTuning> fineTuning() {
+    return Optional.ofNullable(fineTuning);
+  }
+
   /** @return the checkpoint manager, if checkpoints are written */
   public Optional<CheckpointManager> checkpoints() {
     return Optional.ofNullable(checkpoints);
@@ -162,7 +175,8 @@ public final class MageTrainer {
   /**
    * The trainer's full configuration as JSON (snake_case keys), as recorded in checkpoints: seed, environment id and
    * version, training rollout, credit, optimizer id and settings, AdamW settings, update batching, whether a
-   * reference model is used, validation sets and interval, failure share and checkpoint settings.
+   * reference model is used, the LoRA adapter's settings (only for LoRA: {@code lora}), validation sets and interval,
+   * failure share and checkpoint settings.
    *
    * @return a new JSON object
    */
@@ -182,6 +196,9 @@ public final class MageTrainer {
     o.add("adamw", ConfigJson.toJson(adamw.config()));
     o.add("update", ConfigJson.toJson(updateSettings));
     o.addProperty("reference_model", withReference);
+    if (fineTuning != null && fineTuning.mode() == FineTuning.Mode.LORA) {
+      o.add("lora", LoraAdapterWeights.describe(fineTuning.adapter().orElseThrow().config()));
+    }
     o.addProperty("validate_every", validateEvery);
     JsonArray vals = new JsonArray();
     for (Validation v : validations) {
@@ -205,7 +222,8 @@ public final class MageTrainer {
    * saved one is logged (the resumed run then differs from an uninterrupted one).
    *
    * @param checkpoint a verified checkpoint ({@link TrainingCheckpoint#open})
-   * @throws TrainingException naming the file when the checkpoint is for another environment, seed or model shape
+   * @throws TrainingException naming the file when the checkpoint is for another environment, seed or model shape,
+   *     holds another kind of weights (full weights for a LoRA run or the reverse) or an adapter of another rank
    */
   public void resume(TrainingCheckpoint checkpoint) {
     checkpoint.requireEnvironment(provider.id(), provider.version());
@@ -223,6 +241,7 @@ public final class MageTrainer {
       }
     }
     CheckpointWeights weights = checkpoints != null ? checkpoints.weights()
+        : fineTuning != null ? CheckpointWeights.of(fineTuning, null)
         : CheckpointWeights.full(modelOf(policy), null);
     checkpoint.restore(weights, adamw);
     iteration = checkpoint.iteration();
@@ -413,6 +432,7 @@ public final class MageTrainer {
     private PolicyOptimizer optimizer;
     private AdamW adamw;
     private ReferencePolicy reference;
+    private FineTuning fineTuning;
     private PolicyUpdater.Settings updateSettings = PolicyUpdater.Settings.defaults();
     private final List<Validation> validations = new ArrayList<>();
     private int validateEvery = 5;
@@ -498,6 +518,22 @@ public final class MageTrainer {
     }
 
     /**
+     * The fine-tuning setup: which parameters train and where the KL reference comes from. With {@code
+     * FineTuning.lora(model, adapter)} the run trains a LoRA adapter: the {@link AdamW} must be built over {@code
+     * fineTuning.trainableParameters()} (A and B only), the KL reference (unless {@link #optReference} sets another)
+     * is the base model with the adapter off ({@link ReferencePolicy#of}), checkpoints must use {@link
+     * CheckpointWeights#of CheckpointWeights.of(fineTuning, ...)}, and {@link MageTrainer#resume} restores the
+     * adapter. Optional for full fine-tuning; the setup stays the caller's (close it after training).
+     *
+     * @param v the setup, whose model must be the policy's
+     * @return this builder
+     */
+    public Builder optFineTuning(FineTuning v) {
+      fineTuning = v;
+      return this;
+    }
+
+    /**
      * @param v minibatch, micro-batch, epochs, old log-prob source, zero-advantage skipping
      * @return this builder
      */
@@ -577,6 +613,9 @@ public final class MageTrainer {
       Objects.requireNonNull(credit, "credit");
       Objects.requireNonNull(optimizer, "optimizer");
       Objects.requireNonNull(adamw, "adamw");
+      if (fineTuning != null) {
+        checkFineTuning();
+      }
       if (optimizer.config().klCoefficient() > 0 && reference == null) {
         throw new IllegalArgumentException("the optimizer's KL coefficient is " + optimizer.config().klCoefficient()
             + " but no reference model was given; pass optReference(...) or set the KL coefficient to 0");
@@ -589,6 +628,27 @@ public final class MageTrainer {
       }
       registry.require(rollout.environmentId());
       return new MageTrainer(this);
+    }
+
+    private void checkFineTuning() {
+      if (fineTuning.model() != modelOf(policy)) {
+        throw new IllegalArgumentException("the fine-tuning setup's model is not the policy's model");
+      }
+      if (!adamw.parameters().keySet().equals(fineTuning.trainableParameters().keySet())) {
+        throw new IllegalArgumentException("AdamW must update the fine-tuning setup's trainable parameters ("
+            + fineTuning.mode() + ": " + fineTuning.trainableParameters().size() + " arrays), but it holds "
+            + adamw.parameters().size() + "; build it over fineTuning.trainableParameters()");
+      }
+      if (reference == null && fineTuning.hasReference()) {
+        reference = ReferencePolicy.of(fineTuning);
+      }
+      if (checkpoints != null) {
+        String kind = CheckpointWeights.of(fineTuning, null).kind();
+        if (!checkpoints.weights().kind().equals(kind)) {
+          throw new IllegalArgumentException("the checkpoints save '" + checkpoints.weights().kind()
+              + "' weights, but the run trains '" + kind + "' weights; use CheckpointWeights.of(fineTuning, dir)");
+        }
+      }
     }
   }
 }
