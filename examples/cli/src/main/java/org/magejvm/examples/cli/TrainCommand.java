@@ -563,8 +563,9 @@ final class TrainCommand implements Callable<Integer> {
 
   /**
    * The validation sets: the training population under evaluation sampling (reported as {@code val/KEY} and {@code
-   * val/OPPONENT/KEY}) and, for two-player games, the environment's held-out evaluation opponent in its evaluation
-   * seat (reported as {@code val/OPPONENT/KEY}).
+   * val/OPPONENT/KEY}) and, for two-player games, one set per held-out validation opponent of the environment
+   * ({@link EnvironmentProvider#validationOpponents()}: Kuhn Poker {@code cfr}, Tic-Tac-Toe {@code mcts-100} and
+   * {@code mcts-1000}) in its evaluation seat, reported as {@code val/heldout/OPPONENT/KEY}.
    */
   static List<MageTrainer.Validation> validations(MethodPreset method, EnvironmentProvider provider, int metaEpisodes,
       int maxTokens) {
@@ -584,10 +585,12 @@ final class TrainCommand implements Callable<Integer> {
         .optGroupPrefix("val")
         .build();
     out.add(new MageTrainer.Validation("", population));
-    if (provider.twoPlayer() && provider.evaluationOpponent() != null && !provider.evaluationOpponent().isEmpty()) {
-      RolloutConfig heldOut = method.evaluation(provider).optMetaEpisodes(metaEpisodes).rollout(r -> r.optSampling(sampling))
-          .build().toRolloutConfig(provider);
-      out.add(new MageTrainer.Validation(provider.evaluationOpponent(), heldOut));
+    if (provider.twoPlayer()) {
+      for (String opponent : provider.validationOpponents()) {
+        RolloutConfig heldOut = method.evaluation(provider).optMetaEpisodes(metaEpisodes).optOpponent(opponent)
+            .rollout(r -> r.optSampling(sampling)).build().toRolloutConfig(provider);
+        out.add(MageTrainer.Validation.heldOut(opponent, heldOut));
+      }
     }
     return out;
   }

@@ -9,6 +9,10 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.magejvm.impl.eval.MethodPreset;
+import org.magejvm.impl.rollout.Seating;
+import org.magejvm.impl.train.MageTrainer;
+import org.magejvm.spi.EnvironmentRegistry;
 
 /** {@code mage train} on a tiny model, {@code mage train --resume} and {@code mage report}. */
 class TrainCommandTest {
@@ -60,16 +64,42 @@ class TrainCommandTest {
     assertThat(lines).hasSize(2);
     JsonObject m = JsonParser.parseString(lines.get(1)).getAsJsonObject();
     assertThat(m.get("iteration").getAsInt()).isEqualTo(1);
+    // greedy is in the pool and the held-out evaluation opponent: the population's numbers and the held-out set's
+    // have keys of their own
     assertThat(m.keySet()).contains("val/success_rate[2]", "val/greedy/success_rate[2]",
-        "val/patient/success_rate[2]");
+        "val/patient/success_rate[2]", "val/heldout/greedy/success_rate[2]", "val/heldout/greedy/meta_episodes");
+    assertThat(m.get("val/heldout/greedy/meta_episodes").getAsInt()).isEqualTo(2);
+    assertThat(m.get("val/greedy/meta_episodes").getAsInt() + m.get("val/patient/meta_episodes").getAsInt())
+        .isEqualTo(2);
     assertThat(out.resolve("checkpoints/iter-00000002/manifest.json")).isRegularFile();
 
     CliRun report = CliRun.of("report", out.toString());
     assertThat(report.code()).as(report.err()).isZero();
     assertThat(report.out()).contains("2 iterations (0..1)").contains("val/greedy/success_rate[2]")
+        .contains("val/heldout/greedy/success_rate[2]")
         .contains("checkpoints: [1, 2]").contains("chart files written");
     assertThat(out.resolve("charts/val_success_rate.png")).isRegularFile();
     assertThat(out.resolve("charts/val_success_rate_greedy.svg")).isRegularFile();
+    assertThat(out.resolve("charts/val_success_rate_heldout_greedy.svg")).isRegularFile();
+  }
+
+  @Test
+  void validatesAgainstTheHeldOutOpponentsInTheirEvaluationSeat() {
+    EnvironmentRegistry registry = EnvironmentRegistry.discover();
+    List<MageTrainer.Validation> ttt = TrainCommand.validations(MethodPreset.MAGE,
+        registry.require("mage-tictactoe"), 16, 24);
+    assertThat(ttt).extracting(MageTrainer.Validation::name)
+        .containsExactly("", "heldout/mcts-100", "heldout/mcts-1000");
+    for (MageTrainer.Validation v : ttt.subList(1, 3)) {
+      assertThat(v.config().fixedOpponent()).contains(v.name().substring("heldout/".length()));
+      assertThat(v.config().seating()).isEqualTo(Seating.first());
+      assertThat(v.config().tasks()).isEqualTo(16);
+      assertThat(v.config().sampling().orElseThrow().temperature()).isEqualTo(0.7);
+    }
+    List<MageTrainer.Validation> kuhn = TrainCommand.validations(MethodPreset.MAGE,
+        registry.require("mage-kuhn-poker"), 16, 24);
+    assertThat(kuhn).extracting(MageTrainer.Validation::name).containsExactly("", "heldout/cfr");
+    assertThat(kuhn.get(1).config().seating()).isEqualTo(Seating.second());
   }
 
   private static final String[] LORA_RUN = {"train", "--preset", "gigpo", "--env", "cli-guess", "--tiny",

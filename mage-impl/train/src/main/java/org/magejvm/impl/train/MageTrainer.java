@@ -64,11 +64,21 @@ public final class MageTrainer {
   /**
    * A validation set.
    *
-   * @param name a label; the metrics of a set named {@code ""} are reported as {@code val/KEY}, those of any other
-   *     set only per opponent ({@code val/OPPONENT/KEY}), so a held-out opponent gets {@code val/cfr/success_rate[2]}
+   * <p>The metrics of the set named {@code ""} (the training population) are reported as {@code val/KEY} and, per
+   * opponent, {@code val/OPPONENT/KEY}. Those of a set with any other name {@code NAME} are reported as {@code
+   * val/NAME/KEY} (the set's totals; such a set is meant to face one fixed opponent). A held-out opponent's set
+   * ({@link #heldOut}) is named {@code heldout/OPPONENT}, so its metrics are {@code val/heldout/OPPONENT/KEY}: they
+   * never overwrite the population's {@code val/OPPONENT/KEY} when the opponent is also in the training pool
+   * (Tic-Tac-Toe's {@code mcts-100}). {@code KEY} is a metric name as {@code mage play --json} writes it ({@code
+   * success_rate[2]}, ...).
+   *
+   * @param name {@code ""} for the population, else a label unique among the trainer's validation sets
    * @param config the evaluation rollout (its sampling should be the evaluation sampling)
    */
   public record Validation(String name, RolloutConfig config) {
+
+    /** The name prefix of held-out opponents' sets ({@link #heldOut}). */
+    public static final String HELD_OUT = "heldout";
 
     /**
      * Validates.
@@ -79,6 +89,21 @@ public final class MageTrainer {
     public Validation {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(config, "config");
+    }
+
+    /**
+     * The validation set of a held-out opponent, named {@code heldout/OPPONENT}: its metrics are {@code
+     * val/heldout/OPPONENT/KEY}.
+     *
+     * @param opponent the opponent's id
+     * @param config the evaluation rollout against that opponent alone
+     * @return the set
+     */
+    public static Validation heldOut(String opponent, RolloutConfig config) {
+      if (Objects.requireNonNull(opponent, "opponent").isEmpty()) {
+        throw new IllegalArgumentException("the held-out opponent's id is empty");
+      }
+      return new Validation(HELD_OUT + "/" + opponent, config);
     }
   }
 
@@ -391,9 +416,10 @@ public final class MageTrainer {
       RolloutResult r = new MetaEpisodeRunner(registry).run(config, policy);
       Map<String, Number> m = EvaluationMetrics.of(r.metaEpisodes(), r.episodes()).toMap();
       for (Map.Entry<String, Number> e : m.entrySet()) {
-        boolean perOpponent = e.getKey().contains("/");
-        if (val.name().isEmpty() || perOpponent) {
+        if (val.name().isEmpty()) {
           out.put("val/" + e.getKey(), e.getValue());
+        } else if (!e.getKey().contains("/")) {
+          out.put("val/" + val.name() + "/" + e.getKey(), e.getValue());
         }
       }
     }
@@ -627,6 +653,13 @@ public final class MageTrainer {
         throw new IllegalArgumentException("maxFailureShare must be in [0, 1], got " + maxFailureShare);
       }
       registry.require(rollout.environmentId());
+      java.util.Set<String> names = new java.util.HashSet<>();
+      for (Validation v : validations) {
+        if (!names.add(v.name())) {
+          throw new IllegalArgumentException("two validation sets are named '" + v.name() + "'; their metrics would"
+              + " overwrite each other");
+        }
+      }
       return new MageTrainer(this);
     }
 
