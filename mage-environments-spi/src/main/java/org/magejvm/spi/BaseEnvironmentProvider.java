@@ -1,5 +1,6 @@
 package org.magejvm.spi;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,6 +51,7 @@ public abstract class BaseEnvironmentProvider<E extends Environment> implements 
   private final EnvironmentDefaults defaults;
   private final OpponentPool opponents;
   private final String evaluationOpponent;
+  private final List<String> validationOpponents;
   private final Seat evaluationSeat;
   private final Map<String, String> options;
   private final Map<String, LongFunction<? extends LanguagePolicy>> policies;
@@ -76,6 +78,22 @@ public abstract class BaseEnvironmentProvider<E extends Environment> implements 
       throw new IllegalArgumentException("the evaluation opponent '" + evaluationOpponent + "' of environment '" + id
           + "' is not in its opponent pool " + opponents.ids());
     }
+    List<String> validation = new ArrayList<>();
+    if (!evaluationOpponent.isEmpty()) {
+      validation.add(evaluationOpponent);
+    }
+    for (String v : settings.validationOpponents) {
+      if (opponents.find(v).isEmpty()) {
+        throw new IllegalArgumentException("the validation opponent '" + v + "' of environment '" + id
+            + "' is not in its opponent pool " + opponents.ids());
+      }
+      if (validation.contains(v)) {
+        throw new IllegalArgumentException("the validation opponent '" + v + "' of environment '" + id
+            + "' is named twice (the evaluation opponent is always validated against)");
+      }
+      validation.add(v);
+    }
+    this.validationOpponents = List.copyOf(validation);
     this.options = Collections.unmodifiableMap(new LinkedHashMap<>(settings.options));
     this.policies = Map.copyOf(settings.policies);
     this.policyNames = List.copyOf(settings.policies.keySet());
@@ -167,6 +185,11 @@ public abstract class BaseEnvironmentProvider<E extends Environment> implements 
   }
 
   @Override
+  public final List<String> validationOpponents() {
+    return validationOpponents;
+  }
+
+  @Override
   public final Seat evaluationSeat() {
     return evaluationSeat;
   }
@@ -207,6 +230,7 @@ public abstract class BaseEnvironmentProvider<E extends Environment> implements 
     private EnvironmentDefaults defaults;
     private OpponentPool opponents = OpponentPool.builder().build();
     private String evaluationOpponent = "";
+    private final List<String> validationOpponents = new ArrayList<>();
     private Seat evaluationSeat = Seat.FIRST;
     private final Map<String, String> options = new LinkedHashMap<>();
     private final Map<String, LongFunction<? extends LanguagePolicy>> policies = new LinkedHashMap<>();
@@ -249,6 +273,18 @@ public abstract class BaseEnvironmentProvider<E extends Environment> implements 
      */
     public Settings optEvaluationOpponent(String v) {
       evaluationOpponent = Objects.requireNonNull(v, "evaluationOpponent");
+      return this;
+    }
+
+    /**
+     * Adds a held-out opponent that trainers validate against after the evaluation opponent, in the evaluation seat
+     * ({@link EnvironmentProvider#validationOpponents()}).
+     *
+     * @param v an opponent id from the pool (training or held out)
+     * @return these settings
+     */
+    public Settings addValidationOpponent(String v) {
+      validationOpponents.add(Objects.requireNonNull(v, "validationOpponent"));
       return this;
     }
 

@@ -51,6 +51,18 @@ public interface EnvironmentProvider extends Provider {
     return "";
   }
 
+  /**
+   * The held-out opponents a trainer validates against, besides its training population, each in {@link
+   * #evaluationSeat()}: the {@linkplain #evaluationOpponent() evaluation opponent} first, then any others the game
+   * names (Tic-Tac-Toe adds {@code mcts-1000}). Every id is one of {@link #opponents()}' ids or held-out ids.
+   *
+   * @return the ids; by default the evaluation opponent alone, or none when there is none
+   */
+  default List<String> validationOpponents() {
+    String id = evaluationOpponent();
+    return id == null || id.isEmpty() ? List.of() : List.of(id);
+  }
+
   /** @return the seat the reference evaluates in */
   default Seat evaluationSeat() {
     return Seat.FIRST;

@@ -64,6 +64,9 @@ class BaseEnvironmentProviderTest {
     assertThat(g.twoPlayer()).isTrue();
     assertThat(g.evaluationOpponent()).isEqualTo("wise");
     assertThat(g.evaluationSeat()).isEqualTo(Seat.SECOND);
+    assertThat(g.validationOpponents()).containsExactly("wise");
+    assertThat(new Game(s -> full(s).addValidationOpponent("greedy")).validationOpponents())
+        .containsExactly("wise", "greedy");
     assertThat(g.options().keySet()).containsExactly("coins", "ends");
     assertThat(g.scriptedPolicies()).containsExactly("random", "greedy");
     assertThat(g.scriptedPolicy("greedy", 1).name()).isEqualTo("random");
@@ -128,6 +131,12 @@ class BaseEnvironmentProviderTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("the evaluation opponent 'mcts' of environment 'coin-game' is not in its opponent pool"
             + " [greedy, wise]");
+    assertThatThrownBy(() -> new Game(s -> full(s).addValidationOpponent("mcts")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("the validation opponent 'mcts' of environment 'coin-game' is not in its opponent pool"
+            + " [greedy, wise]");
+    assertThatThrownBy(() -> new Game(s -> full(s).addValidationOpponent("wise")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'wise'").hasMessageContaining("twice");
     assertThatThrownBy(() -> new Game(s -> full(s).addOption("coins", "again")))
         .isInstanceOf(IllegalArgumentException.class).hasMessage("option 'coins' is declared twice");
     assertThatThrownBy(() -> new Game(s -> full(s).addScriptedPolicy("random", RandomPolicy::new)))

@@ -37,6 +37,7 @@ final class BenchCommand implements Callable<Integer> {
     BENCHMARKS.put("memory", "MemoryBench");
     BENCHMARKS.put("update", "UpdateBench");
     BENCHMARKS.put("iteration", "IterationBench");
+    BENCHMARKS.put("trainer-soak", "TrainerSoakBench");
   }
 
   @Parameters(index = "0", paramLabel = "NAME", description = "One of: ${COMPLETION-CANDIDATES}",

@@ -24,6 +24,10 @@ import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.llm.Qwen3Checkpoint;
 import org.magejvm.impl.llm.TinyCheckpoint;
+import org.magejvm.impl.llm.finetune.FineTuning;
+import org.magejvm.impl.llm.finetune.LoraAdapter;
+import org.magejvm.impl.llm.finetune.LoraConfig;
+import org.magejvm.impl.llm.finetune.PeftAdapters;
 import org.magejvm.impl.llm.model.Qwen3Model;
 import org.magejvm.impl.rollout.OpponentSampling;
 import org.magejvm.impl.rollout.RolloutConfig;
@@ -51,7 +55,9 @@ import picocli.CommandLine.Option;
 /**
  * {@code mage train}: trains a Qwen3 checkpoint (or a tiny random one) with a method preset, writing {@code
  * metrics.jsonl}, charts and checkpoints into the run directory; {@code mage train --resume DIR} continues a run
- * from its latest checkpoint with the settings recorded there.
+ * from its latest checkpoint with the settings recorded there. With {@code --lora-rank} only a LoRA adapter trains
+ * (the base weights stay frozen, the KL reference is the base model with the adapter off) and the run ends by writing
+ * the adapter in PEFT layout to {@code RUN_DIR/adapter}.
  */
 @Command(name = "train", mixinStandardHelpOptions = true, sortOptions = false,
     description = "Train a Qwen3 policy with a method preset (mage, lamer, gigpo, grpo); --resume continues a run.")
@@ -63,6 +69,10 @@ final class TrainCommand implements Callable<Integer> {
   static final int TINY_MAX_NEW_TOKENS = 24;
   /** The run directory's subdirectory for the --tiny model. */
   static final String TINY_MODEL_DIR = "tiny-model";
+  /** The run directory's subdirectory for the final LoRA adapter. */
+  static final String ADAPTER_DIR = "adapter";
+  /** Seed stream of the LoRA adapter's initialisation. */
+  static final long LORA_INIT_STREAM = 8;
 
   @Option(names = "--preset", paramLabel = "P", description = "mage, lamer, gigpo or grpo.")
   String preset;
@@ -113,12 +123,26 @@ final class TrainCommand implements Callable<Integer> {
   Integer groupSize;
 
   @Option(names = "--kl", paramLabel = "X",
-      description = "KL coefficient against a frozen copy of the initial model (default: the preset's, 0.1; 0: off).")
+      description = "KL coefficient against the initial model: a frozen copy, or with LoRA the base with the adapter"
+          + " off (default: the preset's, 0.1; 0: off).")
   Double kl;
 
   @Option(names = "--max-new-tokens", paramLabel = "N",
       description = "Response-token limit, also the length penalty's Lmax (default: the environment's; 24 with --tiny).")
   Integer maxNewTokens;
+
+  @Option(names = "--lora-rank", paramLabel = "R",
+      description = "Train a LoRA adapter of rank R instead of every weight (default: full fine-tuning).")
+  Integer loraRank;
+
+  @Option(names = "--lora-alpha", paramLabel = "A",
+      description = "With --lora-rank: LoRA alpha; the adapter's output is scaled by alpha / r (default: 2 x rank).")
+  Double loraAlpha;
+
+  @Option(names = "--lora-targets", paramLabel = "LIST",
+      description = "With --lora-rank: adapted projections, all-linear or a comma-separated list of q_proj, k_proj,"
+          + " v_proj, o_proj, gate_proj, up_proj, down_proj (default: all-linear).")
+  String loraTargets;
 
   @Option(names = "--val-meta-episodes", paramLabel = "M",
       description = "Meta-episodes per validation set (default: 128).")
@@ -148,6 +172,21 @@ final class TrainCommand implements Callable<Integer> {
     Double kl;
     Integer maxNewTokens;
     int valMetaEpisodes = MethodPreset.EVALUATION_META_EPISODES;
+    /** Null for full fine-tuning. */
+    Integer loraRank;
+    Double loraAlpha;
+    String loraTargets;
+
+    boolean lora() {
+      return loraRank != null;
+    }
+
+    /** The adapter's hyper-parameters, with the base checkpoint as {@code base_model_name_or_path}. */
+    LoraConfig loraConfig(Path base) {
+      return LoraConfig.builder().setRank(loraRank).optAlpha(loraAlpha)
+          .optTargetModules(LoraOptions.parseTargets(loraTargets))
+          .optBaseModelNameOrPath(base.toAbsolutePath().normalize().toString()).build();
+    }
 
     JsonObject toJson() {
       JsonObject o = new JsonObject();
@@ -168,6 +207,11 @@ final class TrainCommand implements Callable<Integer> {
       o.addProperty("kl", kl);
       o.addProperty("max_new_tokens", maxNewTokens);
       o.addProperty("val_meta_episodes", valMetaEpisodes);
+      if (lora()) {
+        o.addProperty("lora_rank", loraRank);
+        o.addProperty("lora_alpha", loraAlpha);
+        o.addProperty("lora_targets", loraTargets);
+      }
       return o;
     }
 
@@ -193,6 +237,11 @@ final class TrainCommand implements Callable<Integer> {
       s.kl = nullable(o, "kl") == null ? null : o.get("kl").getAsDouble();
       s.maxNewTokens = nullable(o, "max_new_tokens") == null ? null : o.get("max_new_tokens").getAsInt();
       s.valMetaEpisodes = o.get("val_meta_episodes").getAsInt();
+      if (nullable(o, "lora_rank") != null) {
+        s.loraRank = o.get("lora_rank").getAsInt();
+        s.loraAlpha = o.get("lora_alpha").getAsDouble();
+        s.loraTargets = o.get("lora_targets").getAsString();
+      }
       return s;
     }
 
@@ -212,7 +261,7 @@ final class TrainCommand implements Callable<Integer> {
       checkpoint = TrainingCheckpoint.open(TrainingCheckpoint.locate(resume));
       s = Settings.fromJson(checkpoint.runConfiguration(),
           checkpoint.directory().resolve(TrainingCheckpoint.STATE_FILE));
-      refuseChanges(s);
+      refuseChanges(s, checkpoint.directory().resolve(TrainingCheckpoint.STATE_FILE));
       if (iterations != null) {
         s.iterations = iterations;
       }
@@ -266,17 +315,30 @@ final class TrainCommand implements Callable<Integer> {
           .withSeed(s.seed));
       resources.add(policy);
       Qwen3Model trained = MageTrainer.modelOf(policy);
-      trained.weights().requireGradients(true);
       Qwen3Model reference = null;
-      if (oc.klCoefficient() > 0) {
-        reference = Qwen3Checkpoint.loadModel(modelDir, Device.cpu(), DataType.FLOAT32);
-        resources.add(reference);
+      FineTuning fineTuning = null;
+      LoraAdapter adapter = null;
+      if (s.lora()) {
+        // the base model with the adapter switched off is the KL reference: no second copy of the weights
+        adapter = LoraAdapter.create(trained, s.loraConfig(modelDir), Seeds.derive(s.seed, LORA_INIT_STREAM, 0));
+        resources.add(0, adapter);
+        fineTuning = FineTuning.lora(trained, adapter, oc.klCoefficient() > 0 ? FineTuning.KlReference.BASE_WEIGHTS
+            : FineTuning.KlReference.NONE);
+        resources.add(0, fineTuning);
+      } else {
+        trained.weights().requireGradients(true);
+        if (oc.klCoefficient() > 0) {
+          reference = Qwen3Checkpoint.loadModel(modelDir, Device.cpu(), DataType.FLOAT32);
+          resources.add(reference);
+        }
       }
-      AdamW adamw = new AdamW(trained.weights().parameters(), AdamWConfig.of(oc));
+      AdamW adamw = new AdamW(fineTuning != null ? fineTuning.trainableParameters() : trained.weights().parameters(),
+          AdamWConfig.of(oc));
       resources.add(0, adamw);
       CheckpointManager checkpoints = CheckpointManager.builder()
           .setDirectory(runDir.resolve(TrainingCheckpoint.CHECKPOINTS_DIR))
-          .setWeights(CheckpointWeights.full(trained, modelDir))
+          .setWeights(fineTuning != null ? CheckpointWeights.of(fineTuning, modelDir)
+              : CheckpointWeights.full(trained, modelDir))
           .optEvery(s.checkpointEvery)
           .optKeepLast(s.keep)
           .optBestMetric("val/success_rate[" + (evalEpisodes - 1) + "]")
@@ -298,6 +360,7 @@ final class TrainCommand implements Callable<Integer> {
           .setOptimizer(optimizer)
           .setAdamW(adamw)
           .optReference(reference)
+          .optFineTuning(fineTuning)
           .optUpdateSettings(new PolicyUpdater.Settings(oc.miniBatchTurns(), 8, oc.epochs(), true, true))
           .optValidateEvery(s.validateEvery)
           .optSeed(s.seed)
@@ -318,6 +381,11 @@ final class TrainCommand implements Callable<Integer> {
           provider.id(), modelDir, runDir);
       pw.printf(Locale.ROOT, "iterations %d..%d, %d x %d meta-episodes per iteration, seed %d%n",
           trainer.iteration(), s.iterations, rollout.tasks(), rollout.groupSize(), s.seed);
+      if (adapter != null) {
+        pw.printf(Locale.ROOT, "LoRA r=%d alpha=%s on %s: %,d trainable parameters, base weights frozen; KL %s%n",
+            adapter.config().rank(), adapter.config().alpha(), s.loraTargets, adapter.parameterCount(),
+            oc.klCoefficient() > 0 ? oc.klCoefficient() + " to the base model (adapter off)" : "off");
+      }
       pw.flush();
       Map<String, Object> last = trainer.fit(s.iterations);
       if (bar != null) {
@@ -327,6 +395,14 @@ final class TrainCommand implements Callable<Integer> {
           metrics.file(), runDir.resolve("charts"), checkpoints.directory());
       checkpoints.best().ifPresent(b -> pw.println("best checkpoint by " + checkpoints.bestMetric().orElseThrow()
           + ": " + b));
+      if (adapter != null) {
+        Path adapterDir = runDir.resolve(ADAPTER_DIR);
+        saveAdapter(adapter, adapterDir);
+        pw.println("saved the LoRA adapter (PEFT layout) to " + adapterDir + "; base model " + modelDir
+            + ". Merge it into a plain checkpoint with LoraMerge.exportMerged, or load it with"
+            + " Qwen3Checkpoint.loadPolicy(base, options, adapterDir) / `mage lora --model BASE --adapter "
+            + adapterDir + " --iterations 0`");
+      }
       if (!last.isEmpty()) {
         pw.println("last iteration: success_rate " + successRates(last, "success_rate"));
       }
@@ -339,6 +415,35 @@ final class TrainCommand implements Callable<Integer> {
         } catch (Exception e) {
           spec.commandLine().getErr().println("warning: closing " + r + ": " + e.getMessage());
         }
+      }
+    }
+  }
+
+  /** Writes the adapter to a temporary sibling and renames it over {@code dir}, so a reader never sees half of it. */
+  private static void saveAdapter(LoraAdapter adapter, Path dir) {
+    Path tmp = dir.resolveSibling("." + dir.getFileName() + ".tmp");
+    Path old = dir.resolveSibling("." + dir.getFileName() + ".old");
+    try {
+      deleteRecursively(tmp);
+      PeftAdapters.save(adapter, tmp);
+      deleteRecursively(old);
+      if (Files.exists(dir)) {
+        Files.move(dir, old);
+      }
+      Files.move(tmp, dir, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      deleteRecursively(old);
+    } catch (java.io.IOException e) {
+      throw new TrainingException("cannot write the adapter to " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static void deleteRecursively(Path p) throws java.io.IOException {
+    if (!Files.exists(p)) {
+      return;
+    }
+    try (java.util.stream.Stream<Path> s = Files.walk(p)) {
+      for (Path f : (Iterable<Path>) s.sorted(java.util.Comparator.reverseOrder())::iterator) {
+        Files.delete(f);
       }
     }
   }
@@ -393,11 +498,22 @@ final class TrainCommand implements Callable<Integer> {
     if (valMetaEpisodes != null) {
       s.valMetaEpisodes = requirePositive("--val-meta-episodes", valMetaEpisodes);
     }
+    if (loraRank != null) {
+      s.loraRank = requirePositive("--lora-rank", loraRank);
+      s.loraAlpha = loraAlpha == null ? 2.0 * s.loraRank : loraAlpha;
+      if (!(s.loraAlpha > 0) || Double.isInfinite(s.loraAlpha)) {
+        throw new IllegalArgumentException("--lora-alpha must be finite and > 0, got " + s.loraAlpha);
+      }
+      s.loraTargets = loraTargets == null ? LoraOptions.DEFAULT_TARGETS : loraTargets.trim();
+      LoraOptions.parseTargets(s.loraTargets);
+    } else if (loraAlpha != null || loraTargets != null) {
+      throw new IllegalArgumentException("--lora-alpha and --lora-targets need --lora-rank");
+    }
     return s;
   }
 
   /** With --resume only --iterations, --threads and --progress may be given; anything else must match. */
-  private void refuseChanges(Settings s) {
+  private void refuseChanges(Settings s, Path stateFile) {
     List<String> changed = new ArrayList<>();
     check(changed, "--preset", preset == null ? null : MethodPreset.parse(preset).id(), s.preset);
     check(changed, "--env", env, s.env);
@@ -413,13 +529,17 @@ final class TrainCommand implements Callable<Integer> {
     check(changed, "--kl", kl, s.kl);
     check(changed, "--max-new-tokens", maxNewTokens, s.maxNewTokens);
     check(changed, "--val-meta-episodes", valMetaEpisodes, s.valMetaEpisodes);
+    String noLora = "none: the checkpoint holds full weights";
+    check(changed, "--lora-rank", loraRank, s.lora() ? s.loraRank : noLora);
+    check(changed, "--lora-alpha", loraAlpha, s.lora() ? s.loraAlpha : noLora);
+    check(changed, "--lora-targets", loraTargets, s.lora() ? s.loraTargets : noLora);
     if (out != null) {
       changed.add("--out (the run directory is the one being resumed)");
     }
     if (!changed.isEmpty()) {
       throw new IllegalArgumentException("--resume continues a run with its recorded settings; these options differ"
-          + " from them: " + String.join(", ", changed) + " (only --iterations, --threads and --progress may be"
-          + " given)");
+          + " from the ones recorded in " + stateFile + " (field 'run'): " + String.join(", ", changed)
+          + " (only --iterations, --threads and --progress may be given)");
     }
   }
 
@@ -443,8 +563,9 @@ final class TrainCommand implements Callable<Integer> {
 
   /**
    * The validation sets: the training population under evaluation sampling (reported as {@code val/KEY} and {@code
-   * val/OPPONENT/KEY}) and, for two-player games, the environment's held-out evaluation opponent in its evaluation
-   * seat (reported as {@code val/OPPONENT/KEY}).
+   * val/OPPONENT/KEY}) and, for two-player games, one set per held-out validation opponent of the environment
+   * ({@link EnvironmentProvider#validationOpponents()}: Kuhn Poker {@code cfr}, Tic-Tac-Toe {@code mcts-100} and
+   * {@code mcts-1000}) in its evaluation seat, reported as {@code val/heldout/OPPONENT/KEY}.
    */
   static List<MageTrainer.Validation> validations(MethodPreset method, EnvironmentProvider provider, int metaEpisodes,
       int maxTokens) {
@@ -464,10 +585,12 @@ final class TrainCommand implements Callable<Integer> {
         .optGroupPrefix("val")
         .build();
     out.add(new MageTrainer.Validation("", population));
-    if (provider.twoPlayer() && provider.evaluationOpponent() != null && !provider.evaluationOpponent().isEmpty()) {
-      RolloutConfig heldOut = method.evaluation(provider).optMetaEpisodes(metaEpisodes).rollout(r -> r.optSampling(sampling))
-          .build().toRolloutConfig(provider);
-      out.add(new MageTrainer.Validation(provider.evaluationOpponent(), heldOut));
+    if (provider.twoPlayer()) {
+      for (String opponent : provider.validationOpponents()) {
+        RolloutConfig heldOut = method.evaluation(provider).optMetaEpisodes(metaEpisodes).optOpponent(opponent)
+            .rollout(r -> r.optSampling(sampling)).build().toRolloutConfig(provider);
+        out.add(MageTrainer.Validation.heldOut(opponent, heldOut));
+      }
     }
     return out;
   }

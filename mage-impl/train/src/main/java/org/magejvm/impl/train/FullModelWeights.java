@@ -59,6 +59,44 @@ public final class FullModelWeights implements CheckpointWeights {
   }
 
   /**
+   * Checks that the saved tensors are exactly the model's parameters with their shapes.
+   *
+   * @param dir the weights directory
+   */
+  @Override
+  public void verify(Path dir) {
+    try (TensorSource source = TensorSources.openCheckpoint(dir)) {
+      check(source, dir);
+    } catch (CheckpointException e) {
+      throw new TrainingException(e.getMessage(), e);
+    }
+  }
+
+  private void check(TensorSource source, Path dir) {
+    Map<String, NDArray> params = model.weights().parameters();
+    Path label = dir.resolve(TensorSources.SINGLE_FILE);
+    for (Map.Entry<String, NDArray> e : params.entrySet()) {
+      if (!source.names().contains(e.getKey())) {
+        throw new TrainingException(label + ": no tensor '" + e.getKey()
+            + "'; the checkpoint was saved from a model of another shape");
+      }
+      TensorInfo info = source.info(e.getKey());
+      long[] want = e.getValue().getShape().getShape();
+      if (!Arrays.equals(info.shape(), want)) {
+        throw new TrainingException(label + ": tensor '" + e.getKey() + "' has shape "
+            + Arrays.toString(info.shape()) + " but the model's parameter has shape " + Arrays.toString(want)
+            + "; the checkpoint belongs to a model of another shape");
+      }
+    }
+    for (String name : new TreeSet<>(source.names())) {
+      if (!params.containsKey(name)) {
+        throw new TrainingException(label + ": tensor '" + name
+            + "' is not a parameter of the model; the checkpoint belongs to a model of another shape");
+      }
+    }
+  }
+
+  /**
    * Copies the saved tensors into the model's parameters (autograd off, in place, so an optimizer holding the
    * parameters keeps working). Refuses a directory whose tensors are not exactly the model's parameters with their
    * shapes; nothing changes then.
@@ -68,27 +106,8 @@ public final class FullModelWeights implements CheckpointWeights {
   @Override
   public void restore(Path dir) {
     Map<String, NDArray> params = model.weights().parameters();
-    Path label = dir.resolve(TensorSources.SINGLE_FILE);
     try (TensorSource source = TensorSources.openCheckpoint(dir)) {
-      for (Map.Entry<String, NDArray> e : params.entrySet()) {
-        if (!source.names().contains(e.getKey())) {
-          throw new TrainingException(label + ": no tensor '" + e.getKey()
-              + "'; the checkpoint was saved from a model of another shape");
-        }
-        TensorInfo info = source.info(e.getKey());
-        long[] want = e.getValue().getShape().getShape();
-        if (!Arrays.equals(info.shape(), want)) {
-          throw new TrainingException(label + ": tensor '" + e.getKey() + "' has shape "
-              + Arrays.toString(info.shape()) + " but the model's parameter has shape " + Arrays.toString(want)
-              + "; the checkpoint belongs to a model of another shape");
-        }
-      }
-      for (String name : new TreeSet<>(source.names())) {
-        if (!params.containsKey(name)) {
-          throw new TrainingException(label + ": tensor '" + name
-              + "' is not a parameter of the model; the checkpoint belongs to a model of another shape");
-        }
-      }
+      check(source, dir);
       Map<String, NDArray> loaded = new LinkedHashMap<>();
       try (NDManager scratch = model.newManager()) {
         for (Map.Entry<String, NDArray> e : params.entrySet()) {

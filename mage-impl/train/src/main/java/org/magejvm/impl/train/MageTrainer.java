@@ -19,6 +19,7 @@ import org.magejvm.impl.credit.CreditAssigner;
 import org.magejvm.impl.credit.CreditConfig;
 import org.magejvm.impl.eval.EvaluationMetrics;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
+import org.magejvm.impl.llm.finetune.FineTuning;
 import org.magejvm.impl.llm.generate.Qwen3Generator;
 import org.magejvm.impl.llm.model.Qwen3Model;
 import org.magejvm.impl.rollout.MetaEpisodeRunner;
@@ -45,6 +46,11 @@ import org.magejvm.api.annotation.Api;
  * <p>With a {@link CheckpointManager} ({@link Builder#optCheckpoints}) it writes a checkpoint after every k-th
  * iteration and at the end of {@link #fit(int)}, always after the listeners have seen the iteration's metrics (so a
  * metrics file never lacks an iteration a checkpoint holds). {@link #resume(TrainingCheckpoint)} continues a run.
+ *
+ * <p>LoRA: give the fine-tuning setup ({@link Builder#optFineTuning}, {@code FineTuning.lora(model, adapter)}) and an
+ * {@link AdamW} over its {@code trainableParameters()}. The KL reference is then the base model with the adapter
+ * switched off (no second copy of the weights), checkpoints hold the adapter in PEFT layout
+ * ({@link LoraAdapterWeights}) and the AdamW state over the adapter's matrices only.
  */
 @Api(status = Api.Status.EXPERIMENTAL)
 public final class MageTrainer {
@@ -58,11 +64,21 @@ public final class MageTrainer {
   /**
    * A validation set.
    *
-   * @param name a label; the metrics of a set named {@code ""} are reported as {@code val/KEY}, those of any other
-   *     set only per opponent ({@code val/OPPONENT/KEY}), so a held-out opponent gets {@code val/cfr/success_rate[2]}
+   * <p>The metrics of the set named {@code ""} (the training population) are reported as {@code val/KEY} and, per
+   * opponent, {@code val/OPPONENT/KEY}. Those of a set with any other name {@code NAME} are reported as {@code
+   * val/NAME/KEY} (the set's totals; such a set is meant to face one fixed opponent). A held-out opponent's set
+   * ({@link #heldOut}) is named {@code heldout/OPPONENT}, so its metrics are {@code val/heldout/OPPONENT/KEY}: they
+   * never overwrite the population's {@code val/OPPONENT/KEY} when the opponent is also in the training pool
+   * (Tic-Tac-Toe's {@code mcts-100}). {@code KEY} is a metric name as {@code mage play --json} writes it ({@code
+   * success_rate[2]}, ...).
+   *
+   * @param name {@code ""} for the population, else a label unique among the trainer's validation sets
    * @param config the evaluation rollout (its sampling should be the evaluation sampling)
    */
   public record Validation(String name, RolloutConfig config) {
+
+    /** The name prefix of held-out opponents' sets ({@link #heldOut}). */
+    public static final String HELD_OUT = "heldout";
 
     /**
      * Validates.
@@ -73,6 +89,21 @@ public final class MageTrainer {
     public Validation {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(config, "config");
+    }
+
+    /**
+     * The validation set of a held-out opponent, named {@code heldout/OPPONENT}: its metrics are {@code
+     * val/heldout/OPPONENT/KEY}.
+     *
+     * @param opponent the opponent's id
+     * @param config the evaluation rollout against that opponent alone
+     * @return the set
+     */
+    public static Validation heldOut(String opponent, RolloutConfig config) {
+      if (Objects.requireNonNull(opponent, "opponent").isEmpty()) {
+        throw new IllegalArgumentException("the held-out opponent's id is empty");
+      }
+      return new Validation(HELD_OUT + "/" + opponent, config);
     }
   }
 
@@ -87,6 +118,7 @@ public final class MageTrainer {
   private final PolicyUpdater updater;
   private final PolicyUpdater.Settings updateSettings;
   private final boolean withReference;
+  private final FineTuning fineTuning;
   private final CheckpointManager checkpoints;
   private final List<Validation> validations;
   private final int validateEvery;
@@ -111,6 +143,7 @@ public final class MageTrainer {
     updater = new PolicyUpdater(model, b.reference, optimizer, adamw, b.updateSettings);
     updateSettings = b.updateSettings;
     withReference = b.reference != null;
+    fineTuning = b.fineTuning;
     checkpoints = b.checkpoints;
     validations = List.copyOf(b.validations);
     validateEvery = b.validateEvery;
@@ -167,6 +200,11 @@ public final class MageTrainer {
     return policy;
   }
 
+  /** @return the fine-tuning setup, when one was given ({@link Builder#optFineTuning}) */
+  public Optional<FineTuning> fineTuning() {
+    return Optional.ofNullable(fineTuning);
+  }
+
   /** @return the checkpoint manager, if checkpoints are written */
   public Optional<CheckpointManager> checkpoints() {
     return Optional.ofNullable(checkpoints);
@@ -180,7 +218,8 @@ public final class MageTrainer {
   /**
    * The trainer's full configuration as JSON (snake_case keys), as recorded in checkpoints: seed, environment id and
    * version, training rollout, credit, optimizer id and settings, AdamW settings, update batching, whether a
-   * reference model is used, validation sets and interval, failure share and checkpoint settings.
+   * reference model is used, the LoRA adapter's settings (only for LoRA: {@code lora}), validation sets and interval,
+   * failure share and checkpoint settings.
    *
    * @return a new JSON object
    */
@@ -200,6 +239,9 @@ public final class MageTrainer {
     o.add("adamw", ConfigJson.toJson(adamw.config()));
     o.add("update", ConfigJson.toJson(updateSettings));
     o.addProperty("reference_model", withReference);
+    if (fineTuning != null && fineTuning.mode() == FineTuning.Mode.LORA) {
+      o.add("lora", LoraAdapterWeights.describe(fineTuning.adapter().orElseThrow().config()));
+    }
     o.addProperty("validate_every", validateEvery);
     JsonArray vals = new JsonArray();
     for (Validation v : validations) {
@@ -223,7 +265,8 @@ public final class MageTrainer {
    * saved one is logged (the resumed run then differs from an uninterrupted one).
    *
    * @param checkpoint a verified checkpoint ({@link TrainingCheckpoint#open})
-   * @throws TrainingException naming the file when the checkpoint is for another environment, seed or model shape
+   * @throws TrainingException naming the file when the checkpoint is for another environment, seed or model shape,
+   *     holds another kind of weights (full weights for a LoRA run or the reverse) or an adapter of another rank
    */
   public void resume(TrainingCheckpoint checkpoint) {
     checkpoint.requireEnvironment(provider.id(), provider.version());
@@ -241,6 +284,7 @@ public final class MageTrainer {
       }
     }
     CheckpointWeights weights = checkpoints != null ? checkpoints.weights()
+        : fineTuning != null ? CheckpointWeights.of(fineTuning, null)
         : CheckpointWeights.full(modelOf(policy), null);
     checkpoint.restore(weights, adamw);
     iteration = checkpoint.iteration();
@@ -399,9 +443,10 @@ public final class MageTrainer {
       RolloutResult r = new MetaEpisodeRunner(registry).run(config, policy);
       Map<String, Number> m = EvaluationMetrics.of(r.metaEpisodes(), r.episodes()).toMap();
       for (Map.Entry<String, Number> e : m.entrySet()) {
-        boolean perOpponent = e.getKey().contains("/");
-        if (val.name().isEmpty() || perOpponent) {
+        if (val.name().isEmpty()) {
           out.put("val/" + e.getKey(), e.getValue());
+        } else if (!e.getKey().contains("/")) {
+          out.put("val/" + val.name() + "/" + e.getKey(), e.getValue());
         }
       }
     }
@@ -440,6 +485,7 @@ public final class MageTrainer {
     private PolicyOptimizer optimizer;
     private AdamW adamw;
     private ReferencePolicy reference;
+    private FineTuning fineTuning;
     private PolicyUpdater.Settings updateSettings = PolicyUpdater.Settings.defaults();
     private final List<Validation> validations = new ArrayList<>();
     private int validateEvery = 5;
@@ -522,6 +568,22 @@ public final class MageTrainer {
      */
     public Builder optReference(ReferencePolicy v) {
       reference = v;
+      return this;
+    }
+
+    /**
+     * The fine-tuning setup: which parameters train and where the KL reference comes from. With {@code
+     * FineTuning.lora(model, adapter)} the run trains a LoRA adapter: the {@link AdamW} must be built over {@code
+     * fineTuning.trainableParameters()} (A and B only), the KL reference (unless {@link #optReference} sets another)
+     * is the base model with the adapter off ({@link ReferencePolicy#of}), checkpoints must use {@link
+     * CheckpointWeights#of CheckpointWeights.of(fineTuning, ...)}, and {@link MageTrainer#resume} restores the
+     * adapter. Optional for full fine-tuning; the setup stays the caller's (close it after training).
+     *
+     * @param v the setup, whose model must be the policy's
+     * @return this builder
+     */
+    public Builder optFineTuning(FineTuning v) {
+      fineTuning = v;
       return this;
     }
 
@@ -616,6 +678,9 @@ public final class MageTrainer {
       Objects.requireNonNull(credit, "credit");
       Objects.requireNonNull(optimizer, "optimizer");
       Objects.requireNonNull(adamw, "adamw");
+      if (fineTuning != null) {
+        checkFineTuning();
+      }
       if (optimizer.config().klCoefficient() > 0 && reference == null) {
         throw new IllegalArgumentException("the optimizer's KL coefficient is " + optimizer.config().klCoefficient()
             + " but no reference model was given; pass optReference(...) or set the KL coefficient to 0");
@@ -627,7 +692,35 @@ public final class MageTrainer {
         throw new IllegalArgumentException("maxFailureShare must be in [0, 1], got " + maxFailureShare);
       }
       registry.require(rollout.environmentId());
+      java.util.Set<String> names = new java.util.HashSet<>();
+      for (Validation v : validations) {
+        if (!names.add(v.name())) {
+          throw new IllegalArgumentException("two validation sets are named '" + v.name() + "'; their metrics would"
+              + " overwrite each other");
+        }
+      }
       return new MageTrainer(this);
+    }
+
+    private void checkFineTuning() {
+      if (fineTuning.model() != modelOf(policy)) {
+        throw new IllegalArgumentException("the fine-tuning setup's model is not the policy's model");
+      }
+      if (!adamw.parameters().keySet().equals(fineTuning.trainableParameters().keySet())) {
+        throw new IllegalArgumentException("AdamW must update the fine-tuning setup's trainable parameters ("
+            + fineTuning.mode() + ": " + fineTuning.trainableParameters().size() + " arrays), but it holds "
+            + adamw.parameters().size() + "; build it over fineTuning.trainableParameters()");
+      }
+      if (reference == null && fineTuning.hasReference()) {
+        reference = ReferencePolicy.of(fineTuning);
+      }
+      if (checkpoints != null) {
+        String kind = CheckpointWeights.of(fineTuning, null).kind();
+        if (!checkpoints.weights().kind().equals(kind)) {
+          throw new IllegalArgumentException("the checkpoints save '" + checkpoints.weights().kind()
+              + "' weights, but the run trains '" + kind + "' weights; use CheckpointWeights.of(fineTuning, dir)");
+        }
+      }
     }
   }
 }

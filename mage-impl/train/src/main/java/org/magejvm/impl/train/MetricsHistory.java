@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  */
 public final class MetricsHistory {
 
-  private static final Pattern OPPONENT_KEY = Pattern.compile("val/([^/]+)/success_rate\\[\\d+]");
+  private static final Pattern OPPONENT_KEY = Pattern.compile("val/(.+)/success_rate\\[\\d+]");
   private static final Pattern INDEXED = Pattern.compile("(.*)\\[(\\d+)]");
 
   private final Path source;
@@ -125,7 +125,10 @@ public final class MetricsHistory {
     return out;
   }
 
-  /** @return the opponents with per-opponent validation metrics ({@code val/OPPONENT/success_rate[k]}), sorted */
+  /**
+   * @return the validated opponents with metrics {@code val/OPPONENT/success_rate[k]}, sorted: the population's
+   *     opponents by their ids and the held-out sets as {@code heldout/OPPONENT}
+   */
   public Set<String> validatedOpponents() {
     Set<String> out = new TreeSet<>();
     for (String k : keys()) {

@@ -22,8 +22,9 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  *   <li>{@code val_success_rate}: {@code val/success_rate[k]} (success within the first k+1 episodes of a
  *       meta-episode) for every episode index k over iterations (the
  *       training population under evaluation sampling);
- *   <li>{@code val_success_rate_OPPONENT}: the same per validated opponent ({@code val/OPPONENT/success_rate[k]}),
- *       held-out ones included;
+ *   <li>{@code val_success_rate_OPPONENT}: the same per opponent of the training population ({@code
+ *       val/OPPONENT/success_rate[k]}), and {@code val_success_rate_heldout_OPPONENT} per held-out validation set
+ *       ({@code val/heldout/OPPONENT/success_rate[k]}, the opponent's evaluation seat);
  *   <li>{@code train_success_rate}: {@code success_rate[k]} of the training rollouts;
  *   <li>{@code pg_loss}, {@code kl} ({@code actor/ppo_kl}, {@code actor/kl_loss}), {@code entropy} and {@code
  *       clipfrac} ({@code actor/pg_clipfrac_low/high/dual}).
@@ -71,7 +72,10 @@ public final class TrainingCharts {
     rateChart(history, "val/success_rate", "Validation success rate (training population)")
         .ifPresent(c -> charts.put("val_success_rate", c));
     for (String o : history.validatedOpponents()) {
-      rateChart(history, "val/" + o + "/success_rate", "Validation success rate against " + o)
+      String against = o.startsWith(MageTrainer.Validation.HELD_OUT + "/")
+          ? o.substring(MageTrainer.Validation.HELD_OUT.length() + 1) + " (held-out set, evaluation seat)"
+          : o + " (training population)";
+      rateChart(history, "val/" + o + "/success_rate", "Validation success rate against " + against)
           .ifPresent(c -> charts.put("val_success_rate_" + fileSafe(o), c));
     }
     rateChart(history, "success_rate", "Training success rate").ifPresent(c -> charts.put("train_success_rate", c));

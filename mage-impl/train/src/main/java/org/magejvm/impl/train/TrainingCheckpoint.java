@@ -350,18 +350,23 @@ public final class TrainingCheckpoint {
   }
 
   /**
-   * Restores the optimizer state (first, all or nothing) and then the weights, in place.
+   * Checks the weights ({@link CheckpointWeights#verify}), then restores the optimizer state (all or nothing) and
+   * then the weights, in place.
    *
    * @param weights the model's trainable weights (their kind must match)
    * @param adamw the optimizer over the same parameters
-   * @throws TrainingException naming the file when the kind, a tensor shape or the optimizer state does not fit; the
+   * @throws TrainingException naming the file (and field) when the kind ({@code weights.kind} of the state file: full
+   *     weights resumed as LoRA or the reverse), the adapter's rank, a tensor shape or the optimizer state does not
+   *     fit; the
    *     optimizer is then unchanged, the weights too unless the optimizer had already been restored
    */
   public void restore(CheckpointWeights weights, AdamW adamw) {
     if (!weights.kind().equals(weightsKind)) {
-      throw new TrainingException(dir.resolve(STATE_FILE) + ": the checkpoint holds '" + weightsKind
-          + "' weights, but the run trains '" + weights.kind() + "' weights");
+      throw new TrainingException(dir.resolve(STATE_FILE) + ": field 'weights.kind' is '" + weightsKind + "' ("
+          + describeKind(weightsKind) + "), but this run trains '" + weights.kind() + "' weights ("
+          + describeKind(weights.kind()) + "); resume with the same kind of fine-tuning, or start a new run");
     }
+    weights.verify(weightsDirectory());
     try {
       adamw.load(optimizerDirectory());
     } catch (CheckpointException e) {
@@ -369,6 +374,17 @@ public final class TrainingCheckpoint {
           + " (the optimizer state does not fit the model: another model shape?)", e);
     }
     weights.restore(weightsDirectory());
+  }
+
+  private static String describeKind(String kind) {
+    switch (kind) {
+      case FullModelWeights.KIND:
+        return "full fine-tuning";
+      case LoraAdapterWeights.KIND:
+        return "a LoRA adapter";
+      default:
+        return "unknown kind";
+    }
   }
 
   @Override

@@ -15,6 +15,9 @@ import org.magejvm.impl.credit.CreditConfig;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.llm.Qwen3Checkpoint;
 import org.magejvm.impl.llm.TinyCheckpoint;
+import org.magejvm.impl.llm.finetune.FineTuning;
+import org.magejvm.impl.llm.finetune.LoraAdapter;
+import org.magejvm.impl.llm.finetune.LoraConfig;
 import org.magejvm.impl.llm.model.Qwen3Model;
 import org.magejvm.impl.rollout.RolloutConfig;
 import org.magejvm.spi.EnvironmentRegistry;
@@ -23,14 +26,19 @@ import org.magejvm.spi.PromptStyle;
 /**
  * A complete, tiny training run for tests: a random Qwen3 of about 20k parameters on {@link VowelProvider}, 2 x 2
  * meta-episodes of 2 turns per iteration with 6-token responses, GiGPO with a KL term against a frozen reference,
- * a large learning rate (so every iteration visibly changes the weights), validation every 2 iterations.
+ * a large learning rate (so every iteration visibly changes the weights), validation every 2 iterations. With a LoRA
+ * rank, only an adapter on every projection trains, with the base model (adapter off) as the KL reference.
  */
 final class TinyRun implements AutoCloseable {
 
   static final long SEED = 5;
 
   final DjlLanguagePolicy policy;
+  /** The frozen reference of full fine-tuning; null with LoRA. */
   final Qwen3Model reference;
+  /** With LoRA: the adapter and the setup; null otherwise. */
+  final LoraAdapter adapter;
+  final FineTuning fineTuning;
   final AdamW adamw;
   final CheckpointManager checkpoints;
   final MageTrainer trainer;
@@ -55,15 +63,39 @@ final class TinyRun implements AutoCloseable {
    * @param listeners listeners, in order
    */
   TinyRun(Path runDir, Path modelDir, int checkpointEvery, List<TrainingListener> listeners) {
+    this(runDir, modelDir, checkpointEvery, 0, listeners);
+  }
+
+  /**
+   * @param runDir the run directory (checkpoints under {@code checkpoints/})
+   * @param modelDir the tiny model
+   * @param checkpointEvery checkpoint interval (0: at the end only); negative: no checkpoint manager
+   * @param loraRank 0 for full fine-tuning, else the rank of a LoRA adapter (alpha 2 x rank) to train instead
+   * @param listeners listeners, in order
+   */
+  TinyRun(Path runDir, Path modelDir, int checkpointEvery, int loraRank, List<TrainingListener> listeners) {
     EnvironmentRegistry registry = EnvironmentRegistry.empty().register(new VowelProvider());
     policy = Qwen3Checkpoint.loadPolicy(modelDir, Qwen3Checkpoint.Options.cpu().withThinking(false));
     Qwen3Model model = MageTrainer.modelOf(policy);
-    model.weights().requireGradients(true);
-    reference = Qwen3Checkpoint.loadModel(modelDir, ai.djl.Device.cpu(), DataType.FLOAT32);
     OptimizerConfig oc = OptimizerConfig.builder().optKlCoefficient(0.1).optLearningRate(1e-2).build();
     PolicyOptimizer optimizer = ProviderRegistry.discover(PolicyOptimizerProvider.class).require("gigpo")
         .create(oc);
-    adamw = new AdamW(model.weights().parameters(), AdamWConfig.of(oc));
+    CheckpointWeights weights;
+    if (loraRank > 0) {
+      reference = null;
+      adapter = LoraAdapter.create(model, LoraConfig.builder().setRank(loraRank).optAlpha(2.0 * loraRank)
+          .optAllLinear().build(), SEED);
+      fineTuning = FineTuning.lora(model, adapter);
+      adamw = new AdamW(fineTuning.trainableParameters(), AdamWConfig.of(oc));
+      weights = CheckpointWeights.of(fineTuning, modelDir);
+    } else {
+      model.weights().requireGradients(true);
+      reference = Qwen3Checkpoint.loadModel(modelDir, ai.djl.Device.cpu(), DataType.FLOAT32);
+      adapter = null;
+      fineTuning = null;
+      adamw = new AdamW(model.weights().parameters(), AdamWConfig.of(oc));
+      weights = CheckpointWeights.full(model, modelDir);
+    }
     RolloutConfig rollout = RolloutConfig.builder()
         .setEnvironmentId(VowelProvider.ID)
         .optTasks(2)
@@ -77,7 +109,7 @@ final class TinyRun implements AutoCloseable {
         .optSampling(SamplingConfig.evaluation(6)).build();
     checkpoints = checkpointEvery < 0 ? null : CheckpointManager.builder()
         .setDirectory(runDir.resolve(TrainingCheckpoint.CHECKPOINTS_DIR))
-        .setWeights(CheckpointWeights.full(model, modelDir))
+        .setWeights(weights)
         .optEvery(checkpointEvery)
         .optKeepLast(2)
         .optBestMetric("val/success_rate[0]")
@@ -91,6 +123,7 @@ final class TinyRun implements AutoCloseable {
         .setOptimizer(optimizer)
         .setAdamW(adamw)
         .optReference(reference)
+        .optFineTuning(fineTuning)
         .optUpdateSettings(new PolicyUpdater.Settings(4, 4, 1, true, true))
         .addValidation(new MageTrainer.Validation("", validation))
         .optValidateEvery(2)
@@ -103,7 +136,14 @@ final class TinyRun implements AutoCloseable {
   @Override
   public void close() {
     adamw.close();
-    reference.close();
+    if (reference != null) {
+      reference.close();
+    }
+    if (fineTuning != null) {
+      fineTuning.close();
+      MageTrainer.modelOf(policy).setAdapter(null);
+      adapter.close();
+    }
     policy.close();
   }
 }

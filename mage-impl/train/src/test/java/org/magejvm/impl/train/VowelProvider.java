@@ -19,18 +19,40 @@ import org.magejvm.spi.policy.RandomPolicy;
 /**
  * A single-player test game a random tiny model gets a varied reward in: every response is a valid move, rewarded
  * with the share of vowels in its text; two moves per episode, won when a move's share reaches 0.25. So groups get
- * different scores and training has a signal from the first iteration on.
+ * different scores and training has a signal from the first iteration on. {@link #withRival()} is the same game with a
+ * two-player face: a training pool of one opponent, {@code rival}, who is also the evaluation opponent (and never
+ * moves).
  */
 final class VowelProvider implements EnvironmentProvider {
 
   static final String ID = "test-vowels";
+  /** The id of the variant with an opponent. */
+  static final String RIVAL_ID = "test-vowels-rival";
+  /** The only opponent of that variant. */
+  static final String RIVAL = "rival";
+
+  private final boolean rival;
+
+  /** The single-player game. */
+  VowelProvider() {
+    this(false);
+  }
+
+  private VowelProvider(boolean rival) {
+    this.rival = rival;
+  }
+
+  /** @return the variant with the opponent {@value #RIVAL}, in the pool and as the evaluation opponent */
+  static VowelProvider withRival() {
+    return new VowelProvider(true);
+  }
   static final EnvironmentDefaults DEFAULTS = new EnvironmentDefaults(2, 1, 0.95, 0.6, 0.5, 1.0, 6);
   private static final GameText TEXT = new GameText("Vowels", "You write.", "Write text.", "Use vowels.",
       "Write anything.", "Write.", "Write.", "", "text");
 
   @Override
   public String id() {
-    return ID;
+    return rival ? RIVAL_ID : ID;
   }
 
   @Override
@@ -40,7 +62,7 @@ final class VowelProvider implements EnvironmentProvider {
 
   @Override
   public Environment create(Map<String, String> options) {
-    return new Vowels();
+    return new Vowels(rival ? RIVAL : "");
   }
 
   @Override
@@ -50,7 +72,16 @@ final class VowelProvider implements EnvironmentProvider {
 
   @Override
   public OpponentPool opponents() {
+    if (rival) {
+      Opponent o = () -> RIVAL;
+      return OpponentPool.builder().addOpponent(o, 1).build();
+    }
     return OpponentPool.builder().build();
+  }
+
+  @Override
+  public String evaluationOpponent() {
+    return rival ? RIVAL : "";
   }
 
   @Override
@@ -64,9 +95,14 @@ final class VowelProvider implements EnvironmentProvider {
   }
 
   private static final class Vowels implements Environment {
+    private final String opponent;
     private int turn;
     private long task;
     private boolean done;
+
+    Vowels(String opponent) {
+      this.opponent = opponent;
+    }
 
     @Override
     public String id() {
@@ -105,7 +141,7 @@ final class VowelProvider implements EnvironmentProvider {
 
     @Override
     public AnchorKey anchor() {
-      return new AnchorKey(observation(), "");
+      return new AnchorKey(observation(), opponent);
     }
 
     @Override

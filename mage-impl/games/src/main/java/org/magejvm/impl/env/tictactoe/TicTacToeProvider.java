@@ -14,7 +14,8 @@ import org.magejvm.spi.policy.RandomPolicy;
  * faced a real 100-simulation MCTS, 6 the preferred-position players and 3 a random player): {@code mcts-100}
  * weight 7, each of the six preferred-position players weight 1, {@code random} weight 3. Held out for evaluation:
  * {@code mcts-1000} and the perfect {@code minimax}. The reference evaluates against {@code mcts-100} with the agent
- * moving first. The game takes no options.
+ * moving first; trainers validate against {@code mcts-100} and {@code mcts-1000}, the agent first. The game takes no
+ * options.
  */
 public final class TicTacToeProvider extends BaseEnvironmentProvider<TicTacToeEnvironment> {
 
@@ -38,6 +39,7 @@ public final class TicTacToeProvider extends BaseEnvironmentProvider<TicTacToeEn
         .optOpponents(POOL)
         .optEvaluationOpponent("mcts-100")
         .optEvaluationSeat(Seat.FIRST)
+        .addValidationOpponent("mcts-1000")
         .addScriptedPolicy("random", RandomPolicy::new)
         .addScriptedPolicy(MinimaxPolicy.NAME, MinimaxPolicy::new));
   }

@@ -1,0 +1,289 @@
+package org.magejvm.examples.bench;
+
+import ai.djl.Device;
+import ai.djl.engine.Engine;
+import ai.djl.ndarray.types.DataType;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.magejvm.api.OptimizerConfig;
+import org.magejvm.api.PolicyOptimizer;
+import org.magejvm.api.PolicyOptimizerProvider;
+import org.magejvm.api.SamplingConfig;
+import org.magejvm.api.plugin.ProviderRegistry;
+import org.magejvm.examples.quickstart.PromptCorpus;
+import org.magejvm.impl.credit.CreditConfig;
+import org.magejvm.impl.eval.MethodPreset;
+import org.magejvm.impl.llm.DjlLanguagePolicy;
+import org.magejvm.impl.llm.Qwen3Checkpoint;
+import org.magejvm.impl.llm.TinyCheckpoint;
+import org.magejvm.impl.llm.finetune.FineTuning;
+import org.magejvm.impl.llm.finetune.LoraAdapter;
+import org.magejvm.impl.llm.finetune.LoraConfig;
+import org.magejvm.impl.llm.model.Qwen3Config;
+import org.magejvm.impl.llm.model.Qwen3Model;
+import org.magejvm.impl.rollout.OpponentSampling;
+import org.magejvm.impl.rollout.RolloutConfig;
+import org.magejvm.impl.rollout.Seating;
+import org.magejvm.impl.train.AdamW;
+import org.magejvm.impl.train.AdamWConfig;
+import org.magejvm.impl.train.CheckpointManager;
+import org.magejvm.impl.train.CheckpointWeights;
+import org.magejvm.impl.train.MageTrainer;
+import org.magejvm.impl.train.MetricsFileListener;
+import org.magejvm.impl.train.PolicyUpdater;
+import org.magejvm.impl.train.TrainingCheckpoint;
+import org.magejvm.spi.EnvironmentProvider;
+import org.magejvm.spi.EnvironmentRegistry;
+
+/**
+ * A native-memory soak of the whole trainer: {@link MageTrainer} iterations on the tiny random Qwen3 (the model of
+ * {@code mage train --tiny}), with everything a real run does: training rollouts, credit, GiGPO, old and reference
+ * log-probabilities, minibatch updates, validation against the population and the held-out opponents, checkpoints and
+ * the metrics file. Prints the resident set size (RSS) after the first iteration and, for every window of {@code
+ * every} iterations, the RSS at its end with the window's min, mean and max, the Java heap, seconds per iteration and
+ * the load; at the end the drift of the window means from the first full window to the last.
+ *
+ * <p>Arguments are {@code key=value} pairs, all optional: {@code iterations=200}, {@code every=20}, {@code
+ * env=mage-kuhn-poker} (short prompts; Tic-Tac-Toe's are several times longer and its iterations far slower),
+ * {@code tasks=1} and {@code group=4} (meta-episodes per iteration: tasks x group; the preset's 16 x 8 takes
+ * minutes per iteration on 2 cores, since the untrained model's turns are all trained), {@code tokens=16} (response
+ * limit), {@code kl=0.1} (0: no reference model), {@code lora=0}
+ * (a LoRA rank instead of full fine-tuning), {@code validate=10} and {@code valmeta=4} (validation interval and
+ * meta-episodes per set; 0: no validation), {@code checkpoint=50} (0: none), {@code lr=1e-3}, {@code seed=1}, {@code
+ * skipzero=false} (the random model's advantages are all zero, so by default zero-advantage turns are trained too:
+ * the update does its full work), {@code dir=} (the run directory; a new temporary one by default).
+ *
+ * <p>Run with {@code ./mage bench trainer-soak [key=value...]} after {@code mvn -B -q package -DskipTests}; fix the
+ * heap ({@code MAGE_JAVA_OPTS="-Xms256m -Xmx256m -XX:+AlwaysPreTouch"}) so that the RSS shows native memory.
+ */
+public final class TrainerSoakBench {
+  private TrainerSoakBench() {}
+
+  /**
+   * Runs the soak.
+   *
+   * @param args {@code key=value} options (see the class comment)
+   */
+  public static void main(String[] args) {
+    Map<String, String> opt = new LinkedHashMap<>();
+    opt.put("iterations", "200");
+    opt.put("every", "20");
+    opt.put("env", "mage-kuhn-poker");
+    opt.put("tasks", "1");
+    opt.put("group", "4");
+    opt.put("tokens", "16");
+    opt.put("kl", "0.1");
+    opt.put("lora", "0");
+    opt.put("validate", "10");
+    opt.put("valmeta", "4");
+    opt.put("checkpoint", "50");
+    opt.put("lr", "1e-3");
+    opt.put("seed", "1");
+    opt.put("skipzero", "false");
+    opt.put("dir", "");
+    for (String a : args) {
+      int eq = a.indexOf('=');
+      if (eq < 0 || !opt.containsKey(a.substring(0, eq))) {
+        throw new IllegalArgumentException("unknown argument " + a + "; known keys: " + opt.keySet());
+      }
+      opt.put(a.substring(0, eq), a.substring(eq + 1));
+    }
+    int iterations = Integer.parseInt(opt.get("iterations"));
+    int every = Integer.parseInt(opt.get("every"));
+    long seed = Long.parseLong(opt.get("seed"));
+    int tokens = Integer.parseInt(opt.get("tokens"));
+    int loraRank = Integer.parseInt(opt.get("lora"));
+    int valMeta = Integer.parseInt(opt.get("valmeta"));
+    if (iterations < 1 || every < 1) {
+      throw new IllegalArgumentException("iterations and every must be >= 1");
+    }
+    Engine engine = Engine.getEngine("PyTorch");
+    System.out.printf(Locale.ROOT,
+        "TrainerSoakBench: %s %s, %d cores visible, libtorch threads %s, Java %s, max heap %.0f MiB, load %s%n",
+        engine.getEngineName(), engine.getVersion(), Runtime.getRuntime().availableProcessors(),
+        System.getProperty("ai.djl.pytorch.num_threads", "default"), System.getProperty("java.version"),
+        Runtime.getRuntime().maxMemory() / 1048576.0, ProcStatus.loadAverage());
+    System.out.println("options: " + opt);
+    Path runDir;
+    try {
+      runDir = opt.get("dir").isEmpty() ? Files.createTempDirectory("mage-trainer-soak")
+          : Files.createDirectories(Path.of(opt.get("dir")));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    EnvironmentRegistry registry = EnvironmentRegistry.discover();
+    EnvironmentProvider provider = registry.require(opt.get("env"));
+    Path modelDir = runDir.resolve("tiny-model");
+    Qwen3Config config = TinyCheckpoint.write(modelDir, TinyCheckpoint.Spec.small(PromptCorpus.of(provider, seed)
+        + "<remark>Next time I will play differently.</remark>\n", seed));
+
+    MethodPreset preset = MethodPreset.MAGE;
+    OptimizerConfig oc = preset.optimizerConfig().toBuilder().optLearningRate(Double.parseDouble(opt.get("lr")))
+        .optKlCoefficient(Double.parseDouble(opt.get("kl"))).build();
+    PolicyOptimizer optimizer = ProviderRegistry.discover(PolicyOptimizerProvider.class)
+        .require(preset.optimizerId().orElseThrow()).create(oc);
+    RolloutConfig rollout = preset.trainingRollout(provider)
+        .optTasks(Integer.parseInt(opt.get("tasks")))
+        .optGroupSize(Integer.parseInt(opt.get("group")))
+        .optSampling(SamplingConfig.training(tokens))
+        .build();
+    CreditConfig credit = CreditConfig.forEnvironment(provider.defaults())
+        .optMetaReturn(preset.metaReturn().orElseThrow()).optMaxResponseTokens(tokens).build();
+
+    List<AutoCloseable> resources = new ArrayList<>();
+    try {
+      DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(modelDir, Qwen3Checkpoint.Options.cpu().withSeed(seed));
+      resources.add(policy);
+      Qwen3Model model = MageTrainer.modelOf(policy);
+      FineTuning tuning;
+      if (loraRank > 0) {
+        LoraAdapter adapter = LoraAdapter.create(model, LoraConfig.builder().setRank(loraRank).optAlpha(2.0 * loraRank)
+            .optAllLinear().build(), seed);
+        resources.add(0, adapter);
+        tuning = FineTuning.lora(model, adapter, oc.klCoefficient() > 0 ? FineTuning.KlReference.BASE_WEIGHTS
+            : FineTuning.KlReference.NONE);
+      } else {
+        // the reference is a second model loaded from disk, as `mage train` does
+        tuning = FineTuning.full(model, FineTuning.KlReference.NONE);
+      }
+      resources.add(0, tuning);
+      Qwen3Model reference = null;
+      if (loraRank == 0 && oc.klCoefficient() > 0) {
+        reference = Qwen3Checkpoint.loadModel(modelDir, Device.cpu(), DataType.FLOAT32);
+        resources.add(reference);
+      }
+      AdamW adamw = new AdamW(tuning.trainableParameters(), AdamWConfig.of(oc));
+      resources.add(0, adamw);
+      MetricsFileListener metrics = new MetricsFileListener(runDir);
+      resources.add(metrics);
+      PolicyUpdater.Settings d = PolicyUpdater.Settings.defaults();
+      MageTrainer.Builder b = MageTrainer.builder()
+          .setRegistry(registry)
+          .setPolicy(policy)
+          .setRollout(rollout)
+          .setCredit(credit)
+          .setOptimizer(optimizer)
+          .setAdamW(adamw)
+          .optReference(reference)
+          .optFineTuning(tuning)
+          .optUpdateSettings(new PolicyUpdater.Settings(d.miniBatchTurns(), d.microBatchTurns(), d.epochs(),
+              d.recomputeOldLogProbs(), Boolean.parseBoolean(opt.get("skipzero"))))
+          .optValidateEvery(valMeta > 0 ? Integer.parseInt(opt.get("validate")) : 0)
+          .optSeed(seed)
+          .addListener(metrics);
+      if (valMeta > 0) {
+        validations(preset, provider, valMeta, tokens).forEach(b::addValidation);
+      }
+      int checkpointEvery = Integer.parseInt(opt.get("checkpoint"));
+      if (checkpointEvery > 0) {
+        b.optCheckpoints(CheckpointManager.builder()
+            .setDirectory(runDir.resolve(TrainingCheckpoint.CHECKPOINTS_DIR))
+            .setWeights(CheckpointWeights.of(tuning, modelDir))
+            .optEvery(checkpointEvery)
+            .optKeepLast(2)
+            .build());
+      }
+      MageTrainer trainer = b.build();
+      System.out.printf(Locale.ROOT, "%s on %s: %,d parameters, %s; %d x %d meta-episodes per iteration, %d tokens;"
+              + " run directory %s%n", preset.id(), provider.id(), config.parameterCount(),
+          loraRank > 0 ? "LoRA r=" + loraRank : "full fine-tuning", rollout.tasks(), rollout.groupSize(), tokens,
+          runDir);
+      System.out.printf(Locale.ROOT, "iteration %4d: RSS %7.1f MiB before training (Java heap committed %.1f MiB)%n",
+          0, ProcStatus.rssMiB(), Runtime.getRuntime().totalMemory() / 1048576.0);
+      soak(trainer, iterations, every);
+    } finally {
+      for (AutoCloseable r : resources) {
+        try {
+          r.close();
+        } catch (Exception e) {
+          System.err.println("warning: closing " + r + ": " + e.getMessage());
+        }
+      }
+    }
+  }
+
+  private static void soak(MageTrainer trainer, int iterations, int every) {
+    long t0 = System.nanoTime();
+    double min = Double.MAX_VALUE;
+    double max = 0;
+    double windowMin = Double.MAX_VALUE;
+    double windowMax = 0;
+    double windowSum = 0;
+    int windowIterations = 0;
+    List<Double> windowMeans = new ArrayList<>();
+    long trainedTurns = 0;
+    for (int i = 1; i <= iterations; i++) {
+      Map<String, Object> m = trainer.step();
+      trainedTurns += ((Number) m.get("trained_turns")).longValue();
+      double rss = ProcStatus.rssMiB();
+      min = Math.min(min, rss);
+      max = Math.max(max, rss);
+      windowMin = Math.min(windowMin, rss);
+      windowMax = Math.max(windowMax, rss);
+      windowSum += rss;
+      windowIterations++;
+      if (i == 1) {
+        System.out.printf(Locale.ROOT, "iteration %4d: RSS %7.1f MiB after the first iteration (%.1f s)%n", i, rss,
+            (System.nanoTime() - t0) / 1e9);
+      }
+      if (i % every == 0 || i == iterations) {
+        windowMeans.add(windowSum / windowIterations);
+        System.out.printf(Locale.ROOT,
+            "iteration %4d: RSS %7.1f MiB; over the last %d iterations min %.1f, mean %.1f, max %.1f MiB (Java heap"
+                + " committed %.1f MiB), %.2f s/iteration so far, load %s%n",
+            i, rss, windowIterations, windowMin, windowSum / windowIterations, windowMax,
+            Runtime.getRuntime().totalMemory() / 1048576.0, (System.nanoTime() - t0) / 1e9 / i,
+            ProcStatus.loadAverage());
+        System.out.flush();
+        windowMin = Double.MAX_VALUE;
+        windowMax = 0;
+        windowSum = 0;
+        windowIterations = 0;
+      }
+    }
+    String drift = windowMeans.size() >= 3
+        ? String.format(Locale.ROOT, "; window means from the second to the last window: %.1f -> %.1f MiB (%+.1f)",
+            windowMeans.get(1), windowMeans.get(windowMeans.size() - 1),
+            windowMeans.get(windowMeans.size() - 1) - windowMeans.get(1))
+        : "";
+    System.out.printf(Locale.ROOT,
+        "%d iterations in %.1f s: RSS after each iteration ranged over [%.1f, %.1f] MiB%s; %d trained turns, %d AdamW"
+            + " steps; peak RSS %.1f MiB%n",
+        iterations, (System.nanoTime() - t0) / 1e9, min, max, drift, trainedTurns, trainer.adamW().stepCount(),
+        ProcStatus.peakRssMiB());
+  }
+
+  /** The population under evaluation sampling and each held-out validation opponent in its seat, as mage train. */
+  private static List<MageTrainer.Validation> validations(MethodPreset method, EnvironmentProvider provider,
+      int metaEpisodes, int tokens) {
+    List<MageTrainer.Validation> out = new ArrayList<>();
+    SamplingConfig sampling = SamplingConfig.evaluation(tokens);
+    out.add(new MageTrainer.Validation("", RolloutConfig.builder()
+        .setEnvironmentId(provider.id())
+        .optTasks(metaEpisodes)
+        .optGroupSize(1)
+        .optEpisodes(provider.defaults().episodes())
+        .optMaxTurns(provider.defaults().maxTurns())
+        .optContextMode(method.evaluationContextMode())
+        .optEarlyStop(true)
+        .optSeating(provider.twoPlayer() ? Seating.mixed(MethodPreset.TRAINING_SECOND_SEAT_RATIO) : Seating.first())
+        .optOpponentSampling(OpponentSampling.PER_GROUP)
+        .optSampling(sampling)
+        .optGroupPrefix("val")
+        .build()));
+    if (provider.twoPlayer()) {
+      for (String opponent : provider.validationOpponents()) {
+        out.add(MageTrainer.Validation.heldOut(opponent, method.evaluation(provider).optMetaEpisodes(metaEpisodes)
+            .optOpponent(opponent).rollout(r -> r.optSampling(sampling)).build().toRolloutConfig(provider)));
+      }
+    }
+    return out;
+  }
+}
