@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.magejvm.api.ContextMode;
 import org.magejvm.api.OptimizerConfig;
 import org.magejvm.api.PolicyOptimizer;
 import org.magejvm.api.PolicyOptimizerProvider;
@@ -41,6 +42,7 @@ import org.magejvm.impl.train.PolicyUpdater;
 import org.magejvm.impl.train.TrainingCheckpoint;
 import org.magejvm.spi.EnvironmentProvider;
 import org.magejvm.spi.EnvironmentRegistry;
+import org.magejvm.spi.PromptStyle;
 
 /**
  * A native-memory soak of the whole trainer: {@link MageTrainer} iterations on the tiny random Qwen3 (the model of
@@ -58,7 +60,11 @@ import org.magejvm.spi.EnvironmentRegistry;
  * (a LoRA rank instead of full fine-tuning), {@code validate=10} and {@code valmeta=4} (validation interval and
  * meta-episodes per set; 0: no validation), {@code checkpoint=50} (0: none), {@code lr=1e-3}, {@code seed=1}, {@code
  * skipzero=false} (the random model's advantages are all zero, so by default zero-advantage turns are trained too:
- * the update does its full work), {@code dir=} (the run directory; a new temporary one by default).
+ * the update does its full work), {@code dir=} (the run directory; a new temporary one by default), {@code model=}
+ * (a checkpoint directory to train instead of the tiny random model, for example the quick start's
+ * {@code warm-start}), {@code prompts=preset} ({@code compact}: the quick start's compact prompts with the earlier
+ * attempts' moves instead of reflections, so that a warm-started model's short valid answers keep iterations at a
+ * few seconds).
  *
  * <p>Run with {@code ./mage bench trainer-soak [key=value...]} after {@code mvn -B -q package -DskipTests}; fix the
  * heap ({@code MAGE_JAVA_OPTS="-Xms256m -Xmx256m -XX:+AlwaysPreTouch"}) so that the RSS shows native memory.
@@ -88,6 +94,8 @@ public final class TrainerSoakBench {
     opt.put("seed", "1");
     opt.put("skipzero", "false");
     opt.put("dir", "");
+    opt.put("model", "");
+    opt.put("prompts", "preset");
     for (String a : args) {
       int eq = a.indexOf('=');
       if (eq < 0 || !opt.containsKey(a.substring(0, eq))) {
@@ -120,9 +128,21 @@ public final class TrainerSoakBench {
     }
     EnvironmentRegistry registry = EnvironmentRegistry.discover();
     EnvironmentProvider provider = registry.require(opt.get("env"));
-    Path modelDir = runDir.resolve("tiny-model");
-    Qwen3Config config = TinyCheckpoint.write(modelDir, TinyCheckpoint.Spec.small(PromptCorpus.of(provider, seed)
-        + "<remark>Next time I will play differently.</remark>\n", seed));
+    Path modelDir;
+    Qwen3Config config;
+    if (opt.get("model").isEmpty()) {
+      modelDir = runDir.resolve("tiny-model");
+      config = TinyCheckpoint.write(modelDir, TinyCheckpoint.Spec.small(PromptCorpus.of(provider, seed)
+          + "<remark>Next time I will play differently.</remark>\n", seed));
+    } else {
+      modelDir = Path.of(opt.get("model"));
+      config = Qwen3Config.fromFile(modelDir.resolve("config.json"));
+    }
+    boolean compact = switch (opt.get("prompts")) {
+      case "preset" -> false;
+      case "compact" -> true;
+      default -> throw new IllegalArgumentException("prompts must be preset or compact, got " + opt.get("prompts"));
+    };
 
     MethodPreset preset = MethodPreset.MAGE;
     OptimizerConfig oc = preset.optimizerConfig().toBuilder().optLearningRate(Double.parseDouble(opt.get("lr")))
@@ -133,13 +153,16 @@ public final class TrainerSoakBench {
         .optTasks(Integer.parseInt(opt.get("tasks")))
         .optGroupSize(Integer.parseInt(opt.get("group")))
         .optSampling(SamplingConfig.training(tokens))
+        .optContextMode(compact ? ContextMode.HISTORY_ONLY : preset.trainingRollout(provider).build().contextMode())
+        .optPromptStyle(compact ? PromptStyle.COMPACT : preset.trainingRollout(provider).build().promptStyle())
         .build();
     CreditConfig credit = CreditConfig.forEnvironment(provider.defaults())
         .optMetaReturn(preset.metaReturn().orElseThrow()).optMaxResponseTokens(tokens).build();
 
     List<AutoCloseable> resources = new ArrayList<>();
     try {
-      DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(modelDir, Qwen3Checkpoint.Options.cpu().withSeed(seed));
+      DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(modelDir,
+          Qwen3Checkpoint.Options.cpu().withSeed(seed).withThinking(!compact));
       resources.add(policy);
       Qwen3Model model = MageTrainer.modelOf(policy);
       FineTuning tuning;

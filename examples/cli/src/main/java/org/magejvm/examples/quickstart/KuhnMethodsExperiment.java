@@ -11,6 +11,7 @@ import org.magejvm.api.ContextMode;
 import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.train.MetricsFileListener;
+import org.magejvm.impl.train.TrainingCharts;
 import org.magejvm.spi.EnvironmentRegistry;
 
 /**
@@ -69,13 +70,45 @@ public final class KuhnMethodsExperiment {
             MetricsFileListener metrics = new MetricsFileListener(runDir)) {
           training.train(method, policy, warm, List.of(metrics), seed);
           ContextMode context = method.multiEpisode() ? ContextMode.HISTORY_ONLY : ContextMode.NONE;
-          perSeed.add(summary(base.evaluate(policy, context)));
+          Map<String, Double> summary = summary(base.evaluate(policy, context));
+          out.printf(Locale.ROOT, "  %s seed %d: pool sr[0] %.3f, pool sr[2] %.3f, cfr sr[0] %.3f, cfr sr[2] %.3f%n",
+              method.id(), seed, summary.get("pool/success_rate[0]"), summary.get("pool/success_rate[2]"),
+              summary.get("cfr/success_rate[0]"), summary.get("cfr/success_rate[2]"));
+          out.flush();
+          perSeed.add(summary);
         }
       }
       rows.put(method.id(), perSeed);
     }
     print(rows);
+    chart(rows, settings.workDir());
     return rows;
+  }
+
+  /** Writes {@code methods.png} and {@code methods.svg}: pool sr[0] and sr[2] per row, seed spread as error bars. */
+  private void chart(Map<String, List<Map<String, Double>>> rows, Path dir) {
+    List<String> categories = new ArrayList<>(rows.keySet());
+    Map<String, double[]> means = new LinkedHashMap<>();
+    Map<String, double[]> spreads = new LinkedHashMap<>();
+    for (String key : List.of("pool/success_rate[0]", "pool/success_rate[2]", "cfr/success_rate[2]")) {
+      double[] m = new double[categories.size()];
+      double[] sd = new double[categories.size()];
+      for (int i = 0; i < categories.size(); i++) {
+        double[] v = rows.get(categories.get(i)).stream().mapToDouble(r -> r.get(key)).toArray();
+        m[i] = java.util.Arrays.stream(v).average().orElse(Double.NaN);
+        double ss = 0;
+        for (double x : v) {
+          ss += (x - m[i]) * (x - m[i]);
+        }
+        sd[i] = v.length > 1 ? Math.sqrt(ss / (v.length - 1)) : 0;
+      }
+      means.put(key, m);
+      spreads.put(key, sd);
+    }
+    List<Path> files = TrainingCharts.writeComparison(dir, "methods", "Kuhn Poker: success rate by method",
+        "success rate (mean over training seeds, bars: sample sd)", categories, means, spreads);
+    out.println("Chart: " + files.get(0));
+    out.flush();
   }
 
   /** Pool averages (over the three pool opponents' sets) and the held-out set's rates. */

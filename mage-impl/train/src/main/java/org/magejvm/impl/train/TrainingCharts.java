@@ -9,6 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -54,6 +56,57 @@ public final class TrainingCharts {
   public static List<Path> writeForRun(Path runDirectory) {
     MetricsHistory h = MetricsHistory.read(runDirectory.resolve(MetricsFileListener.FILE_NAME));
     return write(h, runDirectory.resolve(DIRECTORY));
+  }
+
+  /**
+   * A bar chart comparing runs (methods, settings) on a few metrics, with the spread over seeds as error bars: one
+   * group of bars per category, one bar per series. Written as {@code NAME.png} and {@code NAME.svg}.
+   *
+   * @param outDir where the files go (created)
+   * @param name the file name without extension
+   * @param title the chart title
+   * @param yAxis the y-axis label
+   * @param categories the x-axis categories (for example the methods)
+   * @param means per series (for example {@code pool success_rate[2]}), one mean per category
+   * @param spreads per series, one error-bar half-width per category (for example the sample standard deviation;
+   *     0 where there is one seed)
+   * @return the files written
+   * @throws IllegalArgumentException when a series' arrays do not match the categories
+   * @throws UncheckedIOException naming the file when the chart cannot be written
+   */
+  public static List<Path> writeComparison(Path outDir, String name, String title, String yAxis,
+      List<String> categories, Map<String, double[]> means, Map<String, double[]> spreads) {
+    CategoryChart chart = new CategoryChartBuilder().width(900).height(480).title(title).xAxisTitle("")
+        .yAxisTitle(yAxis).build();
+    chart.getStyler().setYAxisMin(0.0);
+    for (Map.Entry<String, double[]> e : means.entrySet()) {
+      double[] spread = spreads.get(e.getKey());
+      if (e.getValue().length != categories.size() || spread == null || spread.length != categories.size()) {
+        throw new IllegalArgumentException("series '" + e.getKey() + "' needs " + categories.size()
+            + " means and spreads, one per category");
+      }
+      List<Double> m = new ArrayList<>();
+      List<Double> err = new ArrayList<>();
+      for (int i = 0; i < categories.size(); i++) {
+        m.add(e.getValue()[i]);
+        err.add(spread[i]);
+      }
+      chart.addSeries(e.getKey(), categories, m, err);
+    }
+    try {
+      Files.createDirectories(outDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create " + outDir + ": " + e.getMessage(), e);
+    }
+    Path png = outDir.resolve(name + ".png");
+    Path svg = outDir.resolve(name + ".svg");
+    try {
+      BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
+      VectorGraphicsEncoder.saveVectorGraphic(chart, svg.toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+    } catch (IOException ex) {
+      throw new UncheckedIOException("cannot write chart " + png + " / " + svg + ": " + ex.getMessage(), ex);
+    }
+    return List.of(png, svg);
   }
 
   /**
