@@ -546,12 +546,16 @@ public final class Qwen3Weights implements AutoCloseable {
     }
   }
 
-  /** Sets every accumulated gradient to zero (DJL's PyTorch engine never does it on its own). */
+  /**
+   * Sets every accumulated gradient to zero (DJL's PyTorch engine never does it on its own), NaN and infinite
+   * entries included.
+   */
   public void zeroGradients() {
     for (NDArray a : parameters.values()) {
       if (a.hasGradient()) {
         try (NDArray g = a.getGradient()) {
-          g.subi(g);
+          // a fill, not g - g: NaN - NaN and inf - inf are NaN
+          g.set(new ai.djl.ndarray.index.NDIndex(":"), 0);
         }
       }
     }
