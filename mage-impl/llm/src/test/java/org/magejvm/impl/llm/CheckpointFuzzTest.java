@@ -1,0 +1,59 @@
+package org.magejvm.impl.llm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 12: seeded mutants of a tiny valid checkpoint either load (with finite logits) or are refused with a typed
+ * exception naming a file of the directory, each within a time limit. The longer campaign is {@code mage bench fuzz}.
+ */
+class CheckpointFuzzTest {
+
+  private static final long SEED = 12;
+  private static final int MUTANTS = 60;
+
+  @TempDir static Path shared;
+  static Path tiny;
+
+  @BeforeAll
+  static void writeTiny() {
+    tiny = shared.resolve("tiny");
+    TinyCheckpoint.write(tiny, TinyCheckpoint.Spec.small("Play <action>(2, 2)</action>", 7));
+  }
+
+  @Test
+  void theValidDirectoryLoads() {
+    CheckpointFuzzer.Outcome outcome = CheckpointFuzzer.probe(tiny, Duration.ofSeconds(30));
+    assertThat(outcome.kind()).as(outcome.toString()).isEqualTo(CheckpointFuzzer.Outcome.Kind.LOADED);
+  }
+
+  @Test
+  void mutantsLoadOrAreRefusedNamingAFile() {
+    CheckpointFuzzer fuzzer = new CheckpointFuzzer(tiny);
+    Random random = new Random(SEED);
+    List<String> unexpected = new ArrayList<>();
+    TreeMap<String, Integer> counts = new TreeMap<>();
+    for (int i = 0; i < MUTANTS; i++) {
+      Path dir = shared.resolve("mutant-" + i);
+      CheckpointFuzzer.Mutation mutation = fuzzer.mutate(dir, random);
+      CheckpointFuzzer.Outcome outcome = CheckpointFuzzer.probe(dir, Duration.ofSeconds(20));
+      counts.merge(outcome.kind() + (outcome.kind() == CheckpointFuzzer.Outcome.Kind.LOADED ? ""
+          : " " + outcome.detail()), 1, Integer::sum);
+      if (outcome.kind() == CheckpointFuzzer.Outcome.Kind.UNEXPECTED) {
+        unexpected.add(i + " " + mutation + " -> " + outcome);
+      }
+      CheckpointFuzzer.delete(dir);
+    }
+    System.out.println("CheckpointFuzzTest outcomes: " + counts);
+    assertThat(unexpected).as("unexpected outcomes").isEmpty();
+  }
+}
