@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CheckpointFuzzTest {
 
   private static final long SEED = 12;
-  private static final int MUTANTS = 250;
+  private static final int MUTANTS = 500;
 
   @TempDir static Path shared;
   static Path tiny;
