@@ -1,7 +1,10 @@
 package org.magejvm.impl.llm;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,6 +14,7 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.magejvm.impl.llm.checkpoint.CheckpointException;
 
 /**
  * Issue 12: seeded mutants of a tiny valid checkpoint either load (with finite logits) or are refused with a typed
@@ -55,5 +59,43 @@ class CheckpointFuzzTest {
     }
     System.out.println("CheckpointFuzzTest outcomes: " + counts);
     assertThat(unexpected).as("unexpected outcomes").isEmpty();
+  }
+
+  private static Path copyOfTiny(String name) throws IOException {
+    Path dir = shared.resolve(name);
+    Files.createDirectories(dir);
+    for (String f : CheckpointFuzzer.FILES) {
+      Files.copy(tiny.resolve(f), dir.resolve(f));
+    }
+    return dir;
+  }
+
+  @Test
+  void duplicateKeysAreRefusedNamingFileAndKey() throws IOException {
+    for (String file : List.of("config.json", "tokenizer_config.json")) {
+      Path dir = copyOfTiny("duplicate-" + file);
+      String text = Files.readString(dir.resolve(file)).strip();
+      Files.writeString(dir.resolve(file), "{\"fuzz_key\": 1, \"fuzz_key\": 2, " + text.substring(1));
+      assertThatThrownBy(() -> Qwen3Checkpoint.loadPolicy(dir, Qwen3Checkpoint.Options.cpu()).close())
+          .isInstanceOf(CheckpointException.class)
+          .hasMessageContaining(file)
+          .hasMessageContaining("'fuzz_key' appears twice");
+    }
+  }
+
+  @Test
+  void anAddedTokenBeyondTheVocabularyIsNamed() throws IOException {
+    Path dir = copyOfTiny("added-token");
+    String text = Files.readString(dir.resolve("tokenizer.json"));
+    String entry = "{\"id\": 100000, \"content\": \"<|fuzz|>\", \"single_word\": false, \"lstrip\": false, "
+        + "\"rstrip\": false, \"normalized\": false, \"special\": true}, ";
+    int at = text.indexOf("\"added_tokens\"");
+    int open = text.indexOf('[', at) + 1;
+    Files.writeString(dir.resolve("tokenizer.json"), text.substring(0, open) + entry + text.substring(open));
+    assertThatThrownBy(() -> Qwen3Checkpoint.loadPolicy(dir, Qwen3Checkpoint.Options.cpu()).close())
+        .isInstanceOf(CheckpointException.class)
+        .hasMessageContaining("tokenizer.json")
+        .hasMessageContaining("'<|fuzz|>'")
+        .hasMessageContaining("100000");
   }
 }
