@@ -98,4 +98,28 @@ class CheckpointFuzzTest {
         .hasMessageContaining("'<|fuzz|>'")
         .hasMessageContaining("100000");
   }
+
+  @Test
+  void anotherModelTypeWithQwen3WeightsSaysSo() throws IOException {
+    Path dir = copyOfTiny("llama");
+    String text = Files.readString(dir.resolve("config.json"));
+    text = text.replace("\"qwen3\"", "\"llama\"").replaceAll("\"architectures\"\\s*:\\s*\\[[^\\]]*\\],?", "");
+    Files.writeString(dir.resolve("config.json"), text);
+    assertThatThrownBy(() -> Qwen3Checkpoint.loadPolicy(dir, Qwen3Checkpoint.Options.cpu()).close())
+        .isInstanceOf(CheckpointException.class)
+        .hasMessageContaining("model.safetensors")
+        .hasMessageContaining("look like a qwen3 model")
+        .hasMessageContaining("config.json says model_type llama");
+  }
+
+  @Test
+  void anEmptySafetensorsHeaderIsNamed() throws IOException {
+    Path dir = copyOfTiny("empty-header");
+    Files.write(dir.resolve("model.safetensors"), new byte[] {8, 0, 0, 0, 0, 0, 0, 0, '{', '}', ' ', ' ', ' ', ' ',
+        ' ', ' '});
+    assertThatThrownBy(() -> Qwen3Checkpoint.loadPolicy(dir, Qwen3Checkpoint.Options.cpu()).close())
+        .isInstanceOf(CheckpointException.class)
+        .hasMessageContaining("model.safetensors")
+        .hasMessageContaining("no tensors");
+  }
 }
