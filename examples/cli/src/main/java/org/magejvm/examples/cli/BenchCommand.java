@@ -38,6 +38,7 @@ final class BenchCommand implements Callable<Integer> {
     BENCHMARKS.put("update", "UpdateBench");
     BENCHMARKS.put("iteration", "IterationBench");
     BENCHMARKS.put("trainer-soak", "TrainerSoakBench");
+    BENCHMARKS.put("fuzz", "FuzzBench");
   }
 
   @Parameters(index = "0", paramLabel = "NAME", description = "One of: ${COMPLETION-CANDIDATES}",

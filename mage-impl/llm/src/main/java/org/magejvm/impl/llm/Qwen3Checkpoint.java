@@ -264,7 +264,16 @@ public final class Qwen3Checkpoint {
     }
     int tokenizerVocab = policy.tokenizer().vocabSize();
     if (tokenizerVocab > model.config().vocabSize()) {
+      int vocab = model.config().vocabSize();
+      Path tokenizerFile = policy.tokenizer().file();
       policy.close(); // also closes the model
+      for (org.magejvm.impl.llm.text.AddedToken t : policy.tokenizer().addedTokens()) {
+        if (t.id() >= vocab) {
+          String shown = t.content().length() <= 40 ? t.content() : t.content().substring(0, 37) + "...";
+          throw new CheckpointException(tokenizerFile + ": added token '" + shown + "' in 'added_tokens' has id "
+              + t.id() + ", beyond the vocabulary of the weights (config.json vocab_size " + vocab + ")");
+        }
+      }
       throw new CheckpointException("the tokenizer in " + dir + " has " + tokenizerVocab
           + " token ids but config.json has vocab_size " + model.config().vocabSize()
           + "; the tokenizer and the weights belong to different models");

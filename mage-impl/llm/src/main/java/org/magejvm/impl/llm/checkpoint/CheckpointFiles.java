@@ -8,6 +8,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.io.StringReader;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.Set;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
 import org.magejvm.api.annotation.Api;
 
 /**
@@ -53,6 +60,55 @@ public final class CheckpointFiles {
       throw new CheckpointException(file + " is not valid UTF-8 text", e);
     } catch (IOException e) {
       throw new CheckpointException("cannot read " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Refuses a JSON text in which an object holds the same key twice. JSON parsers disagree on duplicates (Gson and
+   * Python keep the last, others the first or refuse), so a file with duplicates may mean one thing to the tool that
+   * wrote or checked it and another to us. Walks the text iteratively, so deep nesting cannot overflow the stack.
+   * Text that is not valid JSON is left to the caller's parser.
+   *
+   * @param json the JSON text
+   * @param source the file name for messages
+   * @throws CheckpointException naming the file, the key and the JSON path of its object when a key repeats
+   */
+  public static void requireNoDuplicateKeys(String json, String source) {
+    Deque<Set<String>> objects = new ArrayDeque<>();
+    try (JsonReader reader = new JsonReader(new StringReader(json))) {
+      reader.setStrictness(com.google.gson.Strictness.LENIENT);
+      while (true) {
+        JsonToken token = reader.peek();
+        switch (token) {
+          case BEGIN_OBJECT -> {
+            reader.beginObject();
+            objects.push(new HashSet<>());
+          }
+          case END_OBJECT -> {
+            reader.endObject();
+            objects.pop();
+          }
+          case BEGIN_ARRAY -> reader.beginArray();
+          case END_ARRAY -> reader.endArray();
+          case NAME -> {
+            String path = reader.getPath();
+            String name = reader.nextName();
+            Set<String> seen = objects.peek();
+            if (seen != null && !seen.add(name)) {
+              int dot = path.lastIndexOf('.');
+              String parent = dot > 0 ? path.substring(0, dot) : "$";
+              throw new CheckpointException(source + ": key '" + name + "' appears twice in the object at "
+                  + parent + " (JSON readers disagree on which one counts)");
+            }
+          }
+          case END_DOCUMENT -> {
+            return;
+          }
+          default -> reader.skipValue();
+        }
+      }
+    } catch (IOException | IllegalStateException | NumberFormatException e) {
+      // not valid JSON: the caller's parser reports it
     }
   }
 }

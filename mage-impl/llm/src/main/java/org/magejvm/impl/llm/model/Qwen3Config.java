@@ -194,6 +194,7 @@ public record Qwen3Config(
     if (!root.isJsonObject()) {
       throw new CheckpointException(source + " must hold a JSON object, got " + abbreviate(root));
     }
+    org.magejvm.impl.llm.checkpoint.CheckpointFiles.requireNoDuplicateKeys(json, source);
     Fields f = new Fields(root.getAsJsonObject(), source);
     String type = f.modelType();
     int hidden = f.requiredInt("hidden_size");

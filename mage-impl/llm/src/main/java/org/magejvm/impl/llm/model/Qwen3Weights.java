@@ -299,6 +299,10 @@ public final class Qwen3Weights implements AutoCloseable {
     long needed = 9L * config.numHiddenLayers();
     int held = source.names().size();
     String last = "model.layers." + (config.numHiddenLayers() - 1) + ".input_layernorm.weight";
+    if (held == 0) {
+      throw new CheckpointException("the weights hold no tensors at all (" + source + "): the safetensors header "
+          + "lists none, so the file is empty or damaged");
+    }
     if (needed > held || !source.names().contains(last)) {
       throw new CheckpointException("config.json: field 'num_hidden_layers' is " + config.numHiddenLayers()
           + ", but the checkpoint's weights hold " + held + " tensors" + (needed > held ? " (each layer needs at "
@@ -334,7 +338,7 @@ public final class Qwen3Weights implements AutoCloseable {
       }
       throw new CheckpointException(
           "checkpoint " + files + " lacks " + missing.size() + " tensor(s) the config (" + describe(config)
-              + ") requires: " + abbreviateList(missing));
+              + ") requires: " + abbreviateList(missing) + familyHint(config, names));
     }
     List<String> unexpected = new ArrayList<>();
     for (String n : new TreeSet<>(names)) {
@@ -357,12 +361,29 @@ public final class Qwen3Weights implements AutoCloseable {
     }
     if (!unexpected.isEmpty()) {
       String msg = unexpected.size() + " unexpected tensor(s) for a " + config.modelType()
-          + " model with this config: " + abbreviateList(unexpected);
+          + " model with this config: " + abbreviateList(unexpected) + familyHint(config, names);
       if (strict) {
         throw new CheckpointException(msg + "; load leniently to ignore them");
       }
       LOG.warn("ignored {}", msg);
     }
+  }
+
+  /**
+   * When the tensors look like another model family than config.json's model_type says (per-head q_norm/k_norm
+   * only in Qwen3, q/k/v biases in Qwen2), a sentence saying so; otherwise empty.
+   */
+  private static String familyHint(Qwen3Config config, java.util.Collection<String> names) {
+    boolean qkNorm = names.stream().anyMatch(n -> n.endsWith(".self_attn.q_norm.weight"));
+    boolean qkvBias = names.stream().anyMatch(n -> n.endsWith(".self_attn.q_proj.bias"));
+    String guess = qkNorm ? "qwen3" : qkvBias ? "qwen2" : "llama";
+    if (guess.equals(config.modelType())) {
+      return "";
+    }
+    return ". The tensors look like a " + guess + " model (" + (qkNorm ? "per-head q_norm/k_norm weights"
+        : qkvBias ? "q/k/v projection biases" : "no q_norm/k_norm weights and no q/k/v biases")
+        + ") but config.json says model_type " + config.modelType()
+        + ": the config probably belongs to another model";
   }
 
   private static String describe(Qwen3Config c) {

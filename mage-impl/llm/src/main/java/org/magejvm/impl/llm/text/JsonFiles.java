@@ -37,6 +37,7 @@ final class JsonFiles {
     if (!root.isJsonObject()) {
       throw new CheckpointException(file + " must hold a JSON object at the top level");
     }
+    org.magejvm.impl.llm.checkpoint.CheckpointFiles.requireNoDuplicateKeys(text, file.toString());
     return root.getAsJsonObject();
   }
 
