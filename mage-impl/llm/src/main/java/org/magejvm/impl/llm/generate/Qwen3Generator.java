@@ -228,8 +228,14 @@ public final class Qwen3Generator implements TokenGenerator {
         float lp = picks.logProbs()[r];
         if (Float.isNaN(lp)) {
           throw new IllegalStateException(
-              "the model produced NaN log-probabilities at step " + step + " of row " + row
-                  + " (with FLOAT16 weights this is usually an overflow)");
+              "the model produced NaN log-probabilities at generation step " + step + " of row " + row
+                  + " (prompt of " + prompts.get(row).length + " tokens, weights in " + model.dtype().name() + "; "
+                  + (model.dtype() == ai.djl.ndarray.types.DataType.FLOAT16
+                      ? "a FLOAT16 activation probably overflowed: load the checkpoint as FLOAT32"
+                      : "non-finite weights are refused at load unless that check was turned off, so look for"
+                          + " non-finite weights loaded with --non-finite-weights allow/warn or an overflowing"
+                          + " activation")
+                  + ")");
         }
         tokens[row][step] = token;
         logProbs[row][step] = lp;

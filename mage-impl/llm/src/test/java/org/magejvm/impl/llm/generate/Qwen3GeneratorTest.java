@@ -54,6 +54,22 @@ class Qwen3GeneratorTest {
   }
 
   @Test
+  void nanLogProbabilitiesNameTheStepTheRowAndTheWeightType() {
+    try (Qwen3Model poisoned = TinyFixture.model(DataType.FLOAT32)) {
+      // a NaN in the final norm makes every logit NaN (weights loaded with the non-finite check turned off)
+      ai.djl.ndarray.NDArray norm = poisoned.weights().parameters().get("model.norm.weight");
+      norm.set(new ai.djl.ndarray.index.NDIndex(0), Float.NaN);
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () -> Qwen3Generator.of(poisoned).generate(PROMPTS, greedy(3), Set.of()))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("generation step 0 of row 0")
+          .hasMessageContaining("prompt of 8 tokens")
+          .hasMessageContaining("FLOAT32")
+          .hasMessageNotContaining("usually an overflow");
+    }
+  }
+
+  @Test
   void cachedGreedyEqualsRecomputation() {
     Qwen3Generator noCache = Qwen3Generator.builder().setModel(model).optKvCache(false).build();
     List<GeneratedSequence> a = gen.generate(PROMPTS, greedy(12), Set.of());
