@@ -89,6 +89,11 @@ final class PlayCommand implements Callable<Integer> {
   @Option(names = "--max-turns", paramLabel = "T", description = "Play turns per episode (default: the env's).")
   Integer maxTurns;
 
+  @Option(names = "--step-timeout", paramLabel = "SECONDS",
+      description = "Fail a meta-episode whose environment call (reset, step, render) takes longer than this; the"
+          + " others go on (default: no limit).")
+  Double stepTimeout;
+
   @Option(names = "--no-early-stop", description = "Keep playing after a won episode.")
   boolean noEarlyStop;
 
@@ -123,6 +128,13 @@ final class PlayCommand implements Callable<Integer> {
       }
       if (maxTurns != null) {
         r.optMaxTurns(maxTurns);
+      }
+      if (stepTimeout != null) {
+        if (!(stepTimeout > 0) || stepTimeout > 86_400) {
+          throw new CommandLine.ParameterException(spec.commandLine(),
+              "--step-timeout must be in (0, 86400] seconds, got " + stepTimeout);
+        }
+        r.optStepTimeout(java.time.Duration.ofMillis(Math.max(1, Math.round(stepTimeout * 1000))));
       }
       if (contextMode != null) {
         r.optContextMode(parseContextMode(contextMode));

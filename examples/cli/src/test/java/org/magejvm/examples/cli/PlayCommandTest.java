@@ -74,6 +74,20 @@ class PlayCommandTest {
   }
 
   @Test
+  void aStepTimeoutBoundsPluginCallsAndIsValidated() {
+    CliRun plain = run("play", "--env", "cli-guess", "--policy", "learner", "--meta-episodes", "8", "--seed", "3",
+        "--json");
+    CliRun bounded = run("play", "--env", "cli-guess", "--policy", "learner", "--meta-episodes", "8", "--seed", "3",
+        "--step-timeout", "30", "--json");
+    assertThat(bounded.code()).as(bounded.err()).isZero();
+    assertThat(bounded.metric("success_rate[0]")).isEqualTo(plain.metric("success_rate[0]"));
+    assertThat(bounded.metric("success_rate[2]")).isEqualTo(plain.metric("success_rate[2]"));
+    CliRun zero = run("play", "--env", "cli-guess", "--step-timeout", "0");
+    assertThat(zero.code()).isEqualTo(2);
+    assertThat(zero.err()).contains("--step-timeout must be in (0, 86400] seconds, got 0.0");
+  }
+
+  @Test
   void namesTheKnownValuesOnBadInput() {
     CliRun env = run("play", "--env", "nowhere");
     assertThat(env.code()).isEqualTo(1);
