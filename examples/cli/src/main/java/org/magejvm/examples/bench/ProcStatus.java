@@ -3,9 +3,13 @@ package org.magejvm.examples.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.magejvm.impl.train.MemoryProbe;
 
 /** Reads this process's memory figures from {@code /proc/self/status} (Linux); -1 where unavailable. */
 final class ProcStatus {
+  /** The trainer's probe of the same figures, so that both read and reset them one way. */
+  private static final MemoryProbe PROCESS = MemoryProbe.processRss();
+
   private ProcStatus() {}
 
   /** @return the resident set size now, in MiB */
@@ -13,9 +17,9 @@ final class ProcStatus {
     return field("VmRSS:");
   }
 
-  /** @return the peak resident set size so far, in MiB */
+  /** @return the peak resident set size so far (since the last {@link #resetPeak()}), in MiB */
   static double peakRssMiB() {
-    return field("VmHWM:");
+    return PROCESS.peakMiB();
   }
 
   /**
@@ -25,12 +29,7 @@ final class ProcStatus {
    * @return whether the reset worked
    */
   static boolean resetPeak() {
-    try {
-      Files.writeString(Path.of("/proc/self/clear_refs"), "5");
-      return true;
-    } catch (IOException | RuntimeException e) {
-      return false;
-    }
+    return PROCESS.reset();
   }
 
   /** @return the machine's load averages over 1, 5 and 15 minutes as printed by /proc/loadavg, or "?" */

@@ -132,8 +132,7 @@ public final class TrainerSoakBench {
     Qwen3Config config;
     if (opt.get("model").isEmpty()) {
       modelDir = runDir.resolve("tiny-model");
-      config = TinyCheckpoint.write(modelDir, TinyCheckpoint.Spec.small(PromptCorpus.of(provider, seed)
-          + "<remark>Next time I will play differently.</remark>\n", seed));
+      config = TinyCheckpoint.write(modelDir, TinyCheckpoint.Spec.small(PromptCorpus.withReflection(provider, seed), seed));
     } else {
       modelDir = Path.of(opt.get("model"));
       config = Qwen3Config.fromFile(modelDir.resolve("config.json"));
@@ -202,7 +201,7 @@ public final class TrainerSoakBench {
           .optSeed(seed)
           .addListener(metrics);
       if (valMeta > 0) {
-        validations(preset, provider, valMeta, tokens).forEach(b::addValidation);
+        MageTrainer.Validation.standardSets(preset, provider, valMeta, tokens).forEach(b::addValidation);
       }
       int checkpointEvery = Integer.parseInt(opt.get("checkpoint"));
       if (checkpointEvery > 0) {
@@ -281,32 +280,5 @@ public final class TrainerSoakBench {
             + " steps; peak RSS %.1f MiB%n",
         iterations, (System.nanoTime() - t0) / 1e9, min, max, drift, trainedTurns, trainer.adamW().stepCount(),
         ProcStatus.peakRssMiB());
-  }
-
-  /** The population under evaluation sampling and each held-out validation opponent in its seat, as mage train. */
-  private static List<MageTrainer.Validation> validations(MethodPreset method, EnvironmentProvider provider,
-      int metaEpisodes, int tokens) {
-    List<MageTrainer.Validation> out = new ArrayList<>();
-    SamplingConfig sampling = SamplingConfig.evaluation(tokens);
-    out.add(new MageTrainer.Validation("", RolloutConfig.builder()
-        .setEnvironmentId(provider.id())
-        .optTasks(metaEpisodes)
-        .optGroupSize(1)
-        .optEpisodes(provider.defaults().episodes())
-        .optMaxTurns(provider.defaults().maxTurns())
-        .optContextMode(method.evaluationContextMode())
-        .optEarlyStop(true)
-        .optSeating(provider.twoPlayer() ? Seating.mixed(MethodPreset.TRAINING_SECOND_SEAT_RATIO) : Seating.first())
-        .optOpponentSampling(OpponentSampling.PER_GROUP)
-        .optSampling(sampling)
-        .optGroupPrefix("val")
-        .build()));
-    if (provider.twoPlayer()) {
-      for (String opponent : provider.validationOpponents()) {
-        out.add(MageTrainer.Validation.heldOut(opponent, method.evaluation(provider).optMetaEpisodes(metaEpisodes)
-            .optOpponent(opponent).rollout(r -> r.optSampling(sampling)).build().toRolloutConfig(provider)));
-      }
-    }
-    return out;
   }
 }

@@ -284,7 +284,7 @@ final class TrainCommand implements Callable<Integer> {
     if (s.tiny && !Files.isRegularFile(modelDir.resolve("model.safetensors"))) {
       pw.println("writing a tiny random Qwen3 checkpoint to " + modelDir);
       pw.flush();
-      TinyCheckpoint.write(modelDir, TinyCheckpoint.Spec.small(promptCorpus(provider, s.seed),
+      TinyCheckpoint.write(modelDir, TinyCheckpoint.Spec.small(PromptCorpus.withReflection(provider, s.seed),
           Seeds.derive(s.seed, 7, 0)));
     }
     int maxTokens = s.maxNewTokens != null ? s.maxNewTokens
@@ -307,7 +307,7 @@ final class TrainCommand implements Callable<Integer> {
     CreditConfig credit = CreditConfig.forEnvironment(provider.defaults())
         .optMetaReturn(method.metaReturn().orElseThrow()).optMaxResponseTokens(maxTokens).build();
     int evalEpisodes = provider.defaults().episodes();
-    List<MageTrainer.Validation> validations = validations(method, provider, s.valMetaEpisodes, maxTokens);
+    List<MageTrainer.Validation> validations = MageTrainer.Validation.standardSets(method, provider, s.valMetaEpisodes, maxTokens);
 
     List<AutoCloseable> resources = new ArrayList<>();
     try {
@@ -559,45 +559,6 @@ final class TrainCommand implements Callable<Integer> {
           + then + ", this run uses " + now + "; the resumed metrics will not be bit-identical to an"
           + " uninterrupted run");
     }
-  }
-
-  /**
-   * The validation sets: the training population under evaluation sampling (reported as {@code val/KEY} and {@code
-   * val/OPPONENT/KEY}) and, for two-player games, one set per held-out validation opponent of the environment
-   * ({@link EnvironmentProvider#validationOpponents()}: Kuhn Poker {@code cfr}, Tic-Tac-Toe {@code mcts-100} and
-   * {@code mcts-1000}) in its evaluation seat, reported as {@code val/heldout/OPPONENT/KEY}.
-   */
-  static List<MageTrainer.Validation> validations(MethodPreset method, EnvironmentProvider provider, int metaEpisodes,
-      int maxTokens) {
-    List<MageTrainer.Validation> out = new ArrayList<>();
-    SamplingConfig sampling = SamplingConfig.evaluation(maxTokens);
-    RolloutConfig population = RolloutConfig.builder()
-        .setEnvironmentId(provider.id())
-        .optTasks(metaEpisodes)
-        .optGroupSize(1)
-        .optEpisodes(provider.defaults().episodes())
-        .optMaxTurns(provider.defaults().maxTurns())
-        .optContextMode(method.evaluationContextMode())
-        .optEarlyStop(true)
-        .optSeating(provider.twoPlayer() ? Seating.mixed(MethodPreset.TRAINING_SECOND_SEAT_RATIO) : Seating.first())
-        .optOpponentSampling(OpponentSampling.PER_GROUP)
-        .optSampling(sampling)
-        .optGroupPrefix("val")
-        .build();
-    out.add(new MageTrainer.Validation("", population));
-    if (provider.twoPlayer()) {
-      for (String opponent : provider.validationOpponents()) {
-        RolloutConfig heldOut = method.evaluation(provider).optMetaEpisodes(metaEpisodes).optOpponent(opponent)
-            .rollout(r -> r.optSampling(sampling)).build().toRolloutConfig(provider);
-        out.add(MageTrainer.Validation.heldOut(opponent, heldOut));
-      }
-    }
-    return out;
-  }
-
-  /** Text the tiny tokenizer learns its merges from: opening prompts, legal actions and a reflection answer. */
-  static String promptCorpus(EnvironmentProvider provider, long seed) {
-    return PromptCorpus.of(provider, seed) + "<remark>Next time I will play differently.</remark>\n";
   }
 
   private static String successRates(Map<String, Object> m, String prefix) {

@@ -95,12 +95,9 @@ public final class KuhnMethodsExperiment {
       double[] sd = new double[categories.size()];
       for (int i = 0; i < categories.size(); i++) {
         double[] v = rows.get(categories.get(i)).stream().mapToDouble(r -> r.get(key)).toArray();
-        m[i] = java.util.Arrays.stream(v).average().orElse(Double.NaN);
-        double ss = 0;
-        for (double x : v) {
-          ss += (x - m[i]) * (x - m[i]);
-        }
-        sd[i] = v.length > 1 ? Math.sqrt(ss / (v.length - 1)) : 0;
+        double[] stats = meanAndSd(v);
+        m[i] = stats[0];
+        sd[i] = v.length > 1 ? stats[1] : 0;
       }
       means.put(key, m);
       spreads.put(key, sd);
@@ -148,22 +145,29 @@ public final class KuhnMethodsExperiment {
    * @return "mean +- sd [min..max]" (sd omitted for one value)
    */
   static String meanSpread(double[] v) {
-    double mean = 0;
+    double[] stats = meanAndSd(v);
+    if (v.length == 1) {
+      return String.format(Locale.ROOT, "%.3f", stats[0]);
+    }
     double min = Double.POSITIVE_INFINITY;
     double max = Double.NEGATIVE_INFINITY;
     for (double x : v) {
-      mean += x / v.length;
       min = Math.min(min, x);
       max = Math.max(max, x);
     }
-    if (v.length == 1) {
-      return String.format(Locale.ROOT, "%.3f", mean);
+    return String.format(Locale.ROOT, "%.3f+-%.3f [%.2f..%.2f]", stats[0], stats[1], min, max);
+  }
+
+  /** The mean and the sample standard deviation (NaN for one value) of the values. */
+  private static double[] meanAndSd(double[] v) {
+    double mean = 0;
+    for (double x : v) {
+      mean += x / v.length;
     }
     double ss = 0;
     for (double x : v) {
       ss += (x - mean) * (x - mean);
     }
-    double sd = Math.sqrt(ss / (v.length - 1));
-    return String.format(Locale.ROOT, "%.3f+-%.3f [%.2f..%.2f]", mean, sd, min, max);
+    return new double[] {mean, Math.sqrt(ss / (v.length - 1))};
   }
 }

@@ -38,4 +38,16 @@ public final class PromptCorpus {
     }
     return sb.toString();
   }
+
+  /**
+   * The corpus of {@link #of} with a reflection answer added, for models that also write reflections ({@code mage
+   * train --tiny} and the trainer soak).
+   *
+   * @param provider the environment
+   * @param seed the seed of the four deals or boards it opens
+   * @return the corpus
+   */
+  public static String withReflection(EnvironmentProvider provider, long seed) {
+    return of(provider, seed) + "<remark>Next time I will play differently.</remark>\n";
+  }
 }

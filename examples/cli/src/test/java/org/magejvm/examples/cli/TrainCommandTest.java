@@ -86,7 +86,7 @@ class TrainCommandTest {
   @Test
   void validatesAgainstTheHeldOutOpponentsInTheirEvaluationSeat() {
     EnvironmentRegistry registry = EnvironmentRegistry.discover();
-    List<MageTrainer.Validation> ttt = TrainCommand.validations(MethodPreset.MAGE,
+    List<MageTrainer.Validation> ttt = MageTrainer.Validation.standardSets(MethodPreset.MAGE,
         registry.require("mage-tictactoe"), 16, 24);
     assertThat(ttt).extracting(MageTrainer.Validation::name)
         .containsExactly("", "heldout/mcts-100", "heldout/mcts-1000");
@@ -96,7 +96,7 @@ class TrainCommandTest {
       assertThat(v.config().tasks()).isEqualTo(16);
       assertThat(v.config().sampling().orElseThrow().temperature()).isEqualTo(0.7);
     }
-    List<MageTrainer.Validation> kuhn = TrainCommand.validations(MethodPreset.MAGE,
+    List<MageTrainer.Validation> kuhn = MageTrainer.Validation.standardSets(MethodPreset.MAGE,
         registry.require("mage-kuhn-poker"), 16, 24);
     assertThat(kuhn).extracting(MageTrainer.Validation::name).containsExactly("", "heldout/cfr");
     assertThat(kuhn.get(1).config().seating()).isEqualTo(Seating.second());

@@ -18,8 +18,12 @@ import org.magejvm.api.annotation.Api;
 @Api(status = Api.Status.EXPERIMENTAL)
 public interface MemoryProbe {
 
-  /** Starts a new phase: forget the peak so far (or remember the current level as its start). */
-  void reset();
+  /**
+   * Starts a new phase: forget the peak so far.
+   *
+   * @return whether the peak was reset; when not, {@link #peakMiB()} keeps reporting the peak of everything before
+   */
+  boolean reset();
 
   /** @return the peak since the last {@link #reset()}, in MiB, or -1 when it cannot be measured */
   double peakMiB();
@@ -28,11 +32,12 @@ public interface MemoryProbe {
   static MemoryProbe processRss() {
     return new MemoryProbe() {
       @Override
-      public void reset() {
+      public boolean reset() {
         try {
           Files.writeString(Path.of("/proc/self/clear_refs"), "5");
+          return true;
         } catch (IOException | RuntimeException e) {
-          // not Linux, or not allowed: peakMiB() then reports the process's peak so far
+          return false; // not Linux, or not allowed: peakMiB() then reports the process's peak so far
         }
       }
 
