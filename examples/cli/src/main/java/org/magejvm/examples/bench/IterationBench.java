@@ -85,13 +85,7 @@ public final class IterationBench {
     opt.put("seed", "1");
     opt.put("skipzero", "false");
     opt.put("dir", "");
-    for (String a : args) {
-      int eq = a.indexOf('=');
-      if (eq < 0 || !opt.containsKey(a.substring(0, eq))) {
-        throw new IllegalArgumentException("unknown argument " + a + "; known keys: " + opt.keySet());
-      }
-      opt.put(a.substring(0, eq), a.substring(eq + 1));
-    }
+    BenchArgs.apply(opt, args);
     Engine engine = Engine.getEngine("PyTorch");
     System.out.printf(Locale.ROOT,
         "IterationBench: %s %s, %d cores visible, libtorch threads %s, Java %s, load %s%n",

@@ -56,13 +56,7 @@ public final class ModelBench {
     opt.put("nocache10m", "1:256,8:256,64:32");
     opt.put("nocache100m", "1:64,8:32");
     opt.put("ceiling", "true");
-    for (String a : args) {
-      int eq = a.indexOf('=');
-      if (eq < 0 || !opt.containsKey(a.substring(0, eq))) {
-        throw new IllegalArgumentException("unknown argument " + a + "; known keys: " + opt.keySet());
-      }
-      opt.put(a.substring(0, eq), a.substring(eq + 1));
-    }
+    BenchArgs.apply(opt, args);
     Engine engine = Engine.getEngine("PyTorch");
     System.out.printf(Locale.ROOT, "ModelBench: %s %s, %d cores visible, libtorch threads %s, Java %s%n",
         engine.getEngineName(), engine.getVersion(), Runtime.getRuntime().availableProcessors(),

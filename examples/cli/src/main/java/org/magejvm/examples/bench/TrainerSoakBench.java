@@ -96,13 +96,7 @@ public final class TrainerSoakBench {
     opt.put("dir", "");
     opt.put("model", "");
     opt.put("prompts", "preset");
-    for (String a : args) {
-      int eq = a.indexOf('=');
-      if (eq < 0 || !opt.containsKey(a.substring(0, eq))) {
-        throw new IllegalArgumentException("unknown argument " + a + "; known keys: " + opt.keySet());
-      }
-      opt.put(a.substring(0, eq), a.substring(eq + 1));
-    }
+    BenchArgs.apply(opt, args);
     int iterations = Integer.parseInt(opt.get("iterations"));
     int every = Integer.parseInt(opt.get("every"));
     long seed = Long.parseLong(opt.get("seed"));

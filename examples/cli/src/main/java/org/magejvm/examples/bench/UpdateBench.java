@@ -88,13 +88,7 @@ public final class UpdateBench {
     opt.put("soakbatch", "4");
     opt.put("soakmode", "full");
     opt.put("soakevery", "50");
-    for (String a : args) {
-      int eq = a.indexOf('=');
-      if (eq < 0 || !opt.containsKey(a.substring(0, eq))) {
-        throw new IllegalArgumentException("unknown argument " + a + "; known keys: " + opt.keySet());
-      }
-      opt.put(a.substring(0, eq), a.substring(eq + 1));
-    }
+    BenchArgs.apply(opt, args);
     Engine engine = Engine.getEngine("PyTorch");
     System.out.printf(Locale.ROOT, "UpdateBench: %s %s, %d cores visible, libtorch threads %s, Java %s, load %s%n",
         engine.getEngineName(), engine.getVersion(), Runtime.getRuntime().availableProcessors(),
