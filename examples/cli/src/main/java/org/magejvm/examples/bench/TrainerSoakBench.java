@@ -142,13 +142,14 @@ public final class TrainerSoakBench {
         .optKlCoefficient(Double.parseDouble(opt.get("kl"))).build();
     PolicyOptimizer optimizer = ProviderRegistry.discover(PolicyOptimizerProvider.class)
         .require(preset.optimizerId().orElseThrow()).create(oc);
-    RolloutConfig rollout = preset.trainingRollout(provider)
+    RolloutConfig.Builder rolloutBuilder = preset.trainingRollout(provider)
         .optTasks(Integer.parseInt(opt.get("tasks")))
         .optGroupSize(Integer.parseInt(opt.get("group")))
-        .optSampling(SamplingConfig.training(tokens))
-        .optContextMode(compact ? ContextMode.HISTORY_ONLY : preset.trainingRollout(provider).build().contextMode())
-        .optPromptStyle(compact ? PromptStyle.COMPACT : preset.trainingRollout(provider).build().promptStyle())
-        .build();
+        .optSampling(SamplingConfig.training(tokens));
+    if (compact) {
+      rolloutBuilder.optContextMode(ContextMode.HISTORY_ONLY).optPromptStyle(PromptStyle.COMPACT);
+    }
+    RolloutConfig rollout = rolloutBuilder.build();
     CreditConfig credit = CreditConfig.forEnvironment(provider.defaults())
         .optMetaReturn(preset.metaReturn().orElseThrow()).optMaxResponseTokens(tokens).build();
 
