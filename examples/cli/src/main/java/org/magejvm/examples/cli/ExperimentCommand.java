@@ -4,8 +4,8 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.magejvm.examples.quickstart.KuhnMethodsExperiment;
-import org.magejvm.examples.quickstart.KuhnRecipe;
+import org.magejvm.examples.quickstart.MethodsExperiment;
+import org.magejvm.examples.quickstart.GameRecipe;
 import org.magejvm.spi.EnvironmentRegistry;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -16,10 +16,12 @@ import picocli.CommandLine.Parameters;
 @Command(name = "experiment", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Run a training experiment and print its table (minutes to hours on a CPU).",
         "kuhn-methods: mage, lamer and gigpo trained from one warm start on Kuhn Poker with several training seeds,"
-            + " evaluated with the untrained warm start on the same evaluation seeds (docs/results.md)."})
+            + " evaluated with the untrained warm start on the same evaluation seeds (docs/results.md).",
+        "ttt-methods: the same on Tic-Tac-Toe (pool: MCTS-100, the preferred-position players, random; held out:"
+            + " MCTS-1000; draw rates beside the success rates)."})
 final class ExperimentCommand implements Callable<Integer> {
 
-  @Parameters(index = "0", paramLabel = "NAME", description = "The experiment: kuhn-methods.")
+  @Parameters(index = "0", paramLabel = "NAME", description = "The experiment: kuhn-methods or ttt-methods.")
   String name;
 
   @Option(names = "--work-dir", paramLabel = "DIR", defaultValue = "mage-experiments",
@@ -50,6 +52,10 @@ final class ExperimentCommand implements Callable<Integer> {
       description = "Weight of the k3 KL penalty to the warm start (default: ${DEFAULT-VALUE}).")
   double klCoefficient;
 
+  @Option(names = "--warm-start-examples", paramLabel = "N", defaultValue = "3200",
+      description = "Supervised turns of the warm start (default: ${DEFAULT-VALUE}).")
+  int warmStartExamples;
+
   @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
       description = "Seed of the tiny model, the warm start and the evaluation sets (default: ${DEFAULT-VALUE}).")
   long seed;
@@ -63,15 +69,18 @@ final class ExperimentCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (!"kuhn-methods".equals(name)) {
-      throw new CommandLine.ParameterException(spec.commandLine(),
-          "unknown experiment '" + name + "'; known: kuhn-methods");
-    }
+    GameRecipe.Game game = switch (name) {
+      case "kuhn-methods" -> GameRecipe.KUHN;
+      case "ttt-methods" -> GameRecipe.TIC_TAC_TOE;
+      default -> throw new CommandLine.ParameterException(spec.commandLine(),
+          "unknown experiment '" + name + "'; known: kuhn-methods, ttt-methods");
+    };
     LibtorchThreads.apply(threads);
     PrintWriter out = spec.commandLine().getOut();
-    KuhnRecipe.Settings settings = new KuhnRecipe.Settings(workDir, 3200, iterations, tasks, evalMetaEpisodes,
+    GameRecipe.Settings settings = new GameRecipe.Settings(workDir, warmStartExamples, iterations, tasks,
+        evalMetaEpisodes,
         learningRate, klCoefficient, 512, 1, seed);
-    new KuhnMethodsExperiment(EnvironmentRegistry.discover(), out).run(settings, seeds);
+    new MethodsExperiment(EnvironmentRegistry.discover(), game, out).run(settings, seeds);
     return 0;
   }
 }

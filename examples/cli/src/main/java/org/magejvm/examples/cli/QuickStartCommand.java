@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.magejvm.api.AnchorScope;
 import org.magejvm.examples.quickstart.KuhnQuickStart;
-import org.magejvm.examples.quickstart.KuhnRecipe;
+import org.magejvm.examples.quickstart.GameRecipe;
 import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.impl.train.ChartListener;
 import org.magejvm.impl.train.MetricsFileListener;
@@ -92,7 +92,7 @@ final class QuickStartCommand implements Callable<Integer> {
   public Integer call() {
     LibtorchThreads.apply(threads);
     PrintWriter out = spec.commandLine().getOut();
-    KuhnRecipe.Settings settings = new KuhnRecipe.Settings(workDir, warmStartExamples,
+    GameRecipe.Settings settings = new GameRecipe.Settings(workDir, warmStartExamples,
         iterations != null ? iterations : quick ? 5 : 40, tasks != null ? tasks : 4,
         evalMetaEpisodes != null ? evalMetaEpisodes : quick ? 16 : 48, learningRate, klCoefficient, 512, 1, seed,
         repeatShare, anchors, invalidPenalty);

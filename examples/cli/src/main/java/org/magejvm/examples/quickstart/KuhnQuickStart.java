@@ -41,8 +41,8 @@ public final class KuhnQuickStart {
    * @return {@code before}, {@code after} and {@code ceiling}: metrics per evaluation set
    */
   public Map<String, Map<String, Map<String, Number>>> run(
-      KuhnRecipe.Settings settings, MethodPreset method, List<TrainingListener> listeners) {
-    KuhnRecipe recipe = new KuhnRecipe(registry, settings, out);
+      GameRecipe.Settings settings, MethodPreset method, List<TrainingListener> listeners) {
+    GameRecipe recipe = new GameRecipe(registry, settings, out);
     Path warm = recipe.warmStart();
     Map<String, Map<String, Map<String, Number>>> result = new LinkedHashMap<>();
     Map<String, Map<String, Number>> ceiling = recipe.ceilings();
@@ -76,7 +76,7 @@ public final class KuhnQuickStart {
         "ceiling", "score[2]", "invalid");
     for (Map.Entry<String, Map<String, Number>> e : metrics.entrySet()) {
       Map<String, Number> v = e.getValue();
-      String label = e.getKey() + (e.getKey().equals(KuhnRecipe.HELD_OUT) ? "*" : "");
+      String label = e.getKey() + (e.getKey().equals(GameRecipe.KUHN.heldOut()) ? "*" : "");
       out.printf(Locale.ROOT, "  %-13s %8.3f %8.3f %8.3f %9.3f %9.3f %8.3f%n", label,
           v.get("success_rate[0]").doubleValue(), v.get("success_rate[1]").doubleValue(),
           v.get("success_rate[2]").doubleValue(), ceiling.get(e.getKey()).get("success_rate[2]").doubleValue(),
@@ -93,7 +93,7 @@ public final class KuhnQuickStart {
    * @param args the arguments
    */
   public static void main(String[] args) {
-    KuhnRecipe.Settings s = new KuhnRecipe.Settings(Path.of(args[0]), Integer.parseInt(args[2]),
+    GameRecipe.Settings s = new GameRecipe.Settings(Path.of(args[0]), Integer.parseInt(args[2]),
         Integer.parseInt(args[3]), Integer.parseInt(args[4]), Integer.parseInt(args[5]),
         Double.parseDouble(args[6]), Double.parseDouble(args[7]), Integer.parseInt(args[8]),
         args.length > 10 ? Integer.parseInt(args[10]) : 1, Long.parseLong(args[9]));

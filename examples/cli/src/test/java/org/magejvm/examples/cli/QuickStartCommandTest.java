@@ -8,7 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.magejvm.examples.quickstart.KuhnRecipe;
+import org.magejvm.examples.quickstart.GameRecipe;
 
 /** The quick start end to end on a very small budget: the pipeline, the files it writes and its JSON output. */
 class QuickStartCommandTest {
@@ -22,7 +22,7 @@ class QuickStartCommandTest {
     assertThat(root.keySet()).containsExactly("before", "after", "ceiling");
     for (String part : root.keySet()) {
       JsonObject m = root.getAsJsonObject(part);
-      for (String opp : KuhnRecipe.POOL) {
+      for (String opp : GameRecipe.KUHN.pool()) {
         assertThat(m.has(opp + "/success_rate[0]")).as(part + " " + opp).isTrue();
         assertThat(m.has(opp + "/success_rate[2]")).isTrue();
         assertThat(m.has(opp + "/score[2]")).isTrue();

@@ -15,30 +15,34 @@ import org.magejvm.impl.train.TrainingCharts;
 import org.magejvm.spi.EnvironmentRegistry;
 
 /**
- * The method comparison on Kuhn Poker at small scale (the paper's Table 1 in miniature): from one warm start, train
- * {@code mage}, {@code lamer} and {@code gigpo} (single episode, group 24: the same number of episodes per
- * iteration as 8 meta-episodes of 3) with several training seeds each, and evaluate them and the untrained warm start
- * on the same evaluation seeds: success_rate[0] and [2] against the pool and against the held-out {@code cfr}.
+ * The method comparison at small scale (the paper's Table 1 in miniature), on Kuhn Poker or Tic-Tac-Toe: from one
+ * warm start, train {@code mage}, {@code lamer} and {@code gigpo} (single episode, group 24: the same number of
+ * episodes per iteration as 8 meta-episodes of 3) with several training seeds each, and evaluate them and the
+ * untrained warm start on the same evaluation seeds: success_rate[0] and [2] (and for Tic-Tac-Toe draw_rate[0] and
+ * [2]) against the pool (averaged over its evaluation sets) and against the held-out opponent.
  *
  * <p>Rows: {@code react} is the warm start with no memory of earlier attempts; {@code warm+history} is the warm start
  * with the earlier attempts' moves and outcomes in its prompt (the stand-in for {@code reflexion}: a model this size
  * writes no useful reflection); single-episode methods are evaluated without cross-episode context (as the reference
  * evaluates its GiGPO baseline), the multi-episode ones with history.
  */
-public final class KuhnMethodsExperiment {
+public final class MethodsExperiment {
 
   /** The methods trained. */
   public static final List<MethodPreset> METHODS = List.of(MethodPreset.MAGE, MethodPreset.LAMER, MethodPreset.GIGPO);
 
   private final EnvironmentRegistry registry;
+  private final GameRecipe.Game game;
   private final PrintWriter out;
 
   /**
-   * @param registry where the Kuhn environment is found
+   * @param registry where the game's environment is found
+   * @param game the game
    * @param out where progress and the table go
    */
-  public KuhnMethodsExperiment(EnvironmentRegistry registry, PrintWriter out) {
+  public MethodsExperiment(EnvironmentRegistry registry, GameRecipe.Game game, PrintWriter out) {
     this.registry = registry;
+    this.game = game;
     this.out = out;
   }
 
@@ -48,32 +52,41 @@ public final class KuhnMethodsExperiment {
    * @param settings the recipe settings (its seed is the warm start's and the evaluation's)
    * @param trainingSeeds the training seeds per method
    * @return per row ({@code react}, {@code warm+history}, then each method), the list of per-seed summaries
-   *     ({@code pool/success_rate[k]}, {@code cfr/success_rate[k]} for k = 0, 2)
+   *     ({@link #columns()})
    */
-  public Map<String, List<Map<String, Double>>> run(KuhnRecipe.Settings settings, List<Long> trainingSeeds) {
-    KuhnRecipe base = new KuhnRecipe(registry, settings, out);
+  public Map<String, List<Map<String, Double>>> run(GameRecipe.Settings settings, List<Long> trainingSeeds) {
+    GameRecipe base = new GameRecipe(registry, game, settings, out);
     Path warm = base.warmStart();
     Map<String, List<Map<String, Double>>> rows = new LinkedHashMap<>();
     try (DjlLanguagePolicy policy = base.load(warm)) {
       rows.put("react", List.of(summary(base.evaluate(policy, ContextMode.NONE))));
       rows.put("warm+history", List.of(summary(base.evaluate(policy, ContextMode.HISTORY_ONLY))));
     }
+    out.printf(Locale.ROOT, "%s (%s) on the same sets:", game.referencePolicy(), game.referenceLabel());
+    Map<String, Double> reference = summary(base.ceilings());
+    for (String key : columns()) {
+      out.printf(Locale.ROOT, " %s %.3f", key, reference.get(key));
+    }
+    out.println();
+    out.flush();
     for (MethodPreset method : METHODS) {
       List<Map<String, Double>> perSeed = new ArrayList<>();
       for (long seed : trainingSeeds) {
         out.printf(Locale.ROOT, "%s, training seed %d%n", method.id(), seed);
         out.flush();
         // training seeds change the rollouts; the warm start and the evaluation sets stay those of settings.seed()
-        KuhnRecipe training = new KuhnRecipe(registry, settings, out);
-        Path runDir = settings.workDir().resolve(method.id() + "-seed" + seed);
+        GameRecipe training = new GameRecipe(registry, game, settings, out);
+        Path runDir = settings.workDir().resolve(method.id() + game.cacheSuffix() + "-seed" + seed);
         try (DjlLanguagePolicy policy = base.load(warm);
             MetricsFileListener metrics = new MetricsFileListener(runDir)) {
           training.train(method, policy, warm, List.of(metrics), seed);
           ContextMode context = method.multiEpisode() ? ContextMode.HISTORY_ONLY : ContextMode.NONE;
           Map<String, Double> summary = summary(base.evaluate(policy, context));
-          out.printf(Locale.ROOT, "  %s seed %d: pool sr[0] %.3f, pool sr[2] %.3f, cfr sr[0] %.3f, cfr sr[2] %.3f%n",
-              method.id(), seed, summary.get("pool/success_rate[0]"), summary.get("pool/success_rate[2]"),
-              summary.get("cfr/success_rate[0]"), summary.get("cfr/success_rate[2]"));
+          StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  %s seed %d:", method.id(), seed));
+          for (String key : columns()) {
+            line.append(String.format(Locale.ROOT, " %s %.3f", key, summary.get(key)));
+          }
+          out.println(line);
           out.flush();
           perSeed.add(summary);
         }
@@ -85,12 +98,16 @@ public final class KuhnMethodsExperiment {
     return rows;
   }
 
-  /** Writes {@code methods.png} and {@code methods.svg}: pool sr[0] and sr[2] per row, seed spread as error bars. */
+  /**
+   * Writes {@code methods.png} and {@code methods.svg}: pool sr[0] and sr[2] and the held-out sr[2] (draw rate for
+   * games with draws) per row, seed spread as error bars.
+   */
   private void chart(Map<String, List<Map<String, Double>>> rows, Path dir) {
     List<String> categories = new ArrayList<>(rows.keySet());
     Map<String, double[]> means = new LinkedHashMap<>();
     Map<String, double[]> spreads = new LinkedHashMap<>();
-    for (String key : List.of("pool/success_rate[0]", "pool/success_rate[2]", "cfr/success_rate[2]")) {
+    String heldOutKey = game.heldOut() + (game.draws() ? "/draw_rate[2]" : "/success_rate[2]");
+    for (String key : List.of("pool/success_rate[0]", "pool/success_rate[2]", heldOutKey)) {
       double[] m = new double[categories.size()];
       double[] sd = new double[categories.size()];
       for (int i = 0; i < categories.size(); i++) {
@@ -102,37 +119,61 @@ public final class KuhnMethodsExperiment {
       means.put(key, m);
       spreads.put(key, sd);
     }
-    List<Path> files = TrainingCharts.writeComparison(dir, "methods", "Kuhn Poker: success rate by method",
-        "success rate (mean over training seeds, bars: sample sd)", categories, means, spreads);
+    List<Path> files = TrainingCharts.writeComparison(dir, "methods" + game.cacheSuffix(), game.environment() + ": rates by method",
+        "rate (mean over training seeds, bars: sample sd)", categories, means, spreads);
     out.println("Chart: " + files.get(0));
     out.flush();
   }
 
-  /** Pool averages (over the three pool opponents' sets) and the held-out set's rates. */
-  static Map<String, Double> summary(Map<String, Map<String, Number>> sets) {
-    Map<String, Double> s = new LinkedHashMap<>();
-    for (int k : new int[] {0, 2}) {
-      double pool = 0;
-      for (String opp : KuhnRecipe.POOL) {
-        pool += sets.get(opp).get("success_rate[" + k + "]").doubleValue();
+  /**
+   * @return the summary's keys: pool and held-out success_rate[0] and [2], then (games with draws) the same
+   *     draw_rate columns
+   */
+  List<String> columns() {
+    List<String> keys = new ArrayList<>();
+    List<String> rates = game.draws() ? List.of("success_rate", "draw_rate") : List.of("success_rate");
+    for (String rate : rates) {
+      for (String set : List.of("pool", game.heldOut())) {
+        for (int k : new int[] {0, 2}) {
+          keys.add(set + "/" + rate + "[" + k + "]");
+        }
       }
-      s.put("pool/success_rate[" + k + "]", pool / KuhnRecipe.POOL.size());
-      s.put("cfr/success_rate[" + k + "]", sets.get(KuhnRecipe.HELD_OUT).get("success_rate[" + k + "]").doubleValue());
+    }
+    return keys;
+  }
+
+  /** Pool averages (over the pool's evaluation sets) and the held-out set's rates, keyed as {@link #columns()}. */
+  Map<String, Double> summary(Map<String, Map<String, Number>> sets) {
+    Map<String, Double> s = new LinkedHashMap<>();
+    for (String key : columns()) {
+      String set = key.substring(0, key.indexOf('/'));
+      String metric = key.substring(key.indexOf('/') + 1);
+      if (set.equals("pool")) {
+        double pool = 0;
+        for (String opp : game.pool()) {
+          pool += sets.get(opp).get(metric).doubleValue();
+        }
+        s.put(key, pool / game.pool().size());
+      } else {
+        s.put(key, sets.get(set).get(metric).doubleValue());
+      }
     }
     return s;
   }
 
   private void print(Map<String, List<Map<String, Double>>> rows) {
     out.println();
-    out.printf(Locale.ROOT, "%-14s %5s %18s %18s %18s %18s%n", "method", "seeds", "pool sr[0]", "pool sr[2]",
-        "cfr sr[0]", "cfr sr[2]");
+    StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-14s %5s", "method", "seeds"));
+    for (String key : columns()) {
+      header.append(String.format(Locale.ROOT, " %26s", key));
+    }
+    out.println(header);
     for (Map.Entry<String, List<Map<String, Double>>> row : rows.entrySet()) {
       StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-14s %5d", row.getKey(),
           row.getValue().size()));
-      for (String key : List.of("pool/success_rate[0]", "pool/success_rate[2]", "cfr/success_rate[0]",
-          "cfr/success_rate[2]")) {
+      for (String key : columns()) {
         double[] v = row.getValue().stream().mapToDouble(m -> m.get(key)).toArray();
-        sb.append(String.format(Locale.ROOT, " %18s", meanSpread(v)));
+        sb.append(String.format(Locale.ROOT, " %26s", meanSpread(v)));
       }
       out.println(sb);
     }

@@ -52,23 +52,94 @@ import org.magejvm.spi.EnvironmentRegistry;
 import org.magejvm.spi.PromptStyle;
 
 /**
- * The shared recipe of the Kuhn Poker quick start and the method comparison: a tiny Qwen3 model, a warm start that
- * teaches the action format but not adaptation, training with a method preset, and evaluation per opponent.
+ * The shared recipe of the quick start and the method comparisons: a tiny Qwen3 model, a warm start that teaches the
+ * action format but not adaptation, training with a method preset, and evaluation per opponent, for one of the
+ * {@link Game}s (Kuhn Poker for the quick start; Kuhn Poker or Tic-Tac-Toe for the comparisons).
  *
  * <p>Settings that differ from the reference, and why (also in docs/results.md): the prompt holds the earlier
  * attempts' moves and outcomes ({@link ContextMode#HISTORY_ONLY}) instead of written reflections, because a model of
  * this size writes no useful reflection; compact prompts; a full-batch update per iteration and a higher learning
  * rate, because the batch is small and the model tiny; GiGPO step groups keyed by the whole prompt
- * ({@link AnchorScope#PROMPT}) and an invalid-action penalty of 25 instead of 2 (see the constants).
+ * ({@link AnchorScope#PROMPT}) and an invalid-action penalty of 25 instead of the preset's (see the constants).
  */
-public final class KuhnRecipe {
+public final class GameRecipe {
 
-  /** The environment. */
-  public static final String ENVIRONMENT = "mage-kuhn-poker";
-  /** The training population. */
-  public static final List<String> POOL = List.of("conservative", "aggressive", "intermediate");
-  /** The held-out opponent, played with the agent second as in the reference's validation. */
-  public static final String HELD_OUT = "cfr";
+  /**
+   * What the recipe needs to know about a game.
+   *
+   * @param environment the environment id
+   * @param pool the pool opponents evaluated one set each (the training population is the environment's own)
+   * @param heldOut the held-out opponent, never played in training
+   * @param heldOutSeat the agent's seat against the held-out opponent
+   * @param poolSeating the agent's seats against the pool in evaluation
+   * @param fixedPolicy the environment's scripted policy that plays the warm start's fixed line (it must not read
+   *     earlier attempts)
+   * @param referencePolicy the scripted policy whose rates are printed beside the model's
+   * @param referenceLabel what that policy's rates mean
+   * @param cacheSuffix appended to the names of the cached tiny model and warm start ("" for Kuhn Poker, which
+   *     keeps the names of earlier versions)
+   * @param draws whether the game has draws (their rates are then reported beside the success rates)
+   */
+  public record Game(
+      String environment, List<String> pool, String heldOut, Seat heldOutSeat, Seating poolSeating,
+      String fixedPolicy, String referencePolicy, String referenceLabel, String cacheSuffix, boolean draws) {
+
+    /**
+     * Validates and copies.
+     *
+     * @param environment environment id
+     * @param pool pool sets
+     * @param heldOut held-out opponent
+     * @param heldOutSeat seat against it
+     * @param poolSeating seats against the pool
+     * @param fixedPolicy the fixed line
+     * @param referencePolicy the reference player
+     * @param referenceLabel its label
+     * @param cacheSuffix cache name suffix
+     * @param draws whether the game has draws
+     */
+    public Game {
+      java.util.Objects.requireNonNull(environment, "environment");
+      pool = List.copyOf(pool);
+      java.util.Objects.requireNonNull(heldOut, "heldOut");
+      java.util.Objects.requireNonNull(heldOutSeat, "heldOutSeat");
+      java.util.Objects.requireNonNull(poolSeating, "poolSeating");
+      java.util.Objects.requireNonNull(fixedPolicy, "fixedPolicy");
+      java.util.Objects.requireNonNull(referencePolicy, "referencePolicy");
+      java.util.Objects.requireNonNull(referenceLabel, "referenceLabel");
+      java.util.Objects.requireNonNull(cacheSuffix, "cacheSuffix");
+    }
+
+    /** @return the evaluation sets: the pool opponents, then the held-out one */
+    public List<String> evaluationSets() {
+      List<String> sets = new ArrayList<>(pool);
+      sets.add(heldOut);
+      return sets;
+    }
+  }
+
+  /**
+   * Kuhn Poker: the pool {conservative, aggressive, intermediate} with mixed seats, the held-out {@code cfr} with the
+   * agent second as in the reference's validation; the warm start's fixed line is {@code fixed-line}; the
+   * hand-written {@code adaptive} player on the same deals gives the winnable-deal ceiling (it wins a meta-episode
+   * exactly when its deal is winnable).
+   */
+  public static final Game KUHN = new Game("mage-kuhn-poker", List.of("conservative", "aggressive", "intermediate"),
+      "cfr", Seat.SECOND, Seating.mixed(0.5), "fixed-line", "adaptive", "winnable-deal ceiling", "", false);
+
+  /**
+   * Tic-Tac-Toe: one evaluation set per pool opponent (MCTS with 100 simulations, the six preferred-position players,
+   * random), the held-out MCTS with 1,000 simulations; the agent moves first everywhere, as in the reference. The
+   * warm start's fixed line is the perfect {@code minimax} player (it never reads earlier attempts, so it cannot
+   * teach exploiting an opponent); minimax's own rates are printed beside the model's as a reference (they are not
+   * a ceiling: an exploiting player can win more often against the weak opponents).
+   */
+  public static final Game TIC_TAC_TOE = new Game("mage-tictactoe",
+      List.of("mcts-100", "preferred-center-first", "preferred-corners-first", "preferred-edges-first",
+          "preferred-main-diagonal", "preferred-anti-diagonal", "preferred-reverse", "random"),
+      "mcts-1000", Seat.FIRST, Seating.of(Seat.FIRST), "minimax", "minimax", "minimax (not a ceiling)",
+      "-tictactoe", true);
+
   /** Response tokens per turn (an action answer is a handful of tokens). */
   public static final int MAX_NEW_TOKENS = 16;
   /**
@@ -187,27 +258,47 @@ public final class KuhnRecipe {
   }
 
   private final EnvironmentRegistry registry;
+  private final Game game;
   private final EnvironmentProvider provider;
   private final Settings settings;
   private final PrintWriter out;
 
   /**
+   * A Kuhn Poker recipe.
+   *
    * @param registry where the Kuhn environment is found
    * @param settings the settings
    * @param out where progress goes
    */
-  public KuhnRecipe(EnvironmentRegistry registry, Settings settings, PrintWriter out) {
+  public GameRecipe(EnvironmentRegistry registry, Settings settings, PrintWriter out) {
+    this(registry, KUHN, settings, out);
+  }
+
+  /**
+   * @param registry where the game's environment is found
+   * @param game the game
+   * @param settings the settings
+   * @param out where progress goes
+   */
+  public GameRecipe(EnvironmentRegistry registry, Game game, Settings settings, PrintWriter out) {
     this.registry = registry;
-    this.provider = registry.require(ENVIRONMENT);
+    this.game = game;
+    this.provider = registry.require(game.environment());
     this.settings = settings;
     this.out = out;
   }
 
+  /** @return the game */
+  public Game game() {
+    return game;
+  }
+
   /** @return the tiny model's directory (written on first use) */
   public Path tinyModel() {
-    Path dir = settings.workDir().resolve("tiny-qwen3");
+    Path dir = settings.workDir().resolve("tiny-qwen3" + game.cacheSuffix());
     if (!Files.exists(dir.resolve("model.safetensors"))) {
-      out.println("Writing a tiny Qwen3 checkpoint (tokenizer learned from Kuhn prompts) to " + dir);
+      out.println("Writing a tiny Qwen3 checkpoint (tokenizer learned from " + game.environment() + " prompts) to "
+          + dir);
       TinyCheckpoint.write(dir, TinyCheckpoint.Spec.small(PromptCorpus.of(provider, settings.seed()),
           Seeds.derive(settings.seed(), 7, 0)));
     }
@@ -220,7 +311,7 @@ public final class KuhnRecipe {
    * @throws IllegalStateException when the cached warm start was made with other warm-start settings
    */
   public Path warmStart() {
-    Path warm = settings.workDir().resolve("warm-start");
+    Path warm = settings.workDir().resolve("warm-start" + game.cacheSuffix());
     Path recipe = warm.resolve("warm-start-settings.txt");
     String wanted = String.format(Locale.ROOT, "examples=%d repeat_share=%s seed=%d%n", settings.warmStartExamples(),
         settings.repeatShare(), settings.seed());
@@ -244,7 +335,8 @@ public final class KuhnRecipe {
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("cannot create " + warm, e);
     }
-    TranscriptWriter.write(settings.workDir().resolve("warm-start-transcripts.jsonl"), transcripts);
+    TranscriptWriter.write(settings.workDir().resolve("warm-start" + game.cacheSuffix() + "-transcripts.jsonl"),
+        transcripts);
     out.printf(Locale.ROOT, "Warm start: %d turns of non-adaptive scripted players (after the first attempt %.0f%% of"
         + " turns repeat the previous attempt's action whatever its outcome; the rest the fixed line or a random legal"
         + " action), one epoch of supervised training%n", transcripts.size(), 100 * settings.repeatShare());
@@ -279,8 +371,8 @@ public final class KuhnRecipe {
     while (out.size() < count) {
       RolloutConfig config = rollout(MethodPreset.MAGE, 16).optGroupSize(4)
           .optSeed(Seeds.derive(settings.seed(), 9, round)).build();
-      try (LanguagePolicy mix = new MixedScripted(provider, Seeds.derive(settings.seed(), 10, round),
-          settings.repeatShare())) {
+      try (LanguagePolicy mix = new MixedScripted(provider, game.fixedPolicy(),
+          Seeds.derive(settings.seed(), 10, round), settings.repeatShare())) {
         for (MetaEpisode m : new MetaEpisodeRunner(registry).run(config, mix).metaEpisodes()) {
           for (var e : m.episodes()) {
             for (Turn t : e.turns()) {
@@ -378,8 +470,8 @@ public final class KuhnRecipe {
   }
 
   /**
-   * Evaluates a policy: each pool opponent with mixed seats, and the held-out opponent with the agent second; 3
-   * episodes, evaluation sampling, the same seeds for every policy.
+   * Evaluates a policy: each pool opponent and the held-out opponent with the game's seats; 3 episodes, evaluation
+   * sampling, the same seeds for every policy.
    *
    * @param policy the policy
    * @param context what the prompt shows of earlier attempts
@@ -387,15 +479,14 @@ public final class KuhnRecipe {
    */
   public Map<String, Map<String, Number>> evaluate(LanguagePolicy policy, ContextMode context) {
     Map<String, Map<String, Number>> result = new LinkedHashMap<>();
-    List<String> sets = new ArrayList<>(POOL);
-    sets.add(HELD_OUT);
+    List<String> sets = game.evaluationSets();
     for (int i = 0; i < sets.size(); i++) {
       String opp = sets.get(i);
       RolloutConfig c = rollout(MethodPreset.MAGE, settings.evalMetaEpisodes())
           .optGroupSize(1)
           .optContextMode(context)
           .optFixedOpponent(opp)
-          .optSeating(opp.equals(HELD_OUT) ? Seating.of(Seat.SECOND) : Seating.mixed(0.5))
+          .optSeating(opp.equals(game.heldOut()) ? Seating.of(game.heldOutSeat()) : game.poolSeating())
           .optSampling(SamplingConfig.evaluation(MAX_NEW_TOKENS).withSeed(Seeds.derive(settings.seed(), 11, i)))
           .optSeed(Seeds.derive(settings.seed(), 12, i))
           .build();
@@ -406,21 +497,22 @@ public final class KuhnRecipe {
   }
 
   /**
-   * The winnable-deal ceiling of each evaluation set: the hand-written adaptive player on the same deals, seats and
-   * opponents wins a meta-episode exactly when its deal is winnable.
+   * The game's reference player on every evaluation set (same deals or boards, seats and opponents); for Kuhn Poker
+   * the winnable-deal ceiling: the hand-written adaptive player wins a meta-episode exactly when its deal is
+   * winnable.
    *
    * @return its metrics per evaluation set
    */
   public Map<String, Map<String, Number>> ceilings() {
-    try (LanguagePolicy adaptive = provider.scriptedPolicy("adaptive", 0)) {
+    try (LanguagePolicy adaptive = provider.scriptedPolicy(game.referencePolicy(), 0)) {
       return evaluate(adaptive, ContextMode.HISTORY_ONLY);
     }
   }
 
   /**
    * A non-adaptive scripted player for the warm start: per turn, with probability {@code repeat} (from the second
-   * attempt on) the action the previous attempt took at the same point of the betting, whatever that attempt's
-   * outcome; otherwise the fixed line's action with probability 1/2, else a uniformly random legal action. It reads
+   * attempt on) the action the previous attempt took at the same turn, whatever that attempt's outcome (when still
+   * legal); otherwise the fixed line's action with probability 1/2, else a uniformly random legal action. It reads
    * the earlier attempts' moves but never their outcomes, so it cannot teach the model to change a losing line.
    */
   static final class MixedScripted implements LanguagePolicy {
@@ -428,9 +520,11 @@ public final class KuhnRecipe {
     private final LanguagePolicy random;
     private final Random coin;
     private final double copy;
+    private final String fixedName;
 
-    MixedScripted(EnvironmentProvider provider, long seed, double copy) {
-      fixed = provider.scriptedPolicy("fixed-line", seed);
+    MixedScripted(EnvironmentProvider provider, String fixedLine, long seed, double copy) {
+      fixed = provider.scriptedPolicy(fixedLine, seed);
+      fixedName = fixedLine;
       random = provider.scriptedPolicy("random", seed + 1);
       coin = new Random(seed + 2);
       this.copy = copy;
@@ -438,7 +532,7 @@ public final class KuhnRecipe {
 
     @Override
     public String name() {
-      return "fixed-line+random";
+      return fixedName + "+random";
     }
 
     @Override

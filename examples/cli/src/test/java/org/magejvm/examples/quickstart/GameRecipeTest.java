@@ -20,20 +20,24 @@ import org.magejvm.impl.rollout.MetaEpisodeRunner;
 import org.magejvm.impl.rollout.RolloutConfig;
 import org.magejvm.spi.EnvironmentRegistry;
 
-class KuhnRecipeTest {
+class GameRecipeTest {
 
   private static final EnvironmentRegistry REGISTRY = EnvironmentRegistry.discover();
 
-  private static KuhnRecipe recipe(Path dir, double repeat) {
-    KuhnRecipe.Settings s = new KuhnRecipe.Settings(dir, 64, 0, 1, 4, 5e-4, 0.1, 512, 1, 3)
+  private static GameRecipe recipe(Path dir, double repeat) {
+    GameRecipe.Settings s = new GameRecipe.Settings(dir, 64, 0, 1, 4, 5e-4, 0.1, 512, 1, 3)
         .withAblation(repeat, AnchorScope.PROMPT, 25);
-    return new KuhnRecipe(REGISTRY, s, new PrintWriter(Writer.nullWriter()));
+    return new GameRecipe(REGISTRY, s, new PrintWriter(Writer.nullWriter()));
   }
 
-  private static List<MetaEpisode> play(KuhnRecipe recipe, double repeat) {
-    RolloutConfig config = recipe.rollout(MethodPreset.MAGE, 16).optGroupSize(4).optSeed(5).build();
-    try (KuhnRecipe.MixedScripted player = new KuhnRecipe.MixedScripted(
-        REGISTRY.require(KuhnRecipe.ENVIRONMENT), 7, repeat)) {
+  private static List<MetaEpisode> play(GameRecipe recipe, double repeat) {
+    return play(recipe, recipe.rollout(MethodPreset.MAGE, 16).optGroupSize(4).optSeed(5).build(), repeat);
+  }
+
+  private static List<MetaEpisode> play(GameRecipe recipe, RolloutConfig config, double repeat) {
+    GameRecipe.Game game = recipe.game();
+    try (GameRecipe.MixedScripted player = new GameRecipe.MixedScripted(
+        REGISTRY.require(game.environment()), game.fixedPolicy(), 7, repeat)) {
       return new MetaEpisodeRunner(REGISTRY).run(config, player).metaEpisodes();
     }
   }
@@ -93,10 +97,51 @@ class KuhnRecipeTest {
   void settingsRejectImpossibleValues(@TempDir Path dir) {
     assertThatThrownBy(() -> recipe(dir, 1.5)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("repeat share");
-    KuhnRecipe.Settings s = new KuhnRecipe.Settings(dir, 64, 0, 1, 4, 5e-4, 0.1, 512, 1, 3);
-    assertThat(s.repeatShare()).isEqualTo(KuhnRecipe.DEFAULT_REPEAT_SHARE);
+    GameRecipe.Settings s = new GameRecipe.Settings(dir, 64, 0, 1, 4, 5e-4, 0.1, 512, 1, 3);
+    assertThat(s.repeatShare()).isEqualTo(GameRecipe.DEFAULT_REPEAT_SHARE);
     assertThat(s.anchors()).isEqualTo(AnchorScope.PROMPT);
     assertThatThrownBy(() -> s.withAblation(0.5, AnchorScope.GLOBAL, Double.NaN))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("invalid-action penalty");
+  }
+
+  @Test
+  void theTicTacToeWarmStartPlayerRepeatsThePreviousAttemptToo(@TempDir Path dir) {
+    GameRecipe.Settings s = new GameRecipe.Settings(dir, 64, 0, 1, 4, 5e-4, 0.1, 512, 1, 3);
+    for (double repeat : new double[] {1.0, 0.0}) {
+      GameRecipe ttt = new GameRecipe(REGISTRY, GameRecipe.TIC_TAC_TOE, s.withAblation(repeat, AnchorScope.PROMPT, 25),
+          new PrintWriter(Writer.nullWriter()));
+      // a deterministic opponent answers a repeated line with the same moves, so every repeat stays legal
+      RolloutConfig config = ttt.rollout(MethodPreset.MAGE, 16).optGroupSize(4).optSeed(5)
+          .optFixedOpponent("preferred-center-first").build();
+      int[] counts = repeats(play(ttt, config, repeat));
+      assertThat(counts[1]).isGreaterThan(20);
+      if (repeat == 1.0) {
+        assertThat(counts[0]).isEqualTo(counts[1]);
+      } else {
+        assertThat(counts[0]).isLessThan(counts[1]);
+      }
+    }
+  }
+
+  @Test
+  void eachGameNamesOpponentsAndPlayersItsEnvironmentKnows() {
+    for (GameRecipe.Game game : List.of(GameRecipe.KUHN, GameRecipe.TIC_TAC_TOE)) {
+      var provider = REGISTRY.require(game.environment());
+      for (String opp : game.evaluationSets()) {
+        assertThat(provider.opponents().find(opp)).as(game.environment() + " " + opp).isPresent();
+      }
+      assertThat(provider.opponents().heldOut()).extracting(o -> o.id()).contains(game.heldOut());
+      provider.scriptedPolicy(game.fixedPolicy(), 1).close();
+      provider.scriptedPolicy(game.referencePolicy(), 1).close();
+    }
+  }
+
+  @Test
+  void theComparisonReportsDrawRatesOnlyForGamesWithDraws() {
+    var out = new PrintWriter(Writer.nullWriter());
+    assertThat(new MethodsExperiment(REGISTRY, GameRecipe.KUHN, out).columns()).containsExactly(
+        "pool/success_rate[0]", "pool/success_rate[2]", "cfr/success_rate[0]", "cfr/success_rate[2]");
+    assertThat(new MethodsExperiment(REGISTRY, GameRecipe.TIC_TAC_TOE, out).columns()).contains(
+        "pool/draw_rate[0]", "mcts-1000/draw_rate[2]", "mcts-1000/success_rate[0]").hasSize(8);
   }
 }
