@@ -110,6 +110,19 @@ public final class GameRecipe {
       java.util.Objects.requireNonNull(cacheSuffix, "cacheSuffix");
     }
 
+    /**
+     * @param sets metrics per evaluation set
+     * @param key the metric
+     * @return the metric's mean over the pool's sets
+     */
+    public double poolAverage(Map<String, Map<String, Number>> sets, String key) {
+      double sum = 0;
+      for (String opp : pool) {
+        sum += sets.get(opp).get(key).doubleValue();
+      }
+      return sum / pool.size();
+    }
+
     /** @return the evaluation sets: the pool opponents, then the held-out one */
     public List<String> evaluationSets() {
       List<String> sets = new ArrayList<>(pool);

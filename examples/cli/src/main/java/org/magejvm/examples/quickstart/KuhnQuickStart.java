@@ -38,7 +38,9 @@ public final class KuhnQuickStart {
    * @param settings the recipe settings
    * @param method the training method (the quick start uses {@link MethodPreset#MAGE})
    * @param listeners training listeners (progress, metrics file, charts)
-   * @return {@code before}, {@code after} and {@code ceiling}: metrics per evaluation set
+   * @return {@code before}, {@code after}, {@code after_without_history} (the trained model with no earlier
+   *     attempts in its prompt: every attempt is then a fresh sample of its first-attempt play, so the difference to
+   *     {@code after} is what reading the history adds) and {@code ceiling}: metrics per evaluation set
    */
   public Map<String, Map<String, Map<String, Number>>> run(
       GameRecipe.Settings settings, MethodPreset method, List<TrainingListener> listeners) {
@@ -55,8 +57,11 @@ public final class KuhnQuickStart {
       recipe.train(method, policy, warm, listeners);
       Map<String, Map<String, Number>> after = recipe.evaluate(policy, ContextMode.HISTORY_ONLY);
       printTable("After training", after, ceiling);
+      Map<String, Map<String, Number>> withoutHistory = recipe.evaluate(policy, ContextMode.NONE);
+      printHistoryEffect(before, after, withoutHistory, ceiling, recipe.game());
       result.put("before", before);
       result.put("after", after);
+      result.put("after_without_history", withoutHistory);
       result.put("ceiling", ceiling);
     }
     return result;
@@ -83,6 +88,31 @@ public final class KuhnQuickStart {
           v.get("score[2]").doubleValue(), v.get("invalid_action_rate").doubleValue());
     }
     out.println("  (* held out: never played in training; agent second)");
+    out.flush();
+  }
+
+  /**
+   * Prints the pool averages of sr[0] and sr[2] before, after, after without the history in the prompt, and for the
+   * ceiling player: success_rate[k] counts meta-episodes won by attempt k, so sr[2] exceeds sr[0] even for a player
+   * that ignores its history (a lost deal replayed can be won by a different sample); only the comparison with the
+   * same model without history shows what the history adds.
+   */
+  private void printHistoryEffect(Map<String, Map<String, Number>> before, Map<String, Map<String, Number>> after,
+      Map<String, Map<String, Number>> withoutHistory, Map<String, Map<String, Number>> ceiling,
+      GameRecipe.Game game) {
+    out.println();
+    out.println("Pool averages (sr[2] - sr[0] is the within-meta-episode gain)");
+    out.printf(Locale.ROOT, "  %-32s %8s %8s %8s%n", "", "sr[0]", "sr[2]", "gain");
+    String[] labels = {"before (warm start, history)", "after (history)", "after, without history",
+        "ceiling (" + game.referencePolicy() + ")"};
+    List<Map<String, Map<String, Number>>> rows = List.of(before, after, withoutHistory, ceiling);
+    for (int i = 0; i < labels.length; i++) {
+      double sr0 = game.poolAverage(rows.get(i), "success_rate[0]");
+      double sr2 = game.poolAverage(rows.get(i), "success_rate[2]");
+      out.printf(Locale.ROOT, "  %-32s %8.3f %8.3f %8.3f%n", labels[i], sr0, sr2, sr2 - sr0);
+    }
+    out.println("  (without history every attempt resamples the first attempt's play: its gain comes from chance,"
+        + " not from reading the earlier attempts)");
     out.flush();
   }
 

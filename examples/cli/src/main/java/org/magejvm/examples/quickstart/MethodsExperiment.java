@@ -149,11 +149,7 @@ public final class MethodsExperiment {
       String set = key.substring(0, key.indexOf('/'));
       String metric = key.substring(key.indexOf('/') + 1);
       if (set.equals("pool")) {
-        double pool = 0;
-        for (String opp : game.pool()) {
-          pool += sets.get(opp).get(metric).doubleValue();
-        }
-        s.put(key, pool / game.pool().size());
+        s.put(key, game.poolAverage(sets, metric));
       } else {
         s.put(key, sets.get(set).get(metric).doubleValue());
       }

@@ -19,7 +19,7 @@ class QuickStartCommandTest {
         "--iterations", "1", "--tasks", "1", "--eval-meta-episodes", "4", "--json");
     assertThat(run.code()).as(run.err()).isZero();
     JsonObject root = JsonParser.parseString(run.out()).getAsJsonObject();
-    assertThat(root.keySet()).containsExactly("before", "after", "ceiling");
+    assertThat(root.keySet()).containsExactly("before", "after", "after_without_history", "ceiling");
     for (String part : root.keySet()) {
       JsonObject m = root.getAsJsonObject(part);
       for (String opp : GameRecipe.KUHN.pool()) {
