@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.magejvm.examples.quickstart.MethodsExperiment;
 import org.magejvm.examples.quickstart.GameRecipe;
+import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.spi.EnvironmentRegistry;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -31,6 +32,11 @@ final class ExperimentCommand implements Callable<Integer> {
   @Option(names = "--seeds", paramLabel = "S", split = ",", defaultValue = "1,2,3",
       description = "Training seeds per method (default: ${DEFAULT-VALUE}).")
   List<Long> seeds;
+
+  @Option(names = "--methods", paramLabel = "M", split = ",", defaultValue = "mage,lamer,gigpo",
+      description = "Methods to train (default: ${DEFAULT-VALUE}; runs are deterministic, so a long comparison can be"
+          + " split over several invocations with the same work directory).")
+  List<String> methods;
 
   @Option(names = "--iterations", paramLabel = "N", defaultValue = "40",
       description = "Training iterations per run (default: ${DEFAULT-VALUE}).")
@@ -80,7 +86,16 @@ final class ExperimentCommand implements Callable<Integer> {
     GameRecipe.Settings settings = new GameRecipe.Settings(workDir, warmStartExamples, iterations, tasks,
         evalMetaEpisodes,
         learningRate, klCoefficient, 512, 1, seed);
-    new MethodsExperiment(EnvironmentRegistry.discover(), game, out).run(settings, seeds);
+    List<MethodPreset> presets = new java.util.ArrayList<>();
+    for (String m : methods) {
+      MethodPreset p = MethodsExperiment.METHODS.stream().filter(x -> x.id().equals(m)).findFirst().orElse(null);
+      if (p == null) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--methods: '" + m + "' is not one of mage,"
+            + " lamer, gigpo");
+      }
+      presets.add(p);
+    }
+    new MethodsExperiment(EnvironmentRegistry.discover(), game, out).run(settings, seeds, presets);
     return 0;
   }
 }

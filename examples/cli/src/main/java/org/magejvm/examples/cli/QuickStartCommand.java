@@ -78,6 +78,12 @@ final class QuickStartCommand implements Callable<Integer> {
       description = "Invalid-action penalty (the Kuhn preset's is 2; see docs/results.md) (default: ${DEFAULT-VALUE}).")
   double invalidPenalty;
 
+  @Option(names = "--eval-temperature", paramLabel = "T",
+      description = "Evaluate at this temperature with neither top-p nor top-k (a diagnostic: shows probability"
+          + " shifts the reference's evaluation sampling, temperature 0.7, top-p 0.8, top-k 20, rounds away;"
+          + " default: the reference's).")
+  Double evalTemperature;
+
   @Option(names = "--threads", paramLabel = "T", defaultValue = "1",
       description = "libtorch threads per operation (default: ${DEFAULT-VALUE}; the tiny model's operations are too"
           + " small to share between cores, and extra threads spin-wait on a busy machine).")
@@ -95,7 +101,7 @@ final class QuickStartCommand implements Callable<Integer> {
     GameRecipe.Settings settings = new GameRecipe.Settings(workDir, warmStartExamples,
         iterations != null ? iterations : quick ? 5 : 40, tasks != null ? tasks : 4,
         evalMetaEpisodes != null ? evalMetaEpisodes : quick ? 16 : 48, learningRate, klCoefficient, 512, 1, seed,
-        repeatShare, anchors, invalidPenalty);
+        repeatShare, anchors, invalidPenalty, evalTemperature == null ? Double.NaN : evalTemperature);
     PrintWriter progress = json ? new PrintWriter(java.io.Writer.nullWriter()) : out;
     List<TrainingListener> listeners = new ArrayList<>();
     Map<String, Map<String, Map<String, Number>>> result;

@@ -189,11 +189,14 @@ public final class GameRecipe {
    *     {@link #DEFAULT_REPEAT_SHARE}); 0 gives a warm start that never reads the earlier attempts
    * @param anchors the GiGPO step-group anchors
    * @param invalidPenalty the invalid-action penalty of credit assignment
+   * @param evalTemperature the evaluation's temperature with neither top-p nor top-k, or NaN for the reference's
+   *     evaluation sampling (temperature 0.7, top-p 0.8, top-k 20), which turns any action above 0.8 probability
+   *     into a certainty
    */
   public record Settings(
       Path workDir, int warmStartExamples, int iterations, int tasks, int evalMetaEpisodes, double learningRate,
       double klCoefficient, int miniBatchTurns, int epochs, long seed, double repeatShare, AnchorScope anchors,
-      double invalidPenalty) {
+      double invalidPenalty, double evalTemperature) {
 
     /**
      * Validates.
@@ -211,6 +214,7 @@ public final class GameRecipe {
      * @param repeatShare warm-start repeat share
      * @param anchors anchors
      * @param invalidPenalty invalid-action penalty
+     * @param evalTemperature evaluation temperature, NaN for the reference's evaluation sampling
      */
     public Settings {
       if (warmStartExamples < 1 || iterations < 0 || tasks < 1 || evalMetaEpisodes < 1 || miniBatchTurns < 1
@@ -226,6 +230,50 @@ public final class GameRecipe {
             + invalidPenalty);
       }
       java.util.Objects.requireNonNull(anchors, "anchors");
+      if (!Double.isNaN(evalTemperature) && !(evalTemperature > 0 && evalTemperature <= 10)) {
+        throw new IllegalArgumentException("the evaluation temperature must be in (0, 10], got " + evalTemperature);
+      }
+    }
+
+    /**
+     * Settings with the reference's evaluation sampling.
+     *
+     * @param workDir work directory
+     * @param warmStartExamples warm-start examples
+     * @param iterations iterations
+     * @param tasks tasks
+     * @param evalMetaEpisodes evaluation size
+     * @param learningRate learning rate
+     * @param klCoefficient KL weight
+     * @param miniBatchTurns minibatch
+     * @param epochs epochs
+     * @param seed seed
+     * @param repeatShare warm-start repeat share
+     * @param anchors anchors
+     * @param invalidPenalty invalid-action penalty
+     */
+    public Settings(Path workDir, int warmStartExamples, int iterations, int tasks, int evalMetaEpisodes,
+        double learningRate, double klCoefficient, int miniBatchTurns, int epochs, long seed, double repeatShare,
+        AnchorScope anchors, double invalidPenalty) {
+      this(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate, klCoefficient,
+          miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, Double.NaN);
+    }
+
+    /**
+     * @param temperature the evaluation temperature (no top-p, no top-k), or NaN for the reference's sampling
+     * @return a copy with that evaluation sampling
+     */
+    public Settings withEvaluationTemperature(double temperature) {
+      return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
+          klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, temperature);
+    }
+
+    /** @return the sampling of evaluations (without its seed) */
+    public SamplingConfig evaluationSampling() {
+      if (Double.isNaN(evalTemperature)) {
+        return SamplingConfig.evaluation(MAX_NEW_TOKENS);
+      }
+      return SamplingConfig.builder().optTemperature(evalTemperature).optMaxNewTokens(MAX_NEW_TOKENS).build();
     }
 
     /**
@@ -255,7 +303,7 @@ public final class GameRecipe {
      */
     public Settings withSeed(long s) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
-          klCoefficient, miniBatchTurns, epochs, s, repeatShare, anchors, invalidPenalty);
+          klCoefficient, miniBatchTurns, epochs, s, repeatShare, anchors, invalidPenalty, evalTemperature);
     }
 
     /**
@@ -266,7 +314,7 @@ public final class GameRecipe {
      */
     public Settings withAblation(double share, AnchorScope scope, double penalty) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
-          klCoefficient, miniBatchTurns, epochs, seed, share, scope, penalty);
+          klCoefficient, miniBatchTurns, epochs, seed, share, scope, penalty, evalTemperature);
     }
   }
 
@@ -500,7 +548,7 @@ public final class GameRecipe {
           .optContextMode(context)
           .optFixedOpponent(opp)
           .optSeating(opp.equals(game.heldOut()) ? Seating.of(game.heldOutSeat()) : game.poolSeating())
-          .optSampling(SamplingConfig.evaluation(MAX_NEW_TOKENS).withSeed(Seeds.derive(settings.seed(), 11, i)))
+          .optSampling(settings.evaluationSampling().withSeed(Seeds.derive(settings.seed(), 11, i)))
           .optSeed(Seeds.derive(settings.seed(), 12, i))
           .build();
       RolloutResult r = new MetaEpisodeRunner(registry).run(c, policy);

@@ -55,6 +55,21 @@ public final class MethodsExperiment {
    *     ({@link #columns()})
    */
   public Map<String, List<Map<String, Double>>> run(GameRecipe.Settings settings, List<Long> trainingSeeds) {
+    return run(settings, trainingSeeds, METHODS);
+  }
+
+  /**
+   * Runs the comparison for some of the methods (runs are deterministic, so a long comparison can be split over
+   * several invocations that share the work directory's warm start).
+   *
+   * @param settings the recipe settings (its seed is the warm start's and the evaluation's)
+   * @param trainingSeeds the training seeds per method
+   * @param methods the methods to train
+   * @return per row ({@code react}, {@code warm+history}, then each method), the list of per-seed summaries
+   *     ({@link #columns()})
+   */
+  public Map<String, List<Map<String, Double>>> run(GameRecipe.Settings settings, List<Long> trainingSeeds,
+      List<MethodPreset> methods) {
     GameRecipe base = new GameRecipe(registry, game, settings, out);
     Path warm = base.warmStart();
     Map<String, List<Map<String, Double>>> rows = new LinkedHashMap<>();
@@ -69,7 +84,7 @@ public final class MethodsExperiment {
     }
     out.println();
     out.flush();
-    for (MethodPreset method : METHODS) {
+    for (MethodPreset method : methods) {
       List<Map<String, Double>> perSeed = new ArrayList<>();
       for (long seed : trainingSeeds) {
         out.printf(Locale.ROOT, "%s, training seed %d%n", method.id(), seed);
