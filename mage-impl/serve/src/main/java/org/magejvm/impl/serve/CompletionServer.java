@@ -96,6 +96,7 @@ public final class CompletionServer implements AutoCloseable {
   private final AtomicLong rows = new AtomicLong();
   private final AtomicInteger largestBatch = new AtomicInteger();
   private final AtomicLong generationFailures = new AtomicLong();
+  private final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
   private volatile boolean running = true;
 
   private CompletionServer(Builder b) throws IOException {
@@ -176,7 +177,7 @@ public final class CompletionServer implements AutoCloseable {
    * answers queued requests with 503, and closes the policy when the server owns it. Idempotent.
    */
   @Override
-  public void close() {
+  public synchronized void close() {
     if (!running) {
       return;
     }
@@ -195,6 +196,16 @@ public final class CompletionServer implements AutoCloseable {
     if (ownsPolicy && !generation.isAlive()) {
       policy.close();
     }
+    closed.countDown();
+  }
+
+  /**
+   * Blocks until {@link #close} has finished (for a command that serves until it is stopped).
+   *
+   * @throws InterruptedException when the waiting thread is interrupted
+   */
+  public void awaitClose() throws InterruptedException {
+    closed.await();
   }
 
   private static HttpError shuttingDown() {
