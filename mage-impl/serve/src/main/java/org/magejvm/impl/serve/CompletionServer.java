@@ -96,6 +96,7 @@ public final class CompletionServer implements AutoCloseable {
   private final AtomicLong rows = new AtomicLong();
   private final AtomicInteger largestBatch = new AtomicInteger();
   private final AtomicLong generationFailures = new AtomicLong();
+  private final AtomicLong generationNanos = new AtomicLong();
   private final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
   private volatile boolean running = true;
 
@@ -159,8 +160,9 @@ public final class CompletionServer implements AutoCloseable {
    * @param rows requests generated in them
    * @param largestBatch the most requests in one call
    * @param generationFailures generation calls that failed (their requests got 500)
+   * @param generationNanos time spent in generation calls (tokenizing, generating and decoding), in nanoseconds
    */
-  public record Stats(long batches, long rows, int largestBatch, long generationFailures) {
+  public record Stats(long batches, long rows, int largestBatch, long generationFailures, long generationNanos) {
     /** @return the mean requests per generation call, 0 before the first */
     public double meanBatch() {
       return batches == 0 ? 0 : (double) rows / batches;
@@ -169,7 +171,8 @@ public final class CompletionServer implements AutoCloseable {
 
   /** @return counters of the generation calls so far */
   public Stats stats() {
-    return new Stats(batches.get(), rows.get(), largestBatch.get(), generationFailures.get());
+    return new Stats(batches.get(), rows.get(), largestBatch.get(), generationFailures.get(),
+        generationNanos.get());
   }
 
   /**
@@ -658,6 +661,15 @@ public final class CompletionServer implements AutoCloseable {
   }
 
   private void generate(List<Pending> batch) {
+    long start = System.nanoTime();
+    try {
+      generateTimed(batch);
+    } finally {
+      generationNanos.addAndGet(System.nanoTime() - start);
+    }
+  }
+
+  private void generateTimed(List<Pending> batch) {
     List<Pending> ready = new ArrayList<>(batch.size());
     int limit = policy.promptLimit();
     for (Pending p : batch) {
