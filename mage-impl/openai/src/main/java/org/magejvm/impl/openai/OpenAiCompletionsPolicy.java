@@ -23,7 +23,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -41,7 +40,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A {@link LanguagePolicy} that generates on OpenAI-compatible inference servers: each request of a batch becomes one
  * {@code POST {base}/v1/completions}, sent in parallel to one or more endpoints (the least loaded first, ties
- * round-robin), with at most {@code maxInFlight} requests in flight over all calls.
+ * round-robin), with at most {@code maxInFlight} requests in flight over all calls (a pool of that many request
+ * threads; further requests wait in its queue).
  *
  * <p><b>Prompts.</b> The request's prompt goes through the prompt formatter (identity by default; give the chat
  * template of the served checkpoint to match {@code DjlLanguagePolicy}, which sends every prompt as one user message)
@@ -94,7 +94,6 @@ public final class OpenAiCompletionsPolicy implements LanguagePolicy {
   private final boolean requireTokenIds;
   private final Duration cooldown;
   private final int maxInFlight;
-  private final Semaphore permits;
   private final HttpClient http;
   private final ExecutorService pool;
   private volatile boolean closed;
@@ -113,16 +112,18 @@ public final class OpenAiCompletionsPolicy implements LanguagePolicy {
     this.requireTokenIds = b.requireTokenIds;
     this.cooldown = b.cooldown;
     this.maxInFlight = b.maxInFlight;
-    this.permits = new Semaphore(b.maxInFlight, true);
     AtomicInteger threads = new AtomicInteger();
     ThreadFactory factory = r -> {
       Thread t = new Thread(r, "mage-remote-policy-" + threads.incrementAndGet());
       t.setDaemon(true);
       return t;
     };
-    this.pool = Executors.newCachedThreadPool(factory);
+    // maxInFlight request threads, each blocking in one request at a time: the bound on requests in flight over
+    // all calls; requests beyond it wait in the pool's queue, without a thread. The HTTP client keeps its own
+    // executor for its internal work, so blocked request threads can never starve it.
+    this.pool = Executors.newFixedThreadPool(b.maxInFlight, factory);
     this.http = HttpClient.newBuilder().connectTimeout(b.connectTimeout).version(HttpClient.Version.HTTP_1_1)
-        .executor(pool).build();
+        .build();
   }
 
   /** @return an empty builder */
@@ -251,61 +252,56 @@ public final class OpenAiCompletionsPolicy implements LanguagePolicy {
     String lastEndpoint = null;
     int lastStatus = -1;
     Throwable lastCause = null;
-    permits.acquire();
-    try {
-      for (int attempt = 1; attempt <= maxAttempts; attempt++) {
-        if (closed) {
-          throw new IllegalStateException("policy '" + name + "' was closed during the call");
-        }
-        Endpoints.Endpoint e = endpoints.pick();
-        lastEndpoint = e.base;
-        HttpRequest.Builder rb = HttpRequest.newBuilder(e.resolve("/v1/completions")).timeout(requestTimeout)
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(p.body, StandardCharsets.UTF_8));
-        if (apiKey != null) {
-          rb.header("Authorization", "Bearer " + apiKey);
-        }
-        HttpResponse<String> response;
-        e.inFlight.incrementAndGet();
-        try {
-          response = http.send(rb.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-        } catch (HttpTimeoutException t) {
-          last = "no answer within " + requestTimeout.toMillis() + " ms (" + t.getMessage() + ")";
-          lastStatus = -1;
-          lastCause = t;
-          backoff(p, attempt, e.base, last);
-          continue;
-        } catch (IOException io) {
-          last = (io instanceof ConnectException ? "cannot connect" : "connection failed") + " ("
-              + io.getClass().getSimpleName() + (io.getMessage() == null ? "" : ": " + io.getMessage()) + ")";
-          lastStatus = -1;
-          lastCause = io;
-          backoff(p, attempt, e.base, last);
-          continue;
-        } finally {
-          e.inFlight.decrementAndGet();
-        }
-        int status = response.statusCode();
-        if (status == 200) {
-          return parse(e.base, response.body(), p);
-        }
-        ErrorBodies.Error err = ErrorBodies.parse(response.body());
-        if (status >= 500) {
-          last = "HTTP " + status + ": " + err.message();
-          lastStatus = status;
-          lastCause = null;
-          backoff(p, attempt, e.base, last);
-          continue;
-        }
-        if (err.promptRejected(status)) {
-          throw new PromptRejected("endpoint " + e.base + " answered HTTP " + status + ": " + err.message());
-        }
-        throw new RemotePolicyException(e.base, status, "request " + p.index + ": endpoint " + e.base
-            + "/v1/completions answered HTTP " + status + " (not retried): " + err.message()
-            + (err.param() == null ? "" : " [param: " + err.param() + "]"), null);
+    for (int attempt = 1; attempt <= maxAttempts; attempt++) {
+      if (closed) {
+        throw new IllegalStateException("policy '" + name + "' was closed during the call");
       }
-    } finally {
-      permits.release();
+      Endpoints.Endpoint e = endpoints.pick();
+      lastEndpoint = e.base;
+      HttpRequest.Builder rb = HttpRequest.newBuilder(e.resolve("/v1/completions")).timeout(requestTimeout)
+          .header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofString(p.body, StandardCharsets.UTF_8));
+      if (apiKey != null) {
+        rb.header("Authorization", "Bearer " + apiKey);
+      }
+      HttpResponse<String> response;
+      e.inFlight.incrementAndGet();
+      try {
+        response = http.send(rb.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+      } catch (HttpTimeoutException t) {
+        last = "no answer within " + requestTimeout.toMillis() + " ms (" + t.getMessage() + ")";
+        lastStatus = -1;
+        lastCause = t;
+        backoff(p, attempt, e.base, last);
+        continue;
+      } catch (IOException io) {
+        last = (io instanceof ConnectException ? "cannot connect" : "connection failed") + " ("
+            + io.getClass().getSimpleName() + (io.getMessage() == null ? "" : ": " + io.getMessage()) + ")";
+        lastStatus = -1;
+        lastCause = io;
+        backoff(p, attempt, e.base, last);
+        continue;
+      } finally {
+        e.inFlight.decrementAndGet();
+      }
+      int status = response.statusCode();
+      if (status == 200) {
+        return parse(e.base, response.body(), p);
+      }
+      ErrorBodies.Error err = ErrorBodies.parse(response.body());
+      if (status >= 500) {
+        last = "HTTP " + status + ": " + err.message();
+        lastStatus = status;
+        lastCause = null;
+        backoff(p, attempt, e.base, last);
+        continue;
+      }
+      if (err.promptRejected(status)) {
+        throw new PromptRejected("endpoint " + e.base + " answered HTTP " + status + ": " + err.message());
+      }
+      throw new RemotePolicyException(e.base, status, "request " + p.index + ": endpoint " + e.base
+          + "/v1/completions answered HTTP " + status + " (not retried): " + err.message()
+          + (err.param() == null ? "" : " [param: " + err.param() + "]"), null);
     }
     throw new RemotePolicyException(lastEndpoint, lastStatus, "request " + p.index + ": no answer after "
         + maxAttempts + " attempt(s) over " + endpoints.all().size() + " endpoint(s); the last, to " + lastEndpoint

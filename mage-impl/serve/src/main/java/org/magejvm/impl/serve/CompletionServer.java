@@ -116,13 +116,13 @@ public final class CompletionServer implements AutoCloseable {
       this.contextLength = Integer.MAX_VALUE;
       this.vocabSize = policy.tokenizer().vocabSize();
     }
+    this.http = HttpServer.create(new InetSocketAddress(b.host, b.port), 128);
     AtomicInteger n = new AtomicInteger();
     this.handlers = Executors.newFixedThreadPool(b.handlerThreads, r -> {
       Thread t = new Thread(r, "mage-serve-http-" + n.incrementAndGet());
       t.setDaemon(true);
       return t;
     });
-    this.http = HttpServer.create(new InetSocketAddress(b.host, b.port), 128);
     http.setExecutor(handlers);
     http.createContext("/", this::handle);
     this.generation = new Thread(this::generationLoop, "mage-serve-generation");
@@ -364,8 +364,10 @@ public final class CompletionServer implements AutoCloseable {
     if (Fields.bool(o, "stream", false)) {
       throw HttpError.badRequest("stream", "unsupported", "streaming is not supported by this server");
     }
-    if (Fields.integer(o, "n", 1, 1, 1) != 1 || Fields.integer(o, "best_of", 1, 1, 1) != 1) {
-      throw HttpError.badRequest("n", "unsupported", "only one choice per request");
+    for (String field : new String[] {"n", "best_of"}) {
+      if (Fields.integer(o, field, 1, 1, Integer.MAX_VALUE) != 1) {
+        throw HttpError.badRequest(field, "unsupported", "only one choice per request ('" + field + "' must be 1)");
+      }
     }
     if (Fields.bool(o, "echo", false)) {
       throw HttpError.badRequest("echo", "unsupported", "echo is not supported by this server");
