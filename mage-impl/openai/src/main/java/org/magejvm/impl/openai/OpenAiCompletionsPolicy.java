@@ -433,11 +433,15 @@ public final class OpenAiCompletionsPolicy implements LanguagePolicy {
     return out;
   }
 
-  /** Stops the request threads; calls in progress fail. Idempotent. */
+  /** Stops the request threads; calls in progress fail with an {@link IllegalStateException}. Idempotent. */
   @Override
   public void close() {
     closed = true;
-    pool.shutdownNow();
+    for (Runnable never : pool.shutdownNow()) {
+      if (never instanceof Future) {
+        ((Future<?>) never).cancel(false); // a caller waiting on it gets a CancellationException, not a hang
+      }
+    }
   }
 
   /** One request, ready to send. */

@@ -9,6 +9,7 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.magejvm.api.FinishReason;
 import org.magejvm.api.Generation;
@@ -244,5 +245,30 @@ class OpenAiCompletionsPolicyTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ftp://x");
     assertThatThrownBy(() -> fast("http://127.0.0.1:1").optMaxInFlight(0).build())
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("maxInFlight");
+  }
+
+  @Test
+  void closingThePolicyFailsACallInProgressInsteadOfHangingIt() throws Exception {
+    try (FakeServer slow = new FakeServer((hit, path, b) ->
+        new FakeServer.Reply(200, vllmBody("x", new int[] {3}, new float[] {-0.1f}, "stop"), 5000))) {
+      OpenAiCompletionsPolicy policy = fast(slow.url()).optMaxInFlight(1).build();
+      AtomicReference<Throwable> failure = new AtomicReference<>();
+      Thread caller = new Thread(() -> {
+        try {
+          policy.generate(List.of(PolicyRequest.of("a"), PolicyRequest.of("b"), PolicyRequest.of("c")),
+              SamplingConfig.training(2));
+        } catch (Throwable t) {
+          failure.set(t);
+        }
+      });
+      caller.start();
+      while (slow.hitCount() == 0) {
+        Thread.sleep(5);
+      }
+      policy.close();
+      caller.join(3000);
+      assertThat(caller.isAlive()).isFalse();
+      assertThat(failure.get()).isInstanceOf(IllegalStateException.class);
+    }
   }
 }
