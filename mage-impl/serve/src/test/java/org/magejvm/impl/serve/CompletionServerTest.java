@@ -35,6 +35,7 @@ import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.llm.Qwen3Checkpoint;
 import org.magejvm.impl.llm.TinyCheckpoint;
 import org.magejvm.impl.llm.generate.GeneratedSequence;
+import org.magejvm.impl.openai.ChatFormats;
 import org.magejvm.impl.openai.OpenAiCompletionsPolicy;
 import org.magejvm.impl.openai.RemotePolicyException;
 import org.magejvm.impl.rollout.MetaEpisodeRunner;
@@ -394,5 +395,17 @@ class CompletionServerTest {
     }
     assertThat(EvaluationMetrics.of(remote.metaEpisodes(), remote.episodes()))
         .isEqualTo(EvaluationMetrics.of(inProcess.metaEpisodes(), inProcess.episodes()));
+  }
+
+  @Test
+  void theDjlFreeQwen3FormatterRendersLikeTheCheckpointsTemplate() {
+    for (boolean thinking : new boolean[] {false, true}) {
+      try (DjlLanguagePolicy p = Qwen3Checkpoint.loadPolicy(tiny,
+          Qwen3Checkpoint.Options.cpu().withThinking(thinking))) {
+        for (String prompt : List.of("Your move?", "line one\nline two", "")) {
+          assertThat(ChatFormats.qwen3(thinking).apply(prompt)).isEqualTo(p.renderPrompt(prompt));
+        }
+      }
+    }
   }
 }
