@@ -26,6 +26,8 @@ class ArchitectureTest {
   private static final String JINJA = "org.magejvm.impl.jinja..";
   private static final String LLM = "org.magejvm.impl.llm..";
   private static final String TRAIN = "org.magejvm.impl.train..";
+  private static final String OPENAI = "org.magejvm.impl.openai..";
+  private static final String SERVE = "org.magejvm.impl.serve..";
   private static final String GIGPO = "org.magejvm.gigpo..";
   private static final String TESTKIT = "org.magejvm.testkit..";
   private static final String DJL = "ai.djl..";
@@ -45,7 +47,7 @@ class ArchitectureTest {
     for (String pkg : new String[] {
         "org.magejvm.api", "org.magejvm.spi", "org.magejvm.impl.rollout", "org.magejvm.impl.env.kuhn",
         "org.magejvm.impl.jinja", "org.magejvm.impl.llm.model", "org.magejvm.impl.train", "org.magejvm.gigpo",
-        "org.magejvm.testkit", "org.magejvm.examples.cli"}) {
+        "org.magejvm.testkit", "org.magejvm.examples.cli", "org.magejvm.impl.openai", "org.magejvm.impl.serve"}) {
       org.assertj.core.api.Assertions.assertThat(classes.containPackage(pkg)).as(pkg).isTrue();
     }
   }
@@ -91,7 +93,24 @@ class ArchitectureTest {
   void llmImportsNothingOfCoreGamesOrTraining() {
     noClasses().that().resideInAPackage(LLM)
         .should().dependOnClassesThat().resideInAnyPackage(CORE_ROLLOUT, CORE_CREDIT, CORE_EVAL, GAMES, TRAIN,
-            GIGPO, SPI)
+            GIGPO, SPI, OPENAI, SERVE)
+        .check(classes);
+  }
+
+  @Test
+  void theRemotePolicyNeedsNoDjlAndNoOtherModule() {
+    // a host that generates on an inference server pulls no libtorch: the api, Gson, SLF4J and the JDK only
+    noClasses().that().resideInAPackage(OPENAI)
+        .should().dependOnClassesThat().resideInAnyPackage(DJL, LLM, JINJA, CORE_ROLLOUT, CORE_CREDIT, CORE_EVAL,
+            GAMES, TRAIN, GIGPO, SPI, SERVE, TESTKIT, "org.magejvm.examples..")
+        .check(classes);
+  }
+
+  @Test
+  void theServerKnowsOnlyTheApiAndTheModelModule() {
+    noClasses().that().resideInAPackage(SERVE)
+        .should().dependOnClassesThat().resideInAnyPackage(CORE_ROLLOUT, CORE_CREDIT, CORE_EVAL, GAMES, TRAIN,
+            GIGPO, SPI, OPENAI, TESTKIT, "org.magejvm.examples..")
         .check(classes);
   }
 

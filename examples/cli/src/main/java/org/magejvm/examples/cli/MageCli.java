@@ -23,7 +23,7 @@ import picocli.CommandLine.ScopeType;
     description = "MAGE meta-reinforcement learning for language-model agents, on the JVM.",
     subcommands = {QuickStartCommand.class, ExperimentCommand.class, EnvsCommand.class, PlayCommand.class,
         TrainCommand.class, ReportCommand.class, GenerateCommand.class, LogitsCommand.class, BenchCommand.class,
-        TranscriptsCommand.class, SftCommand.class, MemoryCommand.class, LoraCommand.class,
+        TranscriptsCommand.class, SftCommand.class, MemoryCommand.class, LoraCommand.class, ServeCommand.class,
         CommandLine.HelpCommand.class})
 public final class MageCli implements Callable<Integer> {
 

@@ -148,6 +148,14 @@ public final class DjlLanguagePolicy implements LanguagePolicy {
     return stopTokenIds;
   }
 
+  /**
+   * @return the variables {@link #generate} renders the chat template with ({@code enable_thinking} and those added
+   *     with {@link Builder#addTemplateVariable}); unmodifiable
+   */
+  public Map<String, Object> templateVariables() {
+    return templateVariables;
+  }
+
   /** @return the prompt limit in tokens, as configured (see {@link #promptLimit()} for the one applied) */
   public int maxPromptTokens() {
     return maxPromptTokens;

@@ -41,6 +41,8 @@ import org.magejvm.impl.llm.model.Qwen3Model;
  */
 public final class Qwen3Generator implements TokenGenerator {
   private static final int INITIAL_CACHE_SLACK = 64;
+  /** The step between the seeds of consecutive rows of one call (the golden-ratio increment). */
+  private static final long ROW_STRIDE = 0x9E3779B97F4A7C15L;
 
   private final Qwen3Model model;
   private final boolean kvCache;
@@ -91,8 +93,63 @@ public final class Qwen3Generator implements TokenGenerator {
     if (batch == 0) {
       throw new IllegalArgumentException("no prompts");
     }
-    int maxLen = 0;
+    int maxLen = checkPrompts(prompts);
+    long seed = sampling.seed().isPresent() ? sampling.seed().getAsLong() : nextSeed();
+    long[] streams = new long[batch];
     for (int i = 0; i < batch; i++) {
+      streams[i] = rowStream(seed, i);
+    }
+    return run(prompts, maxLen, sampling, stopTokenIds, streams);
+  }
+
+  /**
+   * Generates with one seed per row, batched: row {@code i} draws the same uniforms as row 0 of a call seeded
+   * {@code seeds[i]}, so it gets the tokens that call would give, up to batching's rounding. Row {@code i} of a
+   * call seeded {@code s} is therefore reproduced by the seed {@link #rowSeed rowSeed(s, i)}.
+   *
+   * @param prompts the prompt token ids, one non-empty array per sequence
+   * @param sampling temperature, filters and token limits; its seed is ignored
+   * @param stopTokenIds tokens that end a sequence
+   * @param seeds one sampling seed per prompt
+   * @return one sequence per prompt, in order
+   * @throws IllegalArgumentException for an empty batch, an empty prompt, a token outside the vocabulary or a seed
+   *     count other than the prompt count
+   */
+  @Override
+  public List<GeneratedSequence> generate(
+      List<int[]> prompts, SamplingConfig sampling, Set<Integer> stopTokenIds, long[] seeds) {
+    Objects.requireNonNull(sampling, "sampling");
+    Objects.requireNonNull(stopTokenIds, "stopTokenIds");
+    int batch = prompts.size();
+    if (batch == 0) {
+      throw new IllegalArgumentException("no prompts");
+    }
+    if (seeds.length != batch) {
+      throw new IllegalArgumentException(seeds.length + " seeds for " + batch + " prompts");
+    }
+    int maxLen = checkPrompts(prompts);
+    long[] streams = new long[batch];
+    for (int i = 0; i < batch; i++) {
+      streams[i] = rowStream(seeds[i], 0);
+    }
+    return run(prompts, maxLen, sampling, stopTokenIds, streams);
+  }
+
+  /**
+   * The seed that makes a one-row call reproduce row {@code row} of a call seeded {@code callSeed}.
+   *
+   * @param callSeed the seed of a batched call
+   * @param row a row of that call
+   * @return the seed of an equivalent one-row call
+   */
+  public static long rowSeed(long callSeed, int row) {
+    return callSeed + ROW_STRIDE * row;
+  }
+
+  /** Checks every prompt and returns the longest length. */
+  private int checkPrompts(List<int[]> prompts) {
+    int maxLen = 0;
+    for (int i = 0; i < prompts.size(); i++) {
       int[] p = prompts.get(i);
       if (p.length == 0) {
         throw new IllegalArgumentException("prompt " + i + " is empty");
@@ -100,8 +157,16 @@ public final class Qwen3Generator implements TokenGenerator {
       model.checkTokens(Arrays.stream(p).asLongStream().toArray());
       maxLen = Math.max(maxLen, p.length);
     }
-    long seed = sampling.seed().isPresent() ? sampling.seed().getAsLong() : nextSeed();
-    Run run = new Run(prompts, maxLen, sampling, stopTokenIds, seed);
+    return maxLen;
+  }
+
+  private static long rowStream(long callSeed, int row) {
+    return mix(callSeed + ROW_STRIDE * (row + 1));
+  }
+
+  private List<GeneratedSequence> run(
+      List<int[]> prompts, int maxLen, SamplingConfig sampling, Set<Integer> stopTokenIds, long[] streams) {
+    Run run = new Run(prompts, maxLen, sampling, stopTokenIds, streams);
     GradMode noGrad = GradMode.disabled();
     try {
       run.execute();
@@ -132,7 +197,7 @@ public final class Qwen3Generator implements TokenGenerator {
     /** Left padding of each active row. */
     private int[] pads;
 
-    Run(List<int[]> prompts, int promptLen, SamplingConfig cfg, Set<Integer> stops, long seed) {
+    Run(List<int[]> prompts, int promptLen, SamplingConfig cfg, Set<Integer> stops, long[] streams) {
       this.prompts = prompts;
       this.promptLen = promptLen;
       this.cfg = cfg;
@@ -146,7 +211,7 @@ public final class Qwen3Generator implements TokenGenerator {
       this.rows = new int[batch];
       this.pads = new int[batch];
       for (int i = 0; i < batch; i++) {
-        rngs[i] = new SplittableRandom(mix(seed + 0x9E3779B97F4A7C15L * (i + 1)));
+        rngs[i] = new SplittableRandom(streams[i]);
         rows[i] = i;
         pads[i] = promptLen - prompts.get(i).length;
       }

@@ -1,0 +1,871 @@
+package org.magejvm.impl.serve;
+
+import com.google.gson.Gson;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.magejvm.api.FinishReason;
+import org.magejvm.api.SamplingConfig;
+import org.magejvm.api.annotation.Api;
+import org.magejvm.impl.llm.DjlLanguagePolicy;
+import org.magejvm.impl.llm.generate.GeneratedSequence;
+import org.magejvm.impl.llm.generate.Qwen3Generator;
+import org.magejvm.impl.llm.text.ChatMessage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves a {@link DjlLanguagePolicy} (a local checkpoint, optionally with a LoRA adapter attached) on an
+ * OpenAI-compatible HTTP API, on the JDK's {@link HttpServer}:
+ *
+ * <ul>
+ *   <li>{@code POST /v1/completions}: {@code prompt} as a string (tokenized as it is, no chat template) or a list
+ *       of token ids; {@code max_tokens} (default 16), {@code min_tokens}, {@code temperature}, {@code top_p},
+ *       {@code top_k}, {@code seed}, {@code logprobs}, {@code return_tokens_as_token_ids}. The choice carries
+ *       {@code text}, {@code finish_reason} ({@code stop} or {@code length}), {@code token_ids} and {@code
+ *       prompt_token_ids}, and, when {@code logprobs} is given, vLLM's {@code logprobs} object ({@code tokens} as
+ *       {@code "token_id:N"} strings or as decoded text, {@code token_logprobs}).
+ *   <li>{@code POST /v1/chat/completions}: {@code messages} rendered with the checkpoint's chat template (with
+ *       the generation prompt and the policy's {@code enable_thinking}, which {@code chat_template_kwargs} may
+ *       override), the same sampling fields, and {@code logprobs: true} for {@code logprobs.content}.
+ *   <li>{@code GET /v1/models} and {@code GET /health}.
+ * </ul>
+ *
+ * <p><b>Batching.</b> One generation thread owns the model (which is not thread-safe). It takes the first waiting
+ * request, collects those arriving within the batch window (default 5 ms) up to the maximum batch whose sampling
+ * settings match (seeds may differ: each row keeps its own, see {@link
+ * org.magejvm.impl.llm.generate.TokenGenerator#generate(List, SamplingConfig, java.util.Set, long[])}), and
+ * generates them in one call. A request with seed {@code s} gets the tokens a one-row in-process call with seed
+ * {@code s} gets; without a seed, one is drawn from the server's own seeded stream.
+ *
+ * <p><b>Errors</b> are JSON {@code {"error": {"message", "type", "param", "code"}}}: 400 for malformed JSON, a
+ * missing field or a wrong type or value (naming the field), and for a prompt beyond the context ({@code code:
+ * context_length_exceeded}); 404 for an unknown path or model; 405 for a wrong method; 413 for a body over the
+ * limit (default 1 MiB); 500 when generation fails, after which the server goes on serving; 503 while shutting
+ * down. Binds 127.0.0.1 unless told otherwise.
+ */
+@Api(status = Api.Status.EXPERIMENTAL)
+public final class CompletionServer implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(CompletionServer.class);
+  private static final Gson GSON = new Gson();
+  private static final int DEFAULT_MAX_TOKENS = 16;
+
+  private final DjlLanguagePolicy policy;
+  private final boolean ownsPolicy;
+  private final String modelName;
+  private final int maxBatch;
+  private final long batchWindowNanos;
+  private final long maxBodyBytes;
+  private final int contextLength;
+  private final int vocabSize;
+  private final HttpServer http;
+  private final ExecutorService handlers;
+  private final Thread generation;
+  private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+  private final SplittableRandom seeds;
+  private final AtomicLong requestIds = new AtomicLong();
+  private final AtomicLong batches = new AtomicLong();
+  private final AtomicLong rows = new AtomicLong();
+  private final AtomicInteger largestBatch = new AtomicInteger();
+  private final AtomicLong generationFailures = new AtomicLong();
+  private final AtomicLong generationNanos = new AtomicLong();
+  private final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
+  private volatile boolean running = true;
+
+  private CompletionServer(Builder b) throws IOException {
+    this.policy = b.policy;
+    this.ownsPolicy = b.ownsPolicy;
+    this.modelName = b.modelName == null ? policy.name() : b.modelName;
+    this.maxBatch = b.maxBatch;
+    this.batchWindowNanos = b.batchWindow.toNanos();
+    this.maxBodyBytes = b.maxBodyBytes;
+    this.seeds = new SplittableRandom(b.seed);
+    if (policy.generator() instanceof Qwen3Generator) {
+      Qwen3Generator q = (Qwen3Generator) policy.generator();
+      this.contextLength = q.model().config().maxPositionEmbeddings();
+      this.vocabSize = q.model().config().vocabSize();
+    } else {
+      this.contextLength = Integer.MAX_VALUE;
+      this.vocabSize = policy.tokenizer().vocabSize();
+    }
+    this.http = HttpServer.create(new InetSocketAddress(b.host, b.port), 128);
+    AtomicInteger n = new AtomicInteger();
+    this.handlers = Executors.newFixedThreadPool(b.handlerThreads, r -> {
+      Thread t = new Thread(r, "mage-serve-http-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+    http.setExecutor(handlers);
+    http.createContext("/", this::handle);
+    this.generation = new Thread(this::generationLoop, "mage-serve-generation");
+    generation.setDaemon(true);
+    generation.start();
+    http.start();
+  }
+
+  /** @return an empty builder */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** @return the port the server listens on (the one chosen when built with port 0) */
+  public int port() {
+    return http.getAddress().getPort();
+  }
+
+  /** @return the base URL, such as {@code http://127.0.0.1:8000} */
+  public String baseUrl() {
+    InetSocketAddress a = http.getAddress();
+    String host = a.getAddress().isAnyLocalAddress() ? "127.0.0.1" : a.getAddress().getHostAddress();
+    return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + a.getPort();
+  }
+
+  /** @return the model name served (what {@code /v1/models} lists and requests may name) */
+  public String modelName() {
+    return modelName;
+  }
+
+  /**
+   * What the server has done so far.
+   *
+   * @param batches generation calls made
+   * @param rows requests generated in them
+   * @param largestBatch the most requests in one call
+   * @param generationFailures generation calls that failed (their requests got 500)
+   * @param generationNanos time spent in generation calls (tokenizing, generating and decoding), in nanoseconds
+   */
+  public record Stats(long batches, long rows, int largestBatch, long generationFailures, long generationNanos) {
+    /** @return the mean requests per generation call, 0 before the first */
+    public double meanBatch() {
+      return batches == 0 ? 0 : (double) rows / batches;
+    }
+  }
+
+  /** @return counters of the generation calls so far */
+  public Stats stats() {
+    return new Stats(batches.get(), rows.get(), largestBatch.get(), generationFailures.get(),
+        generationNanos.get());
+  }
+
+  /**
+   * Stops listening, closes open connections, lets the batch being generated finish (its answers go nowhere),
+   * answers queued requests with 503, and closes the policy when the server owns it. Idempotent.
+   */
+  @Override
+  public synchronized void close() {
+    if (!running) {
+      return;
+    }
+    running = false;
+    http.stop(0);
+    generation.interrupt();
+    try {
+      generation.join(TimeUnit.MINUTES.toMillis(5));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    for (Pending p; (p = queue.poll()) != null; ) {
+      p.result.completeExceptionally(shuttingDown());
+    }
+    handlers.shutdownNow();
+    if (ownsPolicy && !generation.isAlive()) {
+      policy.close();
+    }
+    closed.countDown();
+  }
+
+  /**
+   * Blocks until {@link #close} has finished (for a command that serves until it is stopped).
+   *
+   * @throws InterruptedException when the waiting thread is interrupted
+   */
+  public void awaitClose() throws InterruptedException {
+    closed.await();
+  }
+
+  private static HttpError shuttingDown() {
+    return new HttpError(503, "server_error", null, "shutting_down", "the server is shutting down");
+  }
+
+  // ---------------------------------------------------------------- HTTP
+
+  private void handle(HttpExchange ex) {
+    try (ex) {
+      try {
+        route(ex);
+      } catch (HttpError e) {
+        sendError(ex, e);
+      } catch (RuntimeException | Error e) {
+        LOG.error("request {} {} failed", ex.getRequestMethod(), ex.getRequestURI(), e);
+        sendError(ex, new HttpError(500, "server_error", null, null, "internal error: " + e));
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("could not answer {} {}: {}", ex.getRequestMethod(), ex.getRequestURI(), e.toString());
+    }
+  }
+
+  private void route(HttpExchange ex) throws IOException {
+    String path = ex.getRequestURI().getPath();
+    String method = ex.getRequestMethod().toUpperCase(Locale.ROOT);
+    switch (path) {
+      case "/health":
+        requireMethod(method, "GET");
+        send(ex, 200, health());
+        return;
+      case "/v1/models":
+        requireMethod(method, "GET");
+        send(ex, 200, models());
+        return;
+      case "/v1/completions":
+        requireMethod(method, "POST");
+        send(ex, 200, completions(readJson(ex)));
+        return;
+      case "/v1/chat/completions":
+        requireMethod(method, "POST");
+        send(ex, 200, chatCompletions(readJson(ex)));
+        return;
+      default:
+        throw new HttpError(404, "not_found_error", null, "unknown_path", "no route " + path
+            + "; this server has POST /v1/completions, POST /v1/chat/completions, GET /v1/models, GET /health");
+    }
+  }
+
+  private static void requireMethod(String method, String expected) {
+    if (!method.equals(expected)) {
+      throw new HttpError(405, "invalid_request_error", null, "method_not_allowed", "method " + method
+          + " not allowed here; use " + expected);
+    }
+  }
+
+  private JsonObject readJson(HttpExchange ex) throws IOException {
+    String declared = ex.getRequestHeaders().getFirst("Content-Length");
+    if (declared != null) {
+      try {
+        if (Long.parseLong(declared.strip()) > maxBodyBytes) {
+          throw tooLarge(Long.parseLong(declared.strip()));
+        }
+      } catch (NumberFormatException e) {
+        throw HttpError.badRequest(null, "invalid_header", "Content-Length '" + declared + "' is not a number");
+      }
+    }
+    ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    byte[] chunk = new byte[8192];
+    try (InputStream in = ex.getRequestBody()) {
+      for (int r; (r = in.read(chunk)) > 0; ) {
+        buf.write(chunk, 0, r);
+        if (buf.size() > maxBodyBytes) {
+          throw tooLarge(-1);
+        }
+      }
+    }
+    JsonElement root;
+    try {
+      root = JsonParser.parseString(buf.toString(StandardCharsets.UTF_8));
+    } catch (JsonParseException e) {
+      throw HttpError.badRequest(null, "invalid_json", "the request body is not valid JSON: " + e.getMessage());
+    }
+    if (!root.isJsonObject()) {
+      throw HttpError.badRequest(null, "invalid_json", "the request body must be a JSON object, got "
+          + Fields.shown(root));
+    }
+    return root.getAsJsonObject();
+  }
+
+  private HttpError tooLarge(long size) {
+    return new HttpError(413, "invalid_request_error", null, "request_too_large", "the request body"
+        + (size >= 0 ? " of " + size + " bytes" : "") + " is over this server's limit of " + maxBodyBytes
+        + " bytes");
+  }
+
+  private static void send(HttpExchange ex, int status, JsonObject body) throws IOException {
+    byte[] bytes = GSON.toJson(body).getBytes(StandardCharsets.UTF_8);
+    ex.getResponseHeaders().set("Content-Type", "application/json");
+    ex.sendResponseHeaders(status, bytes.length);
+    try (OutputStream out = ex.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
+  private static void sendError(HttpExchange ex, HttpError e) throws IOException {
+    JsonObject err = new JsonObject();
+    err.addProperty("message", e.getMessage());
+    err.addProperty("type", e.type);
+    err.addProperty("param", e.param);
+    err.addProperty("code", e.code);
+    JsonObject root = new JsonObject();
+    root.add("error", err);
+    send(ex, e.status, root);
+  }
+
+  private JsonObject health() {
+    JsonObject o = new JsonObject();
+    o.addProperty("status", running ? "ok" : "shutting_down");
+    o.addProperty("model", modelName);
+    o.addProperty("queued", queue.size());
+    return o;
+  }
+
+  private JsonObject models() {
+    JsonObject card = new JsonObject();
+    card.addProperty("id", modelName);
+    card.addProperty("object", "model");
+    card.addProperty("created", 0);
+    card.addProperty("owned_by", "mage");
+    if (contextLength != Integer.MAX_VALUE) {
+      card.addProperty("max_model_len", contextLength);
+    }
+    JsonArray data = new JsonArray();
+    data.add(card);
+    JsonObject o = new JsonObject();
+    o.addProperty("object", "list");
+    o.add("data", data);
+    return o;
+  }
+
+  // ---------------------------------------------------------------- the two generation endpoints
+
+  /** What a request asks for, parsed and checked on the handler thread. */
+  private record Ask(SamplingConfig sampling, long seed, boolean logprobs, boolean tokenIdStrings) {}
+
+  private Ask commonFields(JsonObject o, boolean chat) {
+    JsonElement model = Fields.present(o, "model");
+    if (model != null && !Fields.string(model, "model").equals(modelName)) {
+      throw new HttpError(404, "not_found_error", "model", "model_not_found", "the model '"
+          + model.getAsString() + "' does not exist here; this server serves '" + modelName + "'");
+    }
+    if (Fields.bool(o, "stream", false)) {
+      throw HttpError.badRequest("stream", "unsupported", "streaming is not supported by this server");
+    }
+    for (String field : new String[] {"n", "best_of"}) {
+      if (Fields.integer(o, field, 1, 1, Integer.MAX_VALUE) != 1) {
+        throw HttpError.badRequest(field, "unsupported", "only one choice per request ('" + field + "' must be 1)");
+      }
+    }
+    if (Fields.bool(o, "echo", false)) {
+      throw HttpError.badRequest("echo", "unsupported", "echo is not supported by this server");
+    }
+    JsonElement stop = Fields.present(o, "stop");
+    if (stop != null && !(stop.isJsonArray() && stop.getAsJsonArray().isEmpty())
+        && !(stop.isJsonPrimitive() && stop.getAsString().isEmpty())) {
+      throw HttpError.badRequest("stop", "unsupported", "stop strings are not supported by this server; responses"
+          + " end at the checkpoint's stop tokens or at max_tokens");
+    }
+    int cap = contextLength;
+    String maxName = chat && Fields.present(o, "max_completion_tokens") != null ? "max_completion_tokens"
+        : "max_tokens";
+    int maxTokens = (int) Fields.integer(o, maxName, DEFAULT_MAX_TOKENS, 1, cap);
+    int minTokens = (int) Fields.integer(o, "min_tokens", 0, 0, maxTokens);
+    double temperature = Fields.real(o, "temperature", 1.0);
+    if (temperature < 0) {
+      throw HttpError.badRequest("temperature", "invalid_value", "'temperature' must be >= 0, got " + temperature);
+    }
+    double topP = Fields.real(o, "top_p", 1.0);
+    if (!(topP > 0 && topP <= 1)) {
+      throw HttpError.badRequest("top_p", "invalid_value", "'top_p' must be in (0, 1], got " + topP);
+    }
+    int topK = (int) Fields.integer(o, "top_k", 0, -1, Integer.MAX_VALUE);
+    JsonElement seedElement = Fields.present(o, "seed");
+    long seed = seedElement == null ? nextSeed() : Fields.integer(seedElement, "seed", Long.MIN_VALUE,
+        Long.MAX_VALUE);
+    SamplingConfig sampling = SamplingConfig.builder().optTemperature(temperature).optTopP(topP)
+        .optTopK(Math.max(topK, 0)).optMaxNewTokens(maxTokens).optMinNewTokens(minTokens).build();
+    boolean logprobs;
+    if (chat) {
+      logprobs = Fields.bool(o, "logprobs", false);
+    } else {
+      JsonElement lp = Fields.present(o, "logprobs");
+      logprobs = lp != null && Fields.integer(lp, "logprobs", 0, 20) >= 0;
+    }
+    return new Ask(sampling, seed, logprobs, Fields.bool(o, "return_tokens_as_token_ids", false));
+  }
+
+  private synchronized long nextSeed() {
+    return seeds.nextLong();
+  }
+
+  private JsonObject completions(JsonObject o) {
+    JsonElement prompt = Fields.present(o, "prompt");
+    if (prompt == null) {
+      throw HttpError.badRequest("prompt", "missing_field", "'prompt' is required: a string or a list of token ids");
+    }
+    Ask ask = commonFields(o, false);
+    Prompt source;
+    if (prompt.isJsonPrimitive() && prompt.getAsJsonPrimitive().isString()) {
+      String text = prompt.getAsString();
+      source = () -> policy.tokenizer().encode(text);
+    } else if (prompt.isJsonArray()) {
+      JsonArray a = prompt.getAsJsonArray();
+      if (!a.isEmpty() && !(a.get(0).isJsonPrimitive() && a.get(0).getAsJsonPrimitive().isNumber())) {
+        throw HttpError.badRequest("prompt", "unsupported", "one prompt per request: a string or a list of token"
+            + " ids, not a list of prompts");
+      }
+      int[] ids = new int[a.size()];
+      for (int i = 0; i < ids.length; i++) {
+        ids[i] = (int) Fields.integer(a.get(i), "prompt[" + i + "]", 0, vocabSize - 1);
+      }
+      source = () -> ids;
+    } else {
+      throw HttpError.badRequest("prompt", "invalid_type", "'prompt' must be a string or a list of token ids, got "
+          + Fields.shown(prompt));
+    }
+    Done d = await(source, ask);
+    JsonObject choice = new JsonObject();
+    choice.addProperty("index", 0);
+    choice.addProperty("text", d.text);
+    if (ask.logprobs) {
+      JsonObject lp = new JsonObject();
+      lp.add("tokens", tokenStrings(d, ask.tokenIdStrings));
+      lp.add("token_logprobs", floats(d.logProbs));
+      lp.add("top_logprobs", com.google.gson.JsonNull.INSTANCE);
+      choice.add("logprobs", lp);
+    } else {
+      choice.add("logprobs", com.google.gson.JsonNull.INSTANCE);
+    }
+    choice.addProperty("finish_reason", finish(d.finish));
+    choice.add("token_ids", ints(d.tokenIds));
+    choice.add("prompt_token_ids", ints(d.promptIds));
+    return envelope("cmpl-", "text_completion", choice, d);
+  }
+
+  private JsonObject chatCompletions(JsonObject o) {
+    JsonElement messagesElement = Fields.present(o, "messages");
+    if (messagesElement == null || !messagesElement.isJsonArray() || messagesElement.getAsJsonArray().isEmpty()) {
+      throw HttpError.badRequest("messages", messagesElement == null ? "missing_field" : "invalid_type",
+          "'messages' is required: a non-empty list of {\"role\", \"content\"} objects");
+    }
+    List<ChatMessage> messages = new ArrayList<>();
+    JsonArray a = messagesElement.getAsJsonArray();
+    for (int i = 0; i < a.size(); i++) {
+      String field = "messages[" + i + "]";
+      if (!a.get(i).isJsonObject()) {
+        throw HttpError.badRequest(field, "invalid_type", "'" + field + "' must be an object");
+      }
+      JsonObject m = a.get(i).getAsJsonObject();
+      JsonElement role = Fields.present(m, "role");
+      JsonElement content = Fields.present(m, "content");
+      if (role == null || content == null) {
+        throw HttpError.badRequest(field, "missing_field", "'" + field + "' needs 'role' and 'content'");
+      }
+      String r = Fields.string(role, field + ".role");
+      if (r.isBlank()) {
+        throw HttpError.badRequest(field + ".role", "invalid_value", "'" + field + ".role' must not be blank");
+      }
+      messages.add(new ChatMessage(r, Fields.string(content, field + ".content")));
+    }
+    Map<String, Object> vars = new LinkedHashMap<>(policy.templateVariables());
+    JsonElement kwargs = Fields.present(o, "chat_template_kwargs");
+    if (kwargs != null) {
+      if (!kwargs.isJsonObject()) {
+        throw HttpError.badRequest("chat_template_kwargs", "invalid_type", "'chat_template_kwargs' must be an"
+            + " object");
+      }
+      for (Map.Entry<String, JsonElement> e : kwargs.getAsJsonObject().entrySet()) {
+        JsonElement v = e.getValue();
+        String field = "chat_template_kwargs." + e.getKey();
+        if (!v.isJsonPrimitive()) {
+          throw HttpError.badRequest(field, "invalid_type", "'" + field + "' must be a string, number or boolean");
+        }
+        vars.put(e.getKey(), v.getAsJsonPrimitive().isBoolean() ? (Object) v.getAsBoolean()
+            : v.getAsJsonPrimitive().isNumber() ? (Object) v.getAsDouble() : v.getAsString());
+      }
+    }
+    Ask ask = commonFields(o, true);
+    Map<String, Object> frozen = Map.copyOf(vars);
+    Done d = await(() -> policy.tokenizer().encode(policy.chatTemplate().render(messages, true, frozen)), ask);
+    JsonObject message = new JsonObject();
+    message.addProperty("role", "assistant");
+    message.addProperty("content", d.text);
+    JsonObject choice = new JsonObject();
+    choice.addProperty("index", 0);
+    choice.add("message", message);
+    if (ask.logprobs) {
+      JsonArray content = new JsonArray();
+      JsonArray tokens = tokenStrings(d, ask.tokenIdStrings);
+      for (int i = 0; i < d.tokenIds.length; i++) {
+        JsonObject t = new JsonObject();
+        t.add("token", tokens.get(i));
+        t.addProperty("logprob", d.logProbs[i]);
+        content.add(t);
+      }
+      JsonObject lp = new JsonObject();
+      lp.add("content", content);
+      choice.add("logprobs", lp);
+    } else {
+      choice.add("logprobs", com.google.gson.JsonNull.INSTANCE);
+    }
+    choice.addProperty("finish_reason", finish(d.finish));
+    choice.add("token_ids", ints(d.tokenIds));
+    choice.add("prompt_token_ids", ints(d.promptIds));
+    return envelope("chatcmpl-", "chat.completion", choice, d);
+  }
+
+  private JsonObject envelope(String idPrefix, String object, JsonObject choice, Done d) {
+    JsonArray choices = new JsonArray();
+    choices.add(choice);
+    JsonObject usage = new JsonObject();
+    usage.addProperty("prompt_tokens", d.promptIds.length);
+    usage.addProperty("completion_tokens", d.tokenIds.length);
+    usage.addProperty("total_tokens", d.promptIds.length + d.tokenIds.length);
+    JsonObject root = new JsonObject();
+    root.addProperty("id", idPrefix + requestIds.incrementAndGet());
+    root.addProperty("object", object);
+    root.addProperty("created", System.currentTimeMillis() / 1000);
+    root.addProperty("model", modelName);
+    root.add("choices", choices);
+    root.add("usage", usage);
+    return root;
+  }
+
+  private static JsonArray tokenStrings(Done d, boolean asIds) {
+    JsonArray a = new JsonArray();
+    for (int i = 0; i < d.tokenIds.length; i++) {
+      a.add(asIds ? "token_id:" + d.tokenIds[i] : d.tokenTexts[i]);
+    }
+    return a;
+  }
+
+  private static String finish(FinishReason r) {
+    return r == FinishReason.STOP ? "stop" : "length";
+  }
+
+  private static JsonArray ints(int[] v) {
+    JsonArray a = new JsonArray(v.length);
+    for (int x : v) {
+      a.add(x);
+    }
+    return a;
+  }
+
+  private static JsonArray floats(float[] v) {
+    JsonArray a = new JsonArray(v.length);
+    for (float x : v) {
+      a.add(x);
+    }
+    return a;
+  }
+
+  private Done await(Prompt source, Ask ask) {
+    if (!running) {
+      throw shuttingDown();
+    }
+    Pending p = new Pending(source, ask.sampling, ask.seed);
+    queue.add(p);
+    try {
+      return p.result.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw shuttingDown();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof HttpError) {
+        throw (HttpError) e.getCause();
+      }
+      throw new HttpError(500, "server_error", null, null, "generation failed: " + e.getCause());
+    }
+  }
+
+  // ---------------------------------------------------------------- the generation thread
+
+  /** Produces a request's prompt token ids; runs on the generation thread (tokenizer and template included). */
+  private interface Prompt {
+    int[] ids();
+  }
+
+  /** A request waiting for generation. */
+  private static final class Pending {
+    final Prompt prompt;
+    final SamplingConfig sampling;
+    final long seed;
+    final CompletableFuture<Done> result = new CompletableFuture<>();
+    int[] ids;
+
+    Pending(Prompt prompt, SamplingConfig sampling, long seed) {
+      this.prompt = prompt;
+      this.sampling = sampling;
+      this.seed = seed;
+    }
+  }
+
+  /** A generated answer. */
+  private record Done(String text, int[] promptIds, int[] tokenIds, float[] logProbs, String[] tokenTexts,
+      FinishReason finish) {}
+
+  private void generationLoop() {
+    ArrayDeque<Pending> deferred = new ArrayDeque<>();
+    while (running) {
+      try {
+        Pending first = deferred.isEmpty() ? queue.poll(100, TimeUnit.MILLISECONDS) : deferred.poll();
+        if (first == null) {
+          continue;
+        }
+        List<Pending> batch = new ArrayList<>();
+        batch.add(first);
+        for (var it = deferred.iterator(); it.hasNext() && batch.size() < maxBatch; ) {
+          Pending p = it.next();
+          if (p.sampling.equals(first.sampling)) {
+            batch.add(p);
+            it.remove();
+          }
+        }
+        long deadline = System.nanoTime() + batchWindowNanos;
+        while (batch.size() < maxBatch) {
+          long left = deadline - System.nanoTime();
+          Pending p = left <= 0 ? queue.poll() : queue.poll(left, TimeUnit.NANOSECONDS);
+          if (p == null) {
+            break;
+          }
+          if (p.sampling.equals(first.sampling)) {
+            batch.add(p);
+          } else {
+            deferred.add(p);
+          }
+        }
+        generate(batch);
+      } catch (InterruptedException e) {
+        if (!running) {
+          break;
+        }
+      } catch (RuntimeException | Error e) {
+        // generate() answers its own failures; this is a bug in the loop itself: log it and keep serving
+        LOG.error("the generation loop failed; going on", e);
+      }
+    }
+    for (Pending p : deferred) {
+      p.result.completeExceptionally(shuttingDown());
+    }
+  }
+
+  private void generate(List<Pending> batch) {
+    long start = System.nanoTime();
+    try {
+      generateTimed(batch);
+    } finally {
+      generationNanos.addAndGet(System.nanoTime() - start);
+    }
+  }
+
+  private void generateTimed(List<Pending> batch) {
+    List<Pending> ready = new ArrayList<>(batch.size());
+    int limit = policy.promptLimit();
+    for (Pending p : batch) {
+      try {
+        int[] ids = p.prompt.ids();
+        if (ids.length == 0) {
+          throw HttpError.badRequest("prompt", "invalid_value", "the prompt encodes to no tokens");
+        }
+        if (ids.length > limit) {
+          throw HttpError.badRequest("prompt", "context_length_exceeded", "the prompt is " + ids.length
+              + " tokens, more than this server's prompt limit of " + limit + " tokens");
+        }
+        if ((long) ids.length + p.sampling.maxNewTokens() > contextLength) {
+          throw HttpError.badRequest("max_tokens", "context_length_exceeded", "this model's maximum context length"
+              + " is " + contextLength + " tokens; the prompt is " + ids.length + " tokens and max_tokens "
+              + p.sampling.maxNewTokens());
+        }
+        p.ids = ids;
+        ready.add(p);
+      } catch (HttpError e) {
+        p.result.completeExceptionally(e);
+      } catch (RuntimeException e) {
+        p.result.completeExceptionally(HttpError.badRequest("prompt", "invalid_value", "the prompt could not be"
+            + " prepared: " + e.getMessage()));
+      }
+    }
+    if (ready.isEmpty()) {
+      return;
+    }
+    List<int[]> prompts = new ArrayList<>(ready.size());
+    long[] rowSeeds = new long[ready.size()];
+    for (int i = 0; i < ready.size(); i++) {
+      prompts.add(ready.get(i).ids);
+      rowSeeds[i] = ready.get(i).seed;
+    }
+    batches.incrementAndGet();
+    rows.addAndGet(ready.size());
+    largestBatch.accumulateAndGet(ready.size(), Math::max);
+    List<GeneratedSequence> out;
+    try {
+      out = policy.generator().generate(prompts, ready.get(0).sampling, policy.stopTokenIds(), rowSeeds);
+      if (out == null || out.size() != ready.size()) {
+        throw new IllegalStateException("the generator returned " + (out == null ? "null" : out.size())
+            + " sequences for " + ready.size() + " prompts");
+      }
+    } catch (RuntimeException | Error e) {
+      generationFailures.incrementAndGet();
+      LOG.error("generation of a batch of {} failed; answering 500 and going on", ready.size(), e);
+      HttpError err = new HttpError(500, "server_error", null, "generation_failed", "generation failed: " + e);
+      ready.forEach(p -> p.result.completeExceptionally(err));
+      return;
+    }
+    for (int i = 0; i < ready.size(); i++) {
+      Pending p = ready.get(i);
+      try {
+        GeneratedSequence s = out.get(i);
+        int[] ids = s.tokenIds();
+        String[] texts = new String[ids.length];
+        for (int j = 0; j < ids.length; j++) {
+          texts[j] = policy.tokenizer().decode(new int[] {ids[j]}, false);
+        }
+        p.result.complete(new Done(policy.tokenizer().decode(s.contentTokenIds(), true), p.ids, ids,
+            s.logProbs(), texts, s.finishReason()));
+      } catch (RuntimeException e) {
+        p.result.completeExceptionally(new HttpError(500, "server_error", null, "decode_failed",
+            "decoding the response failed: " + e));
+      }
+    }
+  }
+
+  /** Builds a {@link CompletionServer}; the policy is required. */
+  public static final class Builder {
+    private DjlLanguagePolicy policy;
+    private boolean ownsPolicy;
+    private String modelName;
+    private String host = "127.0.0.1";
+    private int port = 8000;
+    private int maxBatch = 32;
+    private Duration batchWindow = Duration.ofMillis(5);
+    private long maxBodyBytes = 1 << 20;
+    private int handlerThreads = 64;
+    private long seed;
+
+    private Builder() {}
+
+    /**
+     * @param p the policy to serve (its tokenizer, chat template, generator and stop tokens)
+     * @param own whether {@link CompletionServer#close} closes it
+     * @return this builder
+     */
+    public Builder setPolicy(DjlLanguagePolicy p, boolean own) {
+      this.policy = Objects.requireNonNull(p, "policy");
+      this.ownsPolicy = own;
+      return this;
+    }
+
+    /**
+     * @param name the model name served (default: the policy's name, the checkpoint directory's name)
+     * @return this builder
+     */
+    public Builder optModelName(String name) {
+      this.modelName = Objects.requireNonNull(name, "name");
+      return this;
+    }
+
+    /**
+     * @param h the address to bind (default 127.0.0.1; 0.0.0.0 for every interface, without authentication)
+     * @return this builder
+     */
+    public Builder optHost(String h) {
+      this.host = Objects.requireNonNull(h, "host");
+      return this;
+    }
+
+    /**
+     * @param p the port (default 8000; 0 picks a free one, see {@link CompletionServer#port})
+     * @return this builder
+     */
+    public Builder optPort(int p) {
+      this.port = p;
+      return this;
+    }
+
+    /**
+     * @param n the most requests in one generation call (default 32)
+     * @return this builder
+     */
+    public Builder optMaxBatch(int n) {
+      this.maxBatch = n;
+      return this;
+    }
+
+    /**
+     * @param d how long the generation thread waits for more requests after the first (default 5 ms)
+     * @return this builder
+     */
+    public Builder optBatchWindow(Duration d) {
+      this.batchWindow = Objects.requireNonNull(d, "batchWindow");
+      return this;
+    }
+
+    /**
+     * @param n the largest request body in bytes (default 1 MiB); larger ones get 413
+     * @return this builder
+     */
+    public Builder optMaxBodyBytes(long n) {
+      this.maxBodyBytes = n;
+      return this;
+    }
+
+    /**
+     * @param n HTTP handler threads, the most requests parsed or waiting at once (default 64)
+     * @return this builder
+     */
+    public Builder optHandlerThreads(int n) {
+      this.handlerThreads = n;
+      return this;
+    }
+
+    /**
+     * @param s the seed of the stream that gives seeds to requests without one (default 0)
+     * @return this builder
+     */
+    public Builder optSeed(long s) {
+      this.seed = s;
+      return this;
+    }
+
+    /**
+     * Binds and starts the server.
+     *
+     * @return the running server
+     * @throws IllegalStateException when the policy is missing or a limit is not positive
+     * @throws java.io.UncheckedIOException when the address cannot be bound
+     */
+    public CompletionServer start() {
+      if (policy == null) {
+        throw new IllegalStateException("setPolicy(...) is required");
+      }
+      if (port < 0 || port > 65535) {
+        throw new IllegalStateException("port must be in [0, 65535], got " + port);
+      }
+      if (maxBatch < 1 || handlerThreads < 1 || maxBodyBytes < 1) {
+        throw new IllegalStateException("maxBatch, handlerThreads and maxBodyBytes must be >= 1, got " + maxBatch
+            + ", " + handlerThreads + ", " + maxBodyBytes);
+      }
+      if (batchWindow.isNegative()) {
+        throw new IllegalStateException("batchWindow must be >= 0, got " + batchWindow);
+      }
+      try {
+        return new CompletionServer(this);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException("cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
+      }
+    }
+  }
+}
