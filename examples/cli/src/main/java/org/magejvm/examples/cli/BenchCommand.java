@@ -39,6 +39,7 @@ final class BenchCommand implements Callable<Integer> {
     BENCHMARKS.put("iteration", "IterationBench");
     BENCHMARKS.put("trainer-soak", "TrainerSoakBench");
     BENCHMARKS.put("fuzz", "FuzzBench");
+    BENCHMARKS.put("remote-env", "RemoteEnvBench");
   }
 
   @Parameters(index = "0", paramLabel = "NAME", description = "One of: ${COMPLETION-CANDIDATES}",
