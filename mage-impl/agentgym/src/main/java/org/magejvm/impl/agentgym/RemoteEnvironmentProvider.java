@@ -52,6 +52,7 @@ public final class RemoteEnvironmentProvider implements EnvironmentProvider {
   private final RemoteSettings settings;
   private final String remoteId;
   private final HttpEnvClient client;
+  private final String configError;
   private Info info;
 
   /** What {@code GET /info} said. */
@@ -63,15 +64,21 @@ public final class RemoteEnvironmentProvider implements EnvironmentProvider {
   public RemoteEnvironmentProvider() {
     String url = setting(URL_PROPERTY, URL_VARIABLE);
     String env = setting(ENV_PROPERTY, ENV_VARIABLE);
-    if (url == null) {
-      this.settings = null;
-      this.remoteId = env;
-      this.client = null;
-    } else {
-      this.settings = RemoteSettings.of(url);
-      this.remoteId = env;
-      this.client = new HttpEnvClient(settings);
+    RemoteSettings s = null;
+    String error = null;
+    if (url != null) {
+      try {
+        s = RemoteSettings.of(url);
+      } catch (IllegalArgumentException e) {
+        // discovery must not fail for every environment because of this one: create() reports it
+        error = "the configured URL '" + url + "' (" + URL_PROPERTY + " / " + URL_VARIABLE + ") is not usable: "
+            + e.getMessage();
+      }
     }
+    this.settings = s;
+    this.remoteId = env;
+    this.client = s == null ? null : new HttpEnvClient(s);
+    this.configError = error;
   }
 
   /**
@@ -84,6 +91,7 @@ public final class RemoteEnvironmentProvider implements EnvironmentProvider {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.remoteId = remoteId == null || remoteId.isBlank() ? null : remoteId;
     this.client = new HttpEnvClient(settings);
+    this.configError = null;
   }
 
   private static String setting(String property, String variable) {
@@ -200,6 +208,9 @@ public final class RemoteEnvironmentProvider implements EnvironmentProvider {
   }
 
   private void requireConfigured() {
+    if (configError != null) {
+      throw new IllegalStateException("environment '" + ID + "': " + configError);
+    }
     if (!configured()) {
       throw new IllegalStateException("environment '" + ID + "' is not configured: set the system property "
           + URL_PROPERTY + " (or " + URL_VARIABLE + ") to the env server's URL and " + ENV_PROPERTY + " (or "
