@@ -57,27 +57,36 @@ public final class RemoteEnvBench {
         Runtime.getRuntime().availableProcessors());
     try (EnvServer server = EnvServer.builder().setRegistry(registry).addEnvironment(env).build().start()) {
       RemoteEnvironmentProvider remote = new RemoteEnvironmentProvider(RemoteSettings.of(server.url()), env);
-      double[] here = measure(local, tasks, group, reps);
-      double[] there = measure(remote, tasks, group, reps);
+      double[] here = measure(local, tasks, group, reps, () -> 0);
+      double[] there = measure(remote, tasks, group, reps, server::requestsServed);
+      double requestsPerRun = there[3];
       System.out.printf(Locale.ROOT, "%-26s %14s %14s %12s%n", "", "play turns/s", "meta-ep./s", "turns");
       System.out.printf(Locale.ROOT, "%-26s %,14.0f %,14.1f %12.0f%n", "in-process", here[0], here[1], here[2]);
       System.out.printf(Locale.ROOT, "%-26s %,14.0f %,14.1f %12.0f%n", "env server, loopback HTTP", there[0],
           there[1], there[2]);
-      System.out.printf(Locale.ROOT, "remote / in-process: %.4f (%.3f ms per remote play turn)%n",
-          there[0] / here[0], 1000.0 / there[0]);
+      System.out.printf(Locale.ROOT, "remote / in-process: %.4f (%.3f ms per remote play turn); %.2f HTTP requests"
+          + " per play turn, %.3f ms per request%n", there[0] / here[0], 1000.0 / there[0],
+          requestsPerRun / there[2], 1000.0 / there[0] / (requestsPerRun / there[2]));
     }
   }
 
-  /** @return median play turns per second, median meta-episodes per second, play turns per run */
-  private static double[] measure(EnvironmentProvider p, int tasks, int group, int reps) {
+  /**
+   * @return median play turns per second, median meta-episodes per second, play turns of the last run, requests of
+   *     the last run
+   */
+  private static double[] measure(EnvironmentProvider p, int tasks, int group, int reps,
+      java.util.function.LongSupplier requests) {
     run(p, tasks, group, 0); // warm-up
+    long requestCount = 0;
     double[] turnRates = new double[reps];
     double[] metaRates = new double[reps];
     long turns = 0;
     for (int r = 0; r < reps; r++) {
+      long before = requests.getAsLong();
       long start = System.nanoTime();
       RolloutResult result = run(p, tasks, group, r + 1);
       double seconds = (System.nanoTime() - start) / 1e9;
+      requestCount = requests.getAsLong() - before;
       if (!result.complete()) {
         throw new IllegalStateException(result.failures().size() + " meta-episodes failed, the first: "
             + result.failures().get(0).describe());
@@ -95,7 +104,7 @@ public final class RemoteEnvBench {
     }
     Arrays.sort(turnRates);
     Arrays.sort(metaRates);
-    return new double[] {turnRates[reps / 2], metaRates[reps / 2], turns};
+    return new double[] {turnRates[reps / 2], metaRates[reps / 2], turns, requestCount};
   }
 
   private static RolloutResult run(EnvironmentProvider p, int tasks, int group, long seed) {

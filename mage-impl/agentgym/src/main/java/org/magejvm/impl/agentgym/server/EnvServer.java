@@ -88,6 +88,7 @@ public final class EnvServer implements AutoCloseable {
   private final int threads;
   private final Map<Long, Instance> instances = new ConcurrentHashMap<>();
   private final AtomicLong nextId = new AtomicLong();
+  private final AtomicLong answered = new AtomicLong();
   private HttpServer server;
   private ExecutorService pool;
   private ScheduledExecutorService reaper;
@@ -196,6 +197,11 @@ public final class EnvServer implements AutoCloseable {
     return served;
   }
 
+  /** @return how many requests were answered so far, errors included */
+  public long requestsServed() {
+    return answered.get();
+  }
+
   /** @return how many instances are open */
   public int openInstances() {
     return instances.size();
@@ -275,6 +281,7 @@ public final class EnvServer implements AutoCloseable {
       o.addProperty("exception", t.getClass().getName());
       answer = o;
     }
+    answered.incrementAndGet();
     send(ex, status, answer);
   }
 
