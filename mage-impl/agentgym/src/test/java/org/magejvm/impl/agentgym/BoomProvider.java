@@ -68,7 +68,14 @@ final class BoomProvider extends BaseEnvironmentProvider<BoomProvider.Counter> {
       if (!response.contains("<action>inc</action>")) {
         return StepResult.invalid(observation(), 0, before, "", "say inc");
       }
-      count++;
+      // read, wait, write: two unserialised steps would lose an increment, which the locking test would see
+      int read = count;
+      try {
+        Thread.sleep(2);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      count = read + 1;
       StepResult.Builder b = StepResult.valid(observation(), before, "inc");
       return count >= 3 ? b.optReward(1).optScore(1).optOutcome(Outcome.WON).build() : b.build();
     }

@@ -187,6 +187,52 @@ class EnvServerTest {
   }
 
   @Test
+  void concurrentClientsAreServedAndOneInstanceIsSteppedOneCallAtATime() throws Exception {
+    // many clients on their own instances
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+    try {
+      java.util.List<java.util.concurrent.Future<String>> own = new java.util.ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        own.add(pool.submit(() -> {
+          long id = create("boom-counter");
+          String last = "";
+          for (int round = 0; round < 5; round++) {
+            post(round == 0 ? "/reset" : "/restart", "{\"id\": " + id + ", \"seed\": 0}");
+            for (int i = 0; i < 3; i++) {
+              last = json(post("/step", "{\"id\": " + id + ", \"action\": \"<action>inc</action>\"}"))
+                  .get("observation").getAsString();
+            }
+          }
+          return last;
+        }));
+      }
+      for (java.util.concurrent.Future<String> f : own) {
+        assertThat(f.get()).isEqualTo("count 3");
+      }
+      // many clients on one instance: its lock lets exactly three increments through, the rest find the game over
+      long shared = create("boom-counter");
+      post("/reset", "{\"id\": " + shared + ", \"seed\": 0}");
+      java.util.List<java.util.concurrent.Future<Integer>> steps = new java.util.ArrayList<>();
+      for (int t = 0; t < 40; t++) {
+        steps.add(pool.submit(() -> post("/step", "{\"id\": " + shared
+            + ", \"action\": \"<action>inc</action>\"}").statusCode()));
+      }
+      int ok = 0;
+      int over = 0;
+      for (java.util.concurrent.Future<Integer> f : steps) {
+        int code = f.get();
+        ok += code == 200 ? 1 : 0;
+        over += code == 400 ? 1 : 0;
+      }
+      assertThat(ok).isEqualTo(3);
+      assertThat(over).isEqualTo(37);
+      assertThat(JsonParser.parseString(get("/observation?id=" + shared).body()).getAsString()).isEqualTo("count 3");
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
   void idleInstancesAreClosed() throws Exception {
     server.close();
     server = EnvServer.builder().setRegistry(EnvironmentRegistry.empty().register(new BoomProvider()))
