@@ -101,9 +101,10 @@ public final class HttpEnvClient {
   private JsonElement send(HttpRequest request, String what) {
     long wait = settings.backoff().toMillis();
     for (int attempt = 0; ; attempt++) {
-      HttpResponse<String> response;
+      Answer response;
       try {
-        response = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        HttpResponse<java.io.InputStream> raw = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        response = new Answer(raw.statusCode(), readLimited(raw.body(), what));
       } catch (ConnectException | HttpConnectTimeoutException e) {
         if (attempt < settings.retries()) {
           sleep(wait, what);
@@ -127,7 +128,21 @@ public final class HttpEnvClient {
     }
   }
 
-  private static JsonElement parse(HttpResponse<String> response, String what) {
+  /** The status and text of an answer. */
+  private record Answer(int statusCode, String body) {}
+
+  private static String readLimited(java.io.InputStream in, String what) throws IOException {
+    try (in) {
+      byte[] bytes = in.readNBytes((int) MAX_ANSWER_BYTES + 1);
+      if (bytes.length > MAX_ANSWER_BYTES) {
+        throw new RemoteEnvironmentException(what + ": the answer is larger than " + MAX_ANSWER_BYTES
+            + " bytes", -1, null);
+      }
+      return new String(bytes, StandardCharsets.UTF_8);
+    }
+  }
+
+  private static JsonElement parse(Answer response, String what) {
     String body = response.body() == null ? "" : response.body();
     int status = response.statusCode();
     if (status != 200) {
