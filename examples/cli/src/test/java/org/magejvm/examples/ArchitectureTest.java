@@ -23,6 +23,7 @@ class ArchitectureTest {
   private static final String CORE_CREDIT = "org.magejvm.impl.credit..";
   private static final String CORE_EVAL = "org.magejvm.impl.eval..";
   private static final String GAMES = "org.magejvm.impl.env..";
+  private static final String AGENTGYM = "org.magejvm.impl.agentgym..";
   private static final String JINJA = "org.magejvm.impl.jinja..";
   private static final String LLM = "org.magejvm.impl.llm..";
   private static final String TRAIN = "org.magejvm.impl.train..";
@@ -47,7 +48,8 @@ class ArchitectureTest {
     for (String pkg : new String[] {
         "org.magejvm.api", "org.magejvm.spi", "org.magejvm.impl.rollout", "org.magejvm.impl.env.kuhn",
         "org.magejvm.impl.jinja", "org.magejvm.impl.llm.model", "org.magejvm.impl.train", "org.magejvm.gigpo",
-        "org.magejvm.testkit", "org.magejvm.examples.cli", "org.magejvm.impl.openai", "org.magejvm.impl.serve"}) {
+        "org.magejvm.testkit", "org.magejvm.examples.cli", "org.magejvm.impl.openai", "org.magejvm.impl.serve",
+        "org.magejvm.impl.agentgym", "org.magejvm.impl.agentgym.server"}) {
       org.assertj.core.api.Assertions.assertThat(classes.containPackage(pkg)).as(pkg).isTrue();
     }
   }
@@ -72,6 +74,16 @@ class ArchitectureTest {
   void coreAndGamesImportNoDjl() {
     noClasses().that().resideInAnyPackage(CORE_ROLLOUT, CORE_CREDIT, CORE_EVAL, GAMES)
         .should().dependOnClassesThat().resideInAnyPackage(DJL, LLM, JINJA, TRAIN, GIGPO)
+        .check(classes);
+  }
+
+  @Test
+  void environmentsOverHttpNeedNoDjlAndNoOtherImplementation() {
+    // the agentgym module sees the api, the spi, gson and the JDK: a host that runs environments in other processes
+    // pulls no libtorch, no rollout engine and no games
+    noClasses().that().resideInAPackage(AGENTGYM)
+        .should().dependOnClassesThat().resideInAnyPackage(DJL, LLM, JINJA, TRAIN, GIGPO, GAMES, CORE_ROLLOUT,
+            CORE_CREDIT, CORE_EVAL)
         .check(classes);
   }
 

@@ -40,6 +40,7 @@ final class BenchCommand implements Callable<Integer> {
     BENCHMARKS.put("trainer-soak", "TrainerSoakBench");
     BENCHMARKS.put("fuzz", "FuzzBench");
     BENCHMARKS.put("serve", "ServeBench");
+    BENCHMARKS.put("remote-env", "RemoteEnvBench");
   }
 
   @Parameters(index = "0", paramLabel = "NAME", description = "One of: ${COMPLETION-CANDIDATES}",

@@ -22,6 +22,7 @@ import picocli.CommandLine.ScopeType;
     versionProvider = MageCli.Version.class,
     description = "MAGE meta-reinforcement learning for language-model agents, on the JVM.",
     subcommands = {QuickStartCommand.class, ExperimentCommand.class, EnvsCommand.class, PlayCommand.class,
+        EnvServeCommand.class,
         TrainCommand.class, ReportCommand.class, GenerateCommand.class, LogitsCommand.class, BenchCommand.class,
         TranscriptsCommand.class, SftCommand.class, MemoryCommand.class, LoraCommand.class, ServeCommand.class,
         CommandLine.HelpCommand.class})

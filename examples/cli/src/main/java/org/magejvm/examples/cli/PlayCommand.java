@@ -11,6 +11,10 @@ import java.util.concurrent.Callable;
 import org.magejvm.api.ContextMode;
 import org.magejvm.api.LanguagePolicy;
 import org.magejvm.api.Seat;
+import org.magejvm.impl.agentgym.AlfWorldProvider;
+import org.magejvm.impl.agentgym.RemoteEnvironmentProvider;
+import org.magejvm.impl.agentgym.RemoteSettings;
+import org.magejvm.impl.agentgym.WebShopProvider;
 import org.magejvm.impl.eval.Evaluation;
 import org.magejvm.impl.eval.EvaluationConfig;
 import org.magejvm.impl.eval.EvaluationMetrics;
@@ -100,6 +104,16 @@ final class PlayCommand implements Callable<Integer> {
   @Option(names = "--env-option", paramLabel = "KEY=VALUE", description = "An environment option (repeatable).")
   Map<String, String> envOptions = new LinkedHashMap<>();
 
+  @Option(names = "--env-url", paramLabel = "URL",
+      description = "Base URL of the environment server: for agentgym-remote (a `mage env-serve`), agentgym-webshop"
+          + " or agentgym-alfworld (an AgentGym server).")
+  String envUrl;
+
+  @Option(names = "--remote-env", paramLabel = "ID",
+      description = "With --env agentgym-remote: the environment to play on the server (default: the one it"
+          + " serves).")
+  String remoteEnv;
+
   @Option(names = "--json", description = "Print JSON instead of a table.")
   boolean json;
 
@@ -111,7 +125,7 @@ final class PlayCommand implements Callable<Integer> {
     if (model != null) {
       Limits.maxNewTokens(spec, sampling.maxNewTokens, model);
     }
-    EnvironmentRegistry registry = EnvironmentRegistry.discover();
+    EnvironmentRegistry registry = remoteRegistry(EnvironmentRegistry.discover());
     EnvironmentProvider provider = registry.require(env);
     if (model == null && !provider.scriptedPolicies().contains(policy)) {
       throw new IllegalArgumentException("unknown policy '" + policy + "' for environment '" + env
@@ -181,6 +195,43 @@ final class PlayCommand implements Callable<Integer> {
     return evaluation.rollout().complete() ? 0 : 1;
   }
 
+  /**
+   * Applies {@code --env-url} and {@code --remote-env}: {@code agentgym-remote} is replaced by a provider for that
+   * server, and the AgentGym task environments get the URL as their {@code url} option.
+   */
+  private EnvironmentRegistry remoteRegistry(EnvironmentRegistry discovered) {
+    boolean remote = RemoteEnvironmentProvider.ID.equals(env);
+    if (remoteEnv != null && !remote) {
+      throw Limits.usage(spec, "--remote-env applies only to --env " + RemoteEnvironmentProvider.ID);
+    }
+    if (envUrl == null) {
+      return discovered;
+    }
+    if (env.equals(WebShopProvider.ID) || env.equals(AlfWorldProvider.ID)) {
+      if (envOptions.containsKey("url")) {
+        throw Limits.usage(spec, "give the server URL once: --env-url or --env-option url=..., not both");
+      }
+      envOptions.put("url", envUrl);
+      return discovered;
+    }
+    if (!remote) {
+      throw Limits.usage(spec, "--env-url applies to " + RemoteEnvironmentProvider.ID + ", " + WebShopProvider.ID
+          + " and " + AlfWorldProvider.ID + ", not to '" + env + "'");
+    }
+    RemoteSettings settings;
+    try {
+      settings = RemoteSettings.of(envUrl);
+    } catch (IllegalArgumentException e) {
+      throw Limits.usage(spec, "--env-url: " + e.getMessage());
+    }
+    EnvironmentRegistry out = EnvironmentRegistry.empty();
+    for (EnvironmentProvider p : discovered.all()) {
+      out.register(p.id().equals(RemoteEnvironmentProvider.ID) ? new RemoteEnvironmentProvider(settings, remoteEnv)
+          : p);
+    }
+    return out;
+  }
+
   private LanguagePolicy createPolicy(EnvironmentProvider provider) {
     if (model == null) {
       return provider.scriptedPolicy(policy, Seeds.derive(seed, Seeds.POLICY, 0));
@@ -197,6 +248,12 @@ final class PlayCommand implements Callable<Integer> {
     Map<String, Object> s = new LinkedHashMap<>();
     s.put("environment", r.environmentId());
     s.put("environment_options", r.environmentOptions());
+    if (envUrl != null) {
+      s.put("environment_url", envUrl);
+    }
+    if (remoteEnv != null) {
+      s.put("remote_environment", remoteEnv);
+    }
     s.put("policy", policyLabel());
     s.put("opponent", r.fixedOpponent().orElse(""));
     s.put("seat", r.fixedOpponent().isPresent() ? r.seating().toString() : "");

@@ -74,6 +74,17 @@ import org.slf4j.LoggerFactory;
 @Api(status = Api.Status.EXPERIMENTAL)
 public final class CompletionServer implements AutoCloseable {
 
+  static {
+    // As in the env server (EnvServer): the JDK's server writes an answer's headers and body separately, and with
+    // Nagle's algorithm on the client's delayed ACK holds each small answer for about 40 ms. The property is read
+    // once, when the JDK server's configuration class loads, so it is set before the first server unless the host
+    // set it.
+    if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+      System.setProperty("sun.net.httpserver.nodelay", "true");
+    }
+  }
+
+
   private static final Logger LOG = LoggerFactory.getLogger(CompletionServer.class);
   private static final Gson GSON = new Gson();
   private static final int DEFAULT_MAX_TOKENS = 16;
