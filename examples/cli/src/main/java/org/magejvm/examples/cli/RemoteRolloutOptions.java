@@ -32,7 +32,7 @@ final class RemoteRolloutOptions {
 
   @Option(names = "--push-dir", paramLabel = "DIR",
       description = "With --push-adapter: where each pushed adapter is saved, a path the servers can read"
-          + " (default: RUN_DIR/" + PUSH_DIR + ").")
+          + " (default: mage train: RUN_DIR/" + PUSH_DIR + "; mage lora: OUT-pushed).")
   Path pushDir;
 
   /** @return whether remote rollouts were asked for */
@@ -83,11 +83,11 @@ final class RemoteRolloutOptions {
    * @param trainer the trainer's builder
    * @param policy the trained policy (its chat template and tokenizer format the remote prompts)
    * @param loader the loader {@link #validate} returned
-   * @param runDir the run directory
+   * @param defaultPushDir where pushed adapters go without --push-dir
    * @return the remote policy, for the caller to close
    */
   OpenAiCompletionsPolicy apply(MageTrainer.Builder trainer, DjlLanguagePolicy policy, VllmAdapterLoader loader,
-      Path runDir) {
+      Path defaultPushDir) {
     Object lock = new Object();
     OpenAiCompletionsPolicy.Builder b = OpenAiCompletionsPolicy.builder().setModel(adapterName)
         .optPromptFormatter(p -> {
@@ -103,7 +103,7 @@ final class RemoteRolloutOptions {
     endpoints.forEach(b::addEndpoint);
     OpenAiCompletionsPolicy remote = b.build();
     trainer.optRolloutPolicy(remote).optPolicySync(LoraAdapterSync.builder()
-        .setDirectory(pushDir != null ? pushDir : runDir.resolve(PUSH_DIR))
+        .setDirectory(pushDir != null ? pushDir : defaultPushDir)
         .setName(adapterName)
         .setPublisher(loader::replace)
         .build());

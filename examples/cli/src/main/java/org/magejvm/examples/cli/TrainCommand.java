@@ -376,7 +376,7 @@ final class TrainCommand implements Callable<Integer> {
         tb.addListener(bar);
       }
       if (loader != null) {
-        resources.add(0, remoteRollouts.apply(tb, policy, loader, runDir));
+        resources.add(0, remoteRollouts.apply(tb, policy, loader, runDir.resolve(RemoteRolloutOptions.PUSH_DIR)));
       }
       MageTrainer trainer = tb.build();
       if (checkpoint != null) {

@@ -86,4 +86,31 @@ class RemoteTrainCommandTest {
     assertThat(metricsWithoutTimings(tmp.resolve("remote"))).hasSize(2)
         .isEqualTo(metricsWithoutTimings(tmp.resolve("local")));
   }
+
+  @Test
+  void mageLoraRollsOutThroughTheServerToo(@TempDir Path tmp) {
+    Path model = tmp.resolve("model");
+    TinyCheckpoint.write(model, TinyCheckpoint.Spec.small("Kuhn poker: <action>BET</action> CHECK CALL FOLD", 5));
+    List<String> base = List.of("lora", "--model", model.toString(), "--env", "mage-kuhn-poker", "--iterations",
+        "1", "--tasks", "2", "--group-size", "2", "--eval-meta-episodes", "2", "--max-new-tokens", "6",
+        "--lora-rank", "2", "--lr", "1e-2", "--prompt-style", "compact", "--threads", "1");
+    List<String> noDir = new ArrayList<>(base);
+    noDir.addAll(List.of("--rollout-endpoint", "http://127.0.0.1:9", "--push-adapter", "pol"));
+    CliRun usage = cli(noDir);
+    assertThat(usage.code()).isEqualTo(2);
+    assertThat(usage.err()).contains("needs --push-dir DIR").hasLineCount(1);
+    try (CompletionServer server = CompletionServer.builder()
+        .setPolicy(Qwen3Checkpoint.loadPolicy(model, Qwen3Checkpoint.Options.cpu()), true).optPort(0)
+        .optEnableLora(true).optBatchWindow(Duration.ofMillis(20)).start()) {
+      List<String> args = new ArrayList<>(base);
+      Path out = tmp.resolve("adapter");
+      args.addAll(List.of("--out", out.toString(), "--rollout-endpoint", server.baseUrl(), "--push-adapter", "pol"));
+      CliRun r = cli(args);
+      assertThat(r.code()).as(r.err()).isZero();
+      assertThat(r.out()).contains("iteration 0:");
+      assertThat(server.stats().rows()).isPositive();
+      assertThat(tmp.resolve("adapter-pushed").resolve("v1")).isDirectory();
+      assertThat(out.resolve("adapter_model.safetensors")).isRegularFile();
+    }
+  }
 }

@@ -15,7 +15,8 @@ import org.magejvm.impl.llm.finetune.LoraAdapter;
 import org.magejvm.impl.llm.finetune.PeftAdapters;
 
 /**
- * The {@link PolicySync} of LoRA runs: saves the trained adapter in PEFT layout into {@code directory/v<N>} (N the
+ * The {@link PolicySync} of LoRA runs: saves the trained adapter (the fine-tuning setup's, else the one attached to
+ * the trained policy's model) in PEFT layout into {@code directory/v<N>} (N the
  * iteration count) and hands that directory to a {@link Publisher} under a fixed adapter name, typically {@code
  * VllmAdapterLoader::replace} of {@code mage-openai} (unload, then load, on every server of a fleet), so requests
  * naming the adapter generate with the trainer's current weights. The servers read the directory themselves: it must
@@ -63,8 +64,14 @@ public final class LoraAdapterSync implements PolicySync {
 
   @Override
   public void push(MageTrainer trainer, int version) {
-    LoraAdapter adapter = trainer.fineTuning().flatMap(f -> f.adapter()).orElseThrow(() ->
-        new IllegalStateException("LoraAdapterSync needs a LoRA run (optFineTuning(FineTuning.lora(...)))"));
+    LoraAdapter adapter = trainer.fineTuning().flatMap(f -> f.adapter()).orElseGet(() -> {
+      var attached = MageTrainer.modelOf(trainer.policy()).adapter().orElse(null);
+      if (attached instanceof LoraAdapter) {
+        return (LoraAdapter) attached;
+      }
+      throw new IllegalStateException("LoraAdapterSync needs a LoRA run: a FineTuning.lora setup"
+          + " (optFineTuning) or a LoraAdapter attached to the trained policy's model");
+    });
     Path dir = directory.resolve("v" + version);
     try {
       if (Files.exists(dir)) {
