@@ -127,6 +127,14 @@ class ArchitectureTest {
   }
 
   @Test
+  void trainingNamesNeitherTheServerNorTheRemotePolicy() {
+    // remote rollouts reach MageTrainer as a LanguagePolicy and a PolicySync; only the tool wires the HTTP clients
+    noClasses().that().resideInAPackage(TRAIN)
+        .should().dependOnClassesThat().resideInAnyPackage(OPENAI, SERVE)
+        .check(classes);
+  }
+
+  @Test
   void onlyTheToolAndExamplesImportTraining() {
     noClasses().that().resideOutsideOfPackages(TRAIN, "org.magejvm.examples..")
         .should().dependOnClassesThat().resideInAPackage(TRAIN)

@@ -3,6 +3,8 @@ package org.magejvm.examples.cli;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.magejvm.examples.lora.LoraTraining;
 import org.magejvm.impl.eval.MethodPreset;
@@ -88,10 +90,17 @@ final class LoraCommand implements Callable<Integer> {
   @Option(names = "--threads", paramLabel = "T", description = "libtorch threads (default: one per core).")
   Integer threads;
 
+  @Mixin RemoteRolloutOptions remoteRollouts;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
+    org.magejvm.impl.openai.VllmAdapterLoader loader = remoteRollouts.validate(spec, true);
+    if (loader != null && out == null && remoteRollouts.pushDir == null) {
+      throw Limits.usage(spec, "--rollout-endpoint without --out needs --push-dir DIR (where the pushed adapters are"
+          + " saved for the servers)");
+    }
     if (!Files.isDirectory(model)) {
       throw new IllegalArgumentException("--model " + model + (Files.exists(model) ? " is not a directory"
           : " does not exist"));
@@ -105,7 +114,23 @@ final class LoraCommand implements Callable<Integer> {
         iterations, tasks, groupSize, evalMetaEpisodes, maxNewTokens, learningRate, microBatch,
         PlayCommand.parsePromptStyle(promptStyle), seed);
     PrintWriter o = spec.commandLine().getOut();
-    new LoraTraining(EnvironmentRegistry.discover(), o).run(s);
+    LoraTraining training = new LoraTraining(EnvironmentRegistry.discover(), o);
+    List<AutoCloseable> remote = new ArrayList<>();
+    if (loader != null) {
+      Path pushBase = out == null ? null : out.toAbsolutePath().resolveSibling(out.getFileName() + "-pushed");
+      training.optTrainerCustomizer((b, policy) -> remote.add(remoteRollouts.apply(b, policy, loader, pushBase)));
+    }
+    try {
+      training.run(s);
+    } finally {
+      for (AutoCloseable r : remote) {
+        try {
+          r.close();
+        } catch (Exception e) {
+          spec.commandLine().getErr().println("warning: closing " + r + ": " + e.getMessage());
+        }
+      }
+    }
     o.flush();
     return 0;
   }

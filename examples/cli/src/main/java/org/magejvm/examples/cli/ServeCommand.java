@@ -69,6 +69,16 @@ final class ServeCommand implements Callable<Integer> {
       description = "Seed of the stream that seeds requests sent without one (default: ${DEFAULT-VALUE}).")
   long seed;
 
+  @Option(names = "--enable-lora",
+      description = "Serve vLLM's POST /v1/load_lora_adapter and /v1/unload_lora_adapter: requests naming a loaded"
+          + " adapter as their model generate with it (as vLLM with --enable-lora and"
+          + " VLLM_ALLOW_RUNTIME_LORA_UPDATING=True).")
+  boolean enableLora;
+
+  @Option(names = "--max-loras", paramLabel = "N", defaultValue = "8",
+      description = "With --enable-lora: most adapters loaded at once (default: ${DEFAULT-VALUE}).")
+  int maxLoras;
+
   @Option(names = "--no-thinking", description = "Render chat requests with enable_thinking=false.")
   boolean noThinking;
 
@@ -85,6 +95,7 @@ final class ServeCommand implements Callable<Integer> {
     Limits.range(spec, "--max-batch", maxBatch, 1, 4096, "a sane bound");
     Limits.range(spec, "--batch-window-ms", batchWindowMs, 0, 10_000, "ten seconds");
     Limits.range(spec, "--max-body-bytes", maxBodyBytes, 1024, 1L << 30, "1 GiB");
+    Limits.range(spec, "--max-loras", maxLoras, 1, 1024, "a sane bound");
     int context = Limits.modelConfig(model).maxPositionEmbeddings();
     Limits.range(spec, "--max-prompt-tokens", maxPromptTokens, 1, context,
         "the model's context, max_position_embeddings in " + model.resolve("config.json"));
@@ -104,7 +115,7 @@ final class ServeCommand implements Callable<Integer> {
     DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(model, options, adapter);
     CompletionServer.Builder b = CompletionServer.builder().setPolicy(policy, true).optHost(host).optPort(port)
         .optMaxBatch(maxBatch).optBatchWindow(Duration.ofMillis(batchWindowMs)).optMaxBodyBytes(maxBodyBytes)
-        .optSeed(seed);
+        .optSeed(seed).optEnableLora(enableLora).optMaxAdapters(maxLoras);
     if (servedModelName != null) {
       b.optModelName(servedModelName);
     }
@@ -120,7 +131,8 @@ final class ServeCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     out.println("serving '" + server.modelName() + "' (" + model + (adapter == null ? "" : " with adapter "
         + adapter) + ") on " + server.baseUrl() + ": POST /v1/completions, POST /v1/chat/completions,"
-        + " GET /v1/models, GET /health; Ctrl-C stops");
+        + " GET /v1/models, GET /health" + (enableLora ? ", POST /v1/load_lora_adapter, POST"
+        + " /v1/unload_lora_adapter" : "") + "; Ctrl-C stops");
     out.flush();
     if (!loopback) {
       spec.commandLine().getErr().println("warning: listening on " + host + " without authentication: anyone who"

@@ -152,6 +152,8 @@ final class TrainCommand implements Callable<Integer> {
       description = "Draw a progress bar (default: only when the console is a terminal).")
   Boolean progress;
 
+  @CommandLine.Mixin RemoteRolloutOptions remoteRollouts;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   /** The resolved settings of a run, as recorded in its checkpoints. */
@@ -274,6 +276,7 @@ final class TrainCommand implements Callable<Integer> {
       s = fresh();
       runDir = out;
     }
+    org.magejvm.impl.openai.VllmAdapterLoader loader = remoteRollouts.validate(spec, s.lora());
     if (s.threads != null) {
       System.setProperty("ai.djl.pytorch.num_threads", Integer.toString(s.threads));
     }
@@ -372,6 +375,9 @@ final class TrainCommand implements Callable<Integer> {
       if (bar != null && bar.enabled()) {
         tb.addListener(bar);
       }
+      if (loader != null) {
+        resources.add(0, remoteRollouts.apply(tb, policy, loader, runDir.resolve(RemoteRolloutOptions.PUSH_DIR)));
+      }
       MageTrainer trainer = tb.build();
       if (checkpoint != null) {
         warnOnThreadChange(checkpoint);
@@ -385,6 +391,11 @@ final class TrainCommand implements Callable<Integer> {
         pw.printf(Locale.ROOT, "LoRA r=%d alpha=%s on %s: %,d trainable parameters, base weights frozen; KL %s%n",
             adapter.config().rank(), adapter.config().alpha(), s.loraTargets, adapter.parameterCount(),
             oc.klCoefficient() > 0 ? oc.klCoefficient() + " to the base model (adapter off)" : "off");
+      }
+      if (loader != null) {
+        pw.printf(Locale.ROOT, "rollouts through %s as model '%s'; the adapter is pushed there before the first"
+            + " rollout and after each update; old log-probs are recomputed here%n", remoteRollouts.endpoints,
+            remoteRollouts.adapterName);
       }
       pw.flush();
       Map<String, Object> last = trainer.fit(s.iterations);

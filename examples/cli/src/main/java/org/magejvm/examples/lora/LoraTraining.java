@@ -124,6 +124,7 @@ public final class LoraTraining {
 
   private final EnvironmentRegistry registry;
   private final PrintWriter out;
+  private java.util.function.BiConsumer<MageTrainer.Builder, DjlLanguagePolicy> trainerCustomizer = (b, p) -> { };
 
   /**
    * @param registry where the environment is found
@@ -132,6 +133,16 @@ public final class LoraTraining {
   public LoraTraining(EnvironmentRegistry registry, PrintWriter out) {
     this.registry = Objects.requireNonNull(registry, "registry");
     this.out = Objects.requireNonNull(out, "out");
+  }
+
+  /**
+   * @param c last changes to the trainer's builder before it is built (for example a remote rollout policy and a
+   *     policy sync), given the trained policy
+   * @return this
+   */
+  public LoraTraining optTrainerCustomizer(java.util.function.BiConsumer<MageTrainer.Builder, DjlLanguagePolicy> c) {
+    this.trainerCustomizer = Objects.requireNonNull(c, "customizer");
+    return this;
   }
 
   /**
@@ -194,7 +205,7 @@ public final class LoraTraining {
         .build();
     List<Map<String, Object>> history = new ArrayList<>();
     try (AdamW adamw = new AdamW(ft.trainableParameters(), AdamWConfig.of(oc))) {
-      MageTrainer trainer = MageTrainer.builder()
+      MageTrainer.Builder tb = MageTrainer.builder()
           .setRegistry(registry)
           .setPolicy(policy)
           .setRollout(rollout)
@@ -205,8 +216,9 @@ public final class LoraTraining {
           .optUpdateSettings(new PolicyUpdater.Settings(oc.miniBatchTurns(), s.microBatchTurns(), oc.epochs(), true,
               true))
           .optValidateEvery(0)
-          .optSeed(s.seed())
-          .build();
+          .optSeed(s.seed());
+      trainerCustomizer.accept(tb, policy);
+      MageTrainer trainer = tb.build();
       out.printf(Locale.ROOT, "training: MAGE preset, %d x %d meta-episodes of %d episodes per iteration, lr %s, KL"
           + " %s to the base weights (adapter off)%n", rollout.tasks(), rollout.groupSize(),
           rollout.episodes().orElse(provider.defaults().episodes()), s.learningRate(), oc.klCoefficient());

@@ -42,6 +42,9 @@ class ServeCommandTest {
     CliRun prompt = CliRun.of("serve", "--model", tiny.toString(), "--max-prompt-tokens", "100000");
     assertThat(prompt.code()).isEqualTo(2);
     assertThat(prompt.err()).contains("max_position_embeddings");
+    CliRun loras = CliRun.of("serve", "--model", tiny.toString(), "--enable-lora", "--max-loras", "0");
+    assertThat(loras.code()).isEqualTo(2);
+    assertThat(loras.err()).contains("--max-loras must be >= 1");
     CliRun missing = CliRun.of("serve", "--model", tmp.resolve("absent").toString());
     assertThat(missing.code()).isEqualTo(1);
     assertThat(missing.err()).contains("absent").contains("does not exist");

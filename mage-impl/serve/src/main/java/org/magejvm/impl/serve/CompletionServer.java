@@ -35,8 +35,12 @@ import org.magejvm.api.FinishReason;
 import org.magejvm.api.SamplingConfig;
 import org.magejvm.api.annotation.Api;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
+import org.magejvm.impl.llm.finetune.LoraAdapter;
+import org.magejvm.impl.llm.finetune.PeftAdapters;
 import org.magejvm.impl.llm.generate.GeneratedSequence;
 import org.magejvm.impl.llm.generate.Qwen3Generator;
+import org.magejvm.impl.llm.model.ProjectionAdapter;
+import org.magejvm.impl.llm.model.Qwen3Model;
 import org.magejvm.impl.llm.text.ChatMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,6 +60,14 @@ import org.slf4j.LoggerFactory;
  *       the generation prompt and the policy's {@code enable_thinking}, which {@code chat_template_kwargs} may
  *       override), the same sampling fields, and {@code logprobs: true} for {@code logprobs.content}.
  *   <li>{@code GET /v1/models} and {@code GET /health}.
+ *   <li>With {@link Builder#optEnableLora runtime LoRA loading} on, vLLM's {@code POST /v1/load_lora_adapter}
+ *       ({@code {"lora_name", "lora_path"}}: a PEFT adapter directory as the server sees it) and {@code POST
+ *       /v1/unload_lora_adapter} ({@code {"lora_name"}}), with vLLM's status codes: 200 and a plain-text
+ *       {@code Success: ...} line; 400 for a missing field, a name already loaded, or an adapter that cannot be
+ *       read or does not fit the model (the message names the file); 404 for a path that does not exist or an
+ *       unknown adapter. A request whose {@code model} names a loaded adapter generates with it. Loading and
+ *       unloading run on the generation thread between two batches, so no batch sees a half-loaded adapter.
+ *       Replace an adapter by unloading then loading it.
  * </ul>
  *
  * <p><b>Batching.</b> One generation thread owns the model (which is not thread-safe). It takes the first waiting
@@ -110,6 +122,14 @@ public final class CompletionServer implements AutoCloseable {
   private final AtomicLong generationNanos = new AtomicLong();
   private final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
   private volatile boolean running = true;
+  private final boolean enableLora;
+  private final int maxAdapters;
+  /** The model whose adapter slot requests switch (with runtime LoRA), else null. */
+  private final Qwen3Model loraModel;
+  /** The adapter attached when the server started (served under the model name), or null. */
+  private final ProjectionAdapter baseAdapter;
+  /** Adapters loaded at runtime, by name; written only on the generation thread. */
+  private final Map<String, Served> adapters = new java.util.concurrent.ConcurrentHashMap<>();
 
   private CompletionServer(Builder b) throws IOException {
     this.policy = b.policy;
@@ -119,6 +139,14 @@ public final class CompletionServer implements AutoCloseable {
     this.batchWindowNanos = b.batchWindow.toNanos();
     this.maxBodyBytes = b.maxBodyBytes;
     this.seeds = new SplittableRandom(b.seed);
+    this.enableLora = b.enableLora;
+    this.maxAdapters = b.maxAdapters;
+    if (enableLora && !(policy.generator() instanceof Qwen3Generator)) {
+      throw new IllegalStateException("runtime LoRA loading needs a policy generating with a Qwen3Generator; '"
+          + policy.name() + "' generates with " + policy.generator().getClass().getName());
+    }
+    this.loraModel = enableLora ? ((Qwen3Generator) policy.generator()).model() : null;
+    this.baseAdapter = loraModel == null ? null : loraModel.adapter().orElse(null);
     if (policy.generator() instanceof Qwen3Generator) {
       Qwen3Generator q = (Qwen3Generator) policy.generator();
       this.contextLength = q.model().config().maxPositionEmbeddings();
@@ -207,6 +235,13 @@ public final class CompletionServer implements AutoCloseable {
       p.result.completeExceptionally(shuttingDown());
     }
     handlers.shutdownNow();
+    if (!generation.isAlive()) {
+      if (loraModel != null) {
+        loraModel.setAdapter(baseAdapter);
+      }
+      adapters.values().forEach(a -> a.adapter.close());
+      adapters.clear();
+    }
     if (ownsPolicy && !generation.isAlive()) {
       policy.close();
     }
@@ -263,9 +298,20 @@ public final class CompletionServer implements AutoCloseable {
         requireMethod(method, "POST");
         send(ex, 200, chatCompletions(readJson(ex)));
         return;
+      case "/v1/load_lora_adapter":
+      case "/v1/unload_lora_adapter":
+        if (!enableLora) {
+          throw new HttpError(404, "not_found_error", null, "unknown_path", "no route " + path + ": runtime LoRA"
+              + " loading is off; start the server with --enable-lora");
+        }
+        requireMethod(method, "POST");
+        sendText(ex, 200, path.equals("/v1/load_lora_adapter") ? loadAdapter(readJson(ex))
+            : unloadAdapter(readJson(ex)));
+        return;
       default:
         throw new HttpError(404, "not_found_error", null, "unknown_path", "no route " + path
-            + "; this server has POST /v1/completions, POST /v1/chat/completions, GET /v1/models, GET /health");
+            + "; this server has POST /v1/completions, POST /v1/chat/completions, GET /v1/models, GET /health"
+            + (enableLora ? ", POST /v1/load_lora_adapter, POST /v1/unload_lora_adapter" : ""));
     }
   }
 
@@ -325,6 +371,15 @@ public final class CompletionServer implements AutoCloseable {
     }
   }
 
+  private static void sendText(HttpExchange ex, int status, String text) throws IOException {
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    ex.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+    ex.sendResponseHeaders(status, bytes.length);
+    try (OutputStream out = ex.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
   private static void sendError(HttpExchange ex, HttpError e) throws IOException {
     JsonObject err = new JsonObject();
     err.addProperty("message", e.getMessage());
@@ -355,6 +410,16 @@ public final class CompletionServer implements AutoCloseable {
     }
     JsonArray data = new JsonArray();
     data.add(card);
+    for (Served a : adapters.values()) {
+      JsonObject c = new JsonObject();
+      c.addProperty("id", a.name);
+      c.addProperty("object", "model");
+      c.addProperty("created", 0);
+      c.addProperty("owned_by", "mage");
+      c.addProperty("root", a.path);
+      c.addProperty("parent", modelName);
+      data.add(c);
+    }
     JsonObject o = new JsonObject();
     o.addProperty("object", "list");
     o.add("data", data);
@@ -364,13 +429,18 @@ public final class CompletionServer implements AutoCloseable {
   // ---------------------------------------------------------------- the two generation endpoints
 
   /** What a request asks for, parsed and checked on the handler thread. */
-  private record Ask(SamplingConfig sampling, long seed, boolean logprobs, boolean tokenIdStrings) {}
+  private record Ask(SamplingConfig sampling, long seed, boolean logprobs, boolean tokenIdStrings, Served adapter) {}
 
   private Ask commonFields(JsonObject o, boolean chat) {
     JsonElement model = Fields.present(o, "model");
+    Served adapter = null;
     if (model != null && !Fields.string(model, "model").equals(modelName)) {
-      throw new HttpError(404, "not_found_error", "model", "model_not_found", "the model '"
-          + model.getAsString() + "' does not exist here; this server serves '" + modelName + "'");
+      adapter = adapters.get(model.getAsString());
+      if (adapter == null) {
+        throw new HttpError(404, "not_found_error", "model", "model_not_found", "the model '"
+            + model.getAsString() + "' does not exist here; this server serves '" + modelName + "'"
+            + (adapters.isEmpty() ? "" : " and the adapters " + new java.util.TreeSet<>(adapters.keySet())));
+      }
     }
     if (Fields.bool(o, "stream", false)) {
       throw HttpError.badRequest("stream", "unsupported", "streaming is not supported by this server");
@@ -415,7 +485,7 @@ public final class CompletionServer implements AutoCloseable {
       JsonElement lp = Fields.present(o, "logprobs");
       logprobs = lp != null && Fields.integer(lp, "logprobs", 0, 20) >= 0;
     }
-    return new Ask(sampling, seed, logprobs, Fields.bool(o, "return_tokens_as_token_ids", false));
+    return new Ask(sampling, seed, logprobs, Fields.bool(o, "return_tokens_as_token_ids", false), adapter);
   }
 
   private synchronized long nextSeed() {
@@ -549,7 +619,7 @@ public final class CompletionServer implements AutoCloseable {
     root.addProperty("id", idPrefix + requestIds.incrementAndGet());
     root.addProperty("object", object);
     root.addProperty("created", System.currentTimeMillis() / 1000);
-    root.addProperty("model", modelName);
+    root.addProperty("model", d.model);
     root.add("choices", choices);
     root.add("usage", usage);
     return root;
@@ -587,7 +657,7 @@ public final class CompletionServer implements AutoCloseable {
     if (!running) {
       throw shuttingDown();
     }
-    Pending p = new Pending(source, ask.sampling, ask.seed);
+    Pending p = new Pending(source, ask.sampling, ask.seed, ask.adapter, null);
     queue.add(p);
     try {
       return p.result.get();
@@ -609,24 +679,152 @@ public final class CompletionServer implements AutoCloseable {
     int[] ids();
   }
 
-  /** A request waiting for generation. */
+  /**
+   * A request waiting for generation, or (with {@code control}) an adapter change to run on the generation thread
+   * between two batches, whose result is null.
+   */
   private static final class Pending {
     final Prompt prompt;
     final SamplingConfig sampling;
     final long seed;
+    /** The runtime adapter to generate with, or null for the served model. */
+    final Served adapter;
+    final Runnable control;
     final CompletableFuture<Done> result = new CompletableFuture<>();
     int[] ids;
 
-    Pending(Prompt prompt, SamplingConfig sampling, long seed) {
+    Pending(Prompt prompt, SamplingConfig sampling, long seed, Served adapter, Runnable control) {
       this.prompt = prompt;
       this.sampling = sampling;
       this.seed = seed;
+      this.adapter = adapter;
+      this.control = control;
+    }
+
+    /** Whether {@code p} may share this request's generation call. */
+    boolean batchesWith(Pending p) {
+      return p.control == null && p.sampling.equals(sampling) && p.adapter == adapter;
+    }
+  }
+
+  /** An adapter loaded at runtime. */
+  private static final class Served {
+    final String name;
+    final String path;
+    final LoraAdapter adapter;
+    volatile boolean unloaded;
+
+    Served(String name, String path, LoraAdapter adapter) {
+      this.name = name;
+      this.path = path;
+      this.adapter = adapter;
     }
   }
 
   /** A generated answer. */
   private record Done(String text, int[] promptIds, int[] tokenIds, float[] logProbs, String[] tokenTexts,
-      FinishReason finish) {}
+      FinishReason finish, String model) {}
+
+  // ---------------------------------------------------------------- runtime LoRA adapters
+
+  private String loadAdapter(JsonObject o) {
+    String name = optionalString(o, "lora_name");
+    String path = optionalString(o, "lora_path");
+    if (name == null || name.isEmpty() || path == null || path.isEmpty()) {
+      throw HttpError.badRequest(name == null || name.isEmpty() ? "lora_name" : "lora_path", "missing_field",
+          "Both 'lora_name' and 'lora_path' must be provided.");
+    }
+    if (name.equals(modelName)) {
+      throw HttpError.badRequest("lora_name", "invalid_value", "the lora adapter name '" + name + "' is the served"
+          + " model's name; choose another");
+    }
+    java.nio.file.Path dir;
+    try {
+      dir = java.nio.file.Path.of(path);
+    } catch (java.nio.file.InvalidPathException e) {
+      throw HttpError.badRequest("lora_path", "invalid_value", "'lora_path' is not a valid path: " + e.getMessage());
+    }
+    runControl(() -> {
+      if (adapters.containsKey(name)) {
+        throw HttpError.badRequest("lora_name", "invalid_value", "The lora adapter '" + name + "' has already been"
+            + " loaded.");
+      }
+      if (adapters.size() >= maxAdapters) {
+        throw HttpError.badRequest("lora_name", "invalid_value", "this server holds at most " + maxAdapters
+            + " adapters; unload one of " + new java.util.TreeSet<>(adapters.keySet()) + " first");
+      }
+      if (!java.nio.file.Files.isDirectory(dir)) {
+        throw new HttpError(404, "not_found_error", "lora_path", "adapter_not_found", "No adapter found at '" + path
+            + "': " + (java.nio.file.Files.exists(dir) ? "not a directory" : "no such directory on this server"));
+      }
+      LoraAdapter adapter;
+      try {
+        adapter = PeftAdapters.load(dir, loraModel);
+        adapter.checkCompatible(loraModel.config(), loraModel.dtype(), loraModel.device());
+      } catch (RuntimeException e) {
+        throw HttpError.badRequest("lora_path", "invalid_adapter", "cannot load the lora adapter '" + name
+            + "' from " + path + ": " + e.getMessage());
+      }
+      adapters.put(name, new Served(name, path, adapter));
+      LOG.info("loaded LoRA adapter '{}' from {}", name, path);
+    });
+    return "Success: LoRA adapter '" + name + "' added successfully.";
+  }
+
+  private String unloadAdapter(JsonObject o) {
+    String name = optionalString(o, "lora_name");
+    if (name == null || name.isEmpty()) {
+      throw HttpError.badRequest("lora_name", "missing_field", "'lora_name' must be provided.");
+    }
+    runControl(() -> {
+      Served s = adapters.remove(name);
+      if (s == null) {
+        throw new HttpError(404, "not_found_error", "lora_name", "adapter_not_found", "The lora adapter '" + name
+            + "' cannot be found.");
+      }
+      s.unloaded = true;
+      if (loraModel.adapter().orElse(null) == s.adapter) {
+        loraModel.setAdapter(baseAdapter);
+      }
+      s.adapter.close();
+      LOG.info("unloaded LoRA adapter '{}'", name);
+    });
+    return "Success: LoRA adapter '" + name + "' removed successfully.";
+  }
+
+  private static String optionalString(JsonObject o, String field) {
+    JsonElement e = Fields.present(o, field);
+    return e == null ? null : Fields.string(e, field);
+  }
+
+  /** Runs an adapter change on the generation thread between two batches and waits for it. */
+  private void runControl(Runnable change) {
+    if (!running) {
+      throw shuttingDown();
+    }
+    Pending p = new Pending(null, null, 0, null, change);
+    queue.add(p);
+    try {
+      p.result.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw shuttingDown();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof HttpError) {
+        throw (HttpError) e.getCause();
+      }
+      throw new HttpError(500, "server_error", null, null, "the adapter change failed: " + e.getCause());
+    }
+  }
+
+  private static void runControl(Pending p) {
+    try {
+      p.control.run();
+      p.result.complete(null);
+    } catch (RuntimeException | Error e) {
+      p.result.completeExceptionally(e);
+    }
+  }
 
   private void generationLoop() {
     ArrayDeque<Pending> deferred = new ArrayDeque<>();
@@ -636,26 +834,36 @@ public final class CompletionServer implements AutoCloseable {
         if (first == null) {
           continue;
         }
+        if (first.control != null) {
+          runControl(first);
+          continue;
+        }
         List<Pending> batch = new ArrayList<>();
         batch.add(first);
+        boolean control = false;
         for (var it = deferred.iterator(); it.hasNext() && batch.size() < maxBatch; ) {
           Pending p = it.next();
-          if (p.sampling.equals(first.sampling)) {
+          if (p.control != null) {
+            control = true;   // an adapter change waits: requests after it go in a later batch
+            break;
+          }
+          if (first.batchesWith(p)) {
             batch.add(p);
             it.remove();
           }
         }
         long deadline = System.nanoTime() + batchWindowNanos;
-        while (batch.size() < maxBatch) {
+        while (!control && batch.size() < maxBatch) {
           long left = deadline - System.nanoTime();
           Pending p = left <= 0 ? queue.poll() : queue.poll(left, TimeUnit.NANOSECONDS);
           if (p == null) {
             break;
           }
-          if (p.sampling.equals(first.sampling)) {
+          if (first.batchesWith(p)) {
             batch.add(p);
           } else {
             deferred.add(p);
+            control = p.control != null;
           }
         }
         generate(batch);
@@ -671,6 +879,9 @@ public final class CompletionServer implements AutoCloseable {
     for (Pending p : deferred) {
       p.result.completeExceptionally(shuttingDown());
     }
+    if (loraModel != null) {
+      loraModel.setAdapter(baseAdapter);
+    }
   }
 
   private void generate(List<Pending> batch) {
@@ -683,6 +894,17 @@ public final class CompletionServer implements AutoCloseable {
   }
 
   private void generateTimed(List<Pending> batch) {
+    Served adapter = batch.get(0).adapter;
+    if (adapter != null && adapter.unloaded) {
+      HttpError gone = new HttpError(404, "not_found_error", "model", "model_not_found", "the lora adapter '"
+          + adapter.name + "' was unloaded before this request was generated");
+      batch.forEach(p -> p.result.completeExceptionally(gone));
+      return;
+    }
+    if (loraModel != null) {
+      loraModel.setAdapter(adapter == null ? baseAdapter : adapter.adapter);
+    }
+    String served = adapter == null ? modelName : adapter.name;
     List<Pending> ready = new ArrayList<>(batch.size());
     int limit = policy.promptLimit();
     for (Pending p : batch) {
@@ -745,7 +967,7 @@ public final class CompletionServer implements AutoCloseable {
           texts[j] = policy.tokenizer().decode(new int[] {ids[j]}, false);
         }
         p.result.complete(new Done(policy.tokenizer().decode(s.contentTokenIds(), true), p.ids, ids,
-            s.logProbs(), texts, s.finishReason()));
+            s.logProbs(), texts, s.finishReason(), served));
       } catch (RuntimeException e) {
         p.result.completeExceptionally(new HttpError(500, "server_error", null, "decode_failed",
             "decoding the response failed: " + e));
@@ -765,8 +987,30 @@ public final class CompletionServer implements AutoCloseable {
     private long maxBodyBytes = 1 << 20;
     private int handlerThreads = 64;
     private long seed;
+    private boolean enableLora;
+    private int maxAdapters = 8;
 
     private Builder() {}
+
+    /**
+     * @param on whether vLLM's runtime adapter endpoints {@code POST /v1/load_lora_adapter} and {@code POST
+     *     /v1/unload_lora_adapter} are served (default off: they answer 404, as vLLM without
+     *     {@code VLLM_ALLOW_RUNTIME_LORA_UPDATING}); needs a policy generating with a {@link Qwen3Generator}
+     * @return this builder
+     */
+    public Builder optEnableLora(boolean on) {
+      this.enableLora = on;
+      return this;
+    }
+
+    /**
+     * @param n the most adapters loaded at once (default 8); a load beyond gets 400
+     * @return this builder
+     */
+    public Builder optMaxAdapters(int n) {
+      this.maxAdapters = n;
+      return this;
+    }
 
     /**
      * @param p the policy to serve (its tokenizer, chat template, generator and stop tokens)
@@ -865,9 +1109,9 @@ public final class CompletionServer implements AutoCloseable {
       if (port < 0 || port > 65535) {
         throw new IllegalStateException("port must be in [0, 65535], got " + port);
       }
-      if (maxBatch < 1 || handlerThreads < 1 || maxBodyBytes < 1) {
-        throw new IllegalStateException("maxBatch, handlerThreads and maxBodyBytes must be >= 1, got " + maxBatch
-            + ", " + handlerThreads + ", " + maxBodyBytes);
+      if (maxBatch < 1 || handlerThreads < 1 || maxBodyBytes < 1 || maxAdapters < 1) {
+        throw new IllegalStateException("maxBatch, handlerThreads, maxBodyBytes and maxAdapters must be >= 1, got "
+            + maxBatch + ", " + handlerThreads + ", " + maxBodyBytes + ", " + maxAdapters);
       }
       if (batchWindow.isNegative()) {
         throw new IllegalStateException("batchWindow must be >= 0, got " + batchWindow);

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.magejvm.api.Advantages;
+import org.magejvm.api.LanguagePolicy;
 import org.magejvm.api.MetaEpisode;
 import org.magejvm.api.PolicyOptimizer;
 import org.magejvm.api.SamplingConfig;
@@ -55,6 +56,12 @@ import org.magejvm.api.annotation.Api;
  * {@link AdamW} over its {@code trainableParameters()}. The KL reference is then the base model with the adapter
  * switched off (no second copy of the weights), checkpoints hold the adapter in PEFT layout
  * ({@link LoraAdapterWeights}) and the AdamW state over the adapter's matrices only.
+ *
+ * <p>Remote rollouts: with {@link Builder#optRolloutPolicy} the training rollouts go through another policy (for
+ * example {@code OpenAiCompletionsPolicy} over inference servers) while the update runs on the trained policy's
+ * model; the old log-probabilities are then recomputed locally (required), and a {@link PolicySync} (for LoRA, {@link
+ * LoraAdapterSync}) brings the servers to the trainer's weights before the first rollout and after every update.
+ * Validation rolls out with the trained policy in process.
  */
 @Api(status = Api.Status.EXPERIMENTAL)
 public final class MageTrainer {
@@ -155,6 +162,9 @@ public final class MageTrainer {
   private final EnvironmentRegistry registry;
   private final EnvironmentProvider provider;
   private final DjlLanguagePolicy policy;
+  private final LanguagePolicy rolloutPolicy;
+  private final PolicySync policySync;
+  private boolean syncPending = true;
   private final RolloutConfig rollout;
   private final CreditConfig creditConfig;
   private final CreditAssigner credit;
@@ -179,6 +189,8 @@ public final class MageTrainer {
     registry = b.registry;
     provider = b.registry.require(b.rollout.environmentId());
     policy = b.policy;
+    rolloutPolicy = b.rolloutPolicy == null ? b.policy : b.rolloutPolicy;
+    policySync = b.policySync;
     rollout = b.rollout;
     creditConfig = b.credit;
     credit = new CreditAssigner(b.credit);
@@ -243,6 +255,11 @@ public final class MageTrainer {
   /** @return the policy being trained */
   public DjlLanguagePolicy policy() {
     return policy;
+  }
+
+  /** @return the policy the training rollouts go through: {@link #policy()} unless another was given */
+  public LanguagePolicy rolloutPolicy() {
+    return rolloutPolicy;
   }
 
   /** @return the fine-tuning setup, when one was given ({@link Builder#optFineTuning}) */
@@ -401,7 +418,10 @@ public final class MageTrainer {
     long t0 = System.nanoTime();
     long iterationSeed = Seeds.derive(seed, ITERATION_STREAM, it);
     RolloutConfig config = reseeded(rollout, iterationSeed);
-    RolloutResult batch = new MetaEpisodeRunner(registry).run(config, policy);
+    if (syncPending) {
+      sync(it);
+    }
+    RolloutResult batch = new MetaEpisodeRunner(registry).run(config, rolloutPolicy);
     int planned = batch.metaEpisodes().size() + batch.failures().size();
     double failureShare = planned == 0 ? 0 : (double) batch.failures().size() / planned;
     if (failureShare > maxFailureShare) {
@@ -467,7 +487,27 @@ public final class MageTrainer {
     if (checkpoints != null && checkpoints.due(iteration)) {
       checkpoint();
     }
+    syncPending = policySync != null;
+    if (syncPending) {
+      sync(iteration);
+    }
     return metrics;
+  }
+
+  /** Pushes the current weights to the rollout policy; on failure the next step pushes again before rolling out. */
+  private void sync(int version) {
+    if (policySync == null) {
+      syncPending = false;
+      return;
+    }
+    try {
+      policySync.push(this, version);
+    } catch (RuntimeException e) {
+      throw new TrainingException("pushing the weights after " + version + " iterations to the rollout policy '"
+          + rolloutPolicy.name() + "' failed (the trainer's state is kept; the next step pushes again before it"
+          + " rolls out): " + e.getMessage(), e);
+    }
+    syncPending = false;
   }
 
   /**
@@ -525,6 +565,8 @@ public final class MageTrainer {
   public static final class Builder {
     private EnvironmentRegistry registry;
     private DjlLanguagePolicy policy;
+    private LanguagePolicy rolloutPolicy;
+    private PolicySync policySync;
     private RolloutConfig rollout;
     private CreditConfig credit;
     private PolicyOptimizer optimizer;
@@ -558,6 +600,28 @@ public final class MageTrainer {
      */
     public Builder setPolicy(DjlLanguagePolicy v) {
       policy = v;
+      return this;
+    }
+
+    /**
+     * @param v the policy the training rollouts go through, when not the trained one (for example a remote policy
+     *     over inference servers serving the trained adapter); the update then needs recomputed old
+     *     log-probabilities ({@link PolicyUpdater.Settings#recomputeOldLogProbs}), and a {@link PolicySync} keeps
+     *     the servers on the current weights
+     * @return this builder
+     */
+    public Builder optRolloutPolicy(LanguagePolicy v) {
+      rolloutPolicy = v;
+      return this;
+    }
+
+    /**
+     * @param v called before the first rollout and after every update to push the trainer's weights to the rollout
+     *     policy (see {@link PolicySync}); for LoRA runs, {@link LoraAdapterSync}
+     * @return this builder
+     */
+    public Builder optPolicySync(PolicySync v) {
+      policySync = v;
       return this;
     }
 
@@ -725,6 +789,12 @@ public final class MageTrainer {
       Objects.requireNonNull(adamw, "adamw");
       if (fineTuning != null) {
         checkFineTuning();
+      }
+      if (rolloutPolicy != null && rolloutPolicy != policy && !updateSettings.recomputeOldLogProbs()) {
+        throw new IllegalArgumentException("the rollouts go through '" + rolloutPolicy.name() + "', not the trained"
+            + " policy '" + policy.name() + "': its recorded log-probabilities come from another engine (and may"
+            + " lag the trainer's weights), so the old log-probabilities must be recomputed locally; build"
+            + " PolicyUpdater.Settings with recomputeOldLogProbs = true");
       }
       if (optimizer.config().klCoefficient() > 0 && reference == null) {
         throw new IllegalArgumentException("the optimizer's KL coefficient is " + optimizer.config().klCoefficient()

@@ -74,6 +74,20 @@ final class TinyRun implements AutoCloseable {
    * @param listeners listeners, in order
    */
   TinyRun(Path runDir, Path modelDir, int checkpointEvery, int loraRank, List<TrainingListener> listeners) {
+    this(runDir, modelDir, checkpointEvery, loraRank, listeners, (b, p) -> { });
+  }
+
+  /**
+   * @param runDir the run directory (checkpoints under {@code checkpoints/})
+   * @param modelDir the tiny model
+   * @param checkpointEvery checkpoint interval (0: at the end only); negative: no checkpoint manager
+   * @param loraRank 0 for full fine-tuning, else the rank of a LoRA adapter (alpha 2 x rank) to train instead
+   * @param listeners listeners, in order
+   * @param customize last changes to the trainer's builder (a rollout policy, a policy sync, update settings), given
+   *     the trained policy
+   */
+  TinyRun(Path runDir, Path modelDir, int checkpointEvery, int loraRank, List<TrainingListener> listeners,
+      java.util.function.BiConsumer<MageTrainer.Builder, DjlLanguagePolicy> customize) {
     EnvironmentRegistry registry = EnvironmentRegistry.empty().register(new VowelProvider());
     policy = Qwen3Checkpoint.loadPolicy(modelDir, Qwen3Checkpoint.Options.cpu().withThinking(false));
     Qwen3Model model = MageTrainer.modelOf(policy);
@@ -130,6 +144,7 @@ final class TinyRun implements AutoCloseable {
         .optSeed(SEED)
         .optCheckpoints(checkpoints);
     listeners.forEach(b::addListener);
+    customize.accept(b, policy);
     trainer = b.build();
   }
 
