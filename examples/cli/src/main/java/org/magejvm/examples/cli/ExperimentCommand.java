@@ -66,6 +66,11 @@ final class ExperimentCommand implements Callable<Integer> {
       description = "Seed of the tiny model, the warm start and the evaluation sets (default: ${DEFAULT-VALUE}).")
   long seed;
 
+  @Option(names = "--eval-temperature", paramLabel = "T",
+      description = "Evaluate at this temperature with neither top-p nor top-k (a diagnostic; default: the reference's"
+          + " evaluation sampling, temperature 0.7, top-p 0.8, top-k 20).")
+  Double evalTemperature;
+
   @Option(names = "--threads", paramLabel = "T", defaultValue = "1",
       description = "libtorch threads per operation (default: ${DEFAULT-VALUE}; the tiny model's operations are too"
           + " small to share between cores, and extra threads spin-wait on a busy machine).")
@@ -85,7 +90,8 @@ final class ExperimentCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     GameRecipe.Settings settings = new GameRecipe.Settings(workDir, warmStartExamples, iterations, tasks,
         evalMetaEpisodes,
-        learningRate, klCoefficient, 512, 1, seed);
+        learningRate, klCoefficient, 512, 1, seed)
+        .withEvaluationTemperature(evalTemperature == null ? Double.NaN : evalTemperature);
     List<MethodPreset> presets = new java.util.ArrayList<>();
     for (String m : methods) {
       MethodPreset p = MethodsExperiment.METHODS.stream().filter(x -> x.id().equals(m)).findFirst().orElse(null);
