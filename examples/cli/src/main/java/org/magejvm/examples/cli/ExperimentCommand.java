@@ -86,8 +86,16 @@ final class ExperimentCommand implements Callable<Integer> {
       default -> throw new CommandLine.ParameterException(spec.commandLine(),
           "unknown experiment '" + name + "'; known: kuhn-methods, ttt-methods");
     };
-    LibtorchThreads.apply(threads);
-    PrintWriter out = spec.commandLine().getOut();
+    Limits.of(spec)
+        .count("--iterations", iterations, 0, Limits.MAX_ITERATIONS, Limits.SANE)
+        .count("--tasks", tasks, 1, Limits.MAX_META_EPISODES / MethodPreset.MAGE.trainingGroupSize(),
+            Limits.MEMORY + " (x " + MethodPreset.MAGE.trainingGroupSize() + " per group)")
+        .count("--eval-meta-episodes", evalMetaEpisodes, 1, Limits.MAX_META_EPISODES, Limits.MEMORY)
+        .count("--warm-start-examples", warmStartExamples, 1, Limits.MAX_EXAMPLES,
+            "each example keeps its prompt and response in memory")
+        .count("--seeds count", seeds.size(), 1, Limits.MAX_SEEDS, Limits.SANE)
+        .count("--threads", threads, 1, Limits.MAX_THREADS, Limits.SANE)
+        .check();
     GameRecipe.Settings settings = new GameRecipe.Settings(workDir, warmStartExamples, iterations, tasks,
         evalMetaEpisodes,
         learningRate, klCoefficient, 512, 1, seed)
@@ -101,6 +109,9 @@ final class ExperimentCommand implements Callable<Integer> {
       }
       presets.add(p);
     }
+    Limits.endOfOptions();
+    LibtorchThreads.apply(threads);
+    PrintWriter out = spec.commandLine().getOut();
     new MethodsExperiment(EnvironmentRegistry.discover(), game, out).run(settings, seeds, presets);
     return 0;
   }

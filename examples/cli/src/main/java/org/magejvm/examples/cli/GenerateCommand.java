@@ -51,6 +51,7 @@ final class GenerateCommand implements Callable<Integer> {
   public Integer call() {
     Limits.maxNewTokens(spec, sampling.maxNewTokens, model);
     SamplingConfig config = sampling.toConfig(seed);
+    Limits.endOfOptions();
     int[] promptIds;
     int[] responseIds;
     float[] logProbs;

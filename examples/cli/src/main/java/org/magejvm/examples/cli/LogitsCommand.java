@@ -53,6 +53,7 @@ final class LogitsCommand implements Callable<Integer> {
     }
     Limits.range(spec, "--top", top, 1, Integer.MAX_VALUE, "an int");
     Limits.tokenIds(spec, ids, Limits.modelConfig(model), all);
+    Limits.endOfOptions();
     int[] tokens = ids.stream().mapToInt(Integer::intValue).toArray();
     float[][] rows;
     Qwen3Checkpoint.Options load = modelOptions.toOptions(0, true);
