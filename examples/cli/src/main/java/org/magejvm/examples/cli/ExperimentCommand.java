@@ -20,7 +20,7 @@ import picocli.CommandLine.Parameters;
             + " evaluated with the untrained warm start on the same evaluation seeds (docs/results.md).",
         "ttt-methods: the same on Tic-Tac-Toe (pool: MCTS-100, the preferred-position players, random; held out:"
             + " MCTS-1000; draw rates beside the success rates)."})
-final class ExperimentCommand implements Callable<Integer> {
+final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
 
   @Parameters(index = "0", paramLabel = "NAME", description = "The experiment: kuhn-methods or ttt-methods.")
   String name;

@@ -27,11 +27,17 @@ import picocli.CommandLine.Model.CommandSpec;
  * CommandLine.ParameterException}, which {@link MageCli} prints as one {@code error:} line per violation with exit
  * code 2. An option that was not given ({@code null}) is not checked.
  *
- * <p>The option phase: until a command calls {@link #endOfOptions()}, an {@link IllegalArgumentException} it throws
- * (a builder refusing an option's value, say) is a usage error too (exit 2); after it, an {@link
- * IllegalArgumentException} is a run-time failure (exit 1) like any other exception.
+ * <p>The option phase: in a command that implements {@link OptionPhase}, until it calls {@link #endOfOptions()}, an
+ * {@link IllegalArgumentException} it throws (a builder refusing an option's value, a {@code --model} that does not
+ * exist) is a usage error too (exit 2); after it, an {@link IllegalArgumentException} is a run-time failure (exit 1)
+ * like any other exception. In other commands every {@link IllegalArgumentException} is a run-time failure.
  */
 final class Limits {
+
+  /**
+   * Marks a command whose {@link IllegalArgumentException}s are usage errors until it calls {@link #endOfOptions()}.
+   */
+  interface OptionPhase {}
 
   /** The most meta-episodes one rollout plays: each holds its own environment and transcript in memory. */
   static final int MAX_META_EPISODES = 65_536;

@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
         + " is present), evaluating before and after on the same seeds; or only evaluate with --iterations 0.",
         "The base weights stay frozen; the KL term compares with them by switching the adapter off (no second copy"
             + " of the model; docs/training.md)."})
-final class LoraCommand implements Callable<Integer> {
+final class LoraCommand implements Callable<Integer>, Limits.OptionPhase {
 
   @Option(names = "--model", required = true, paramLabel = "DIR",
       description = "Hugging Face Qwen3 checkpoint directory (for example a download of Qwen/Qwen3-0.6B).")

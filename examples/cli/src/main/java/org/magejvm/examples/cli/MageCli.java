@@ -15,7 +15,7 @@ import picocli.CommandLine.ScopeType;
  * malformed option, a size outside its bounds or beyond what the model's context or the heap can hold, checked
  * before anything large is allocated by {@link Limits}, which prints every violated bound on a line of its own, or
  * an {@link IllegalArgumentException} a command or a builder throws while the command is still reading its options,
- * see {@link Limits#endOfOptions()}), 1 for anything that fails at run time, including an {@link Error} such as
+ * see {@link Limits.OptionPhase}), 1 for anything that fails at run time, including an {@link Error} such as
  * {@link OutOfMemoryError} that escapes a command. {@code --verbose} (on any command) adds the stack trace.
  */
 @Command(
@@ -66,7 +66,8 @@ public final class MageCli implements Callable<Integer> {
     }
     cl.setParameterExceptionHandler((ex, a) -> usage(ex.getCommandLine(), ex, verbose));
     cl.setExecutionExceptionHandler((ex, commandLine, parseResult) ->
-        ex instanceof IllegalArgumentException && !Limits.pastOptions()
+        ex instanceof IllegalArgumentException && commandLine.getCommand() instanceof Limits.OptionPhase
+            && !Limits.pastOptions()
             ? usage(commandLine, ex, verbose)
             : report(commandLine.getErr(), ex, verbose, FAILURE));
     Limits.startCommand();

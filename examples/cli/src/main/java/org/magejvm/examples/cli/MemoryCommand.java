@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
         + " their gradients, AdamW's moments, and the activations of a teacher-forced forward and backward pass"
         + " (no recomputation) at the given lengths.",
         "The formula is documented in docs/training.md (\"Memory for real checkpoints\")."})
-final class MemoryCommand implements Callable<Integer> {
+final class MemoryCommand implements Callable<Integer>, Limits.OptionPhase {
 
   /** Where the architecture comes from: exactly one of the two. */
   static final class Source {

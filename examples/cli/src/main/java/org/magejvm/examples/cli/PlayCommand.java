@@ -41,7 +41,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "play", mixinStandardHelpOptions = true, sortOptions = false,
     description = "Play meta-episodes with a scripted policy or a Qwen3 checkpoint and print the metrics.")
-final class PlayCommand implements Callable<Integer> {
+final class PlayCommand implements Callable<Integer>, Limits.OptionPhase {
 
   @Option(names = "--env", required = true, paramLabel = "ID", description = "Environment id (see `mage envs`).")
   String env;

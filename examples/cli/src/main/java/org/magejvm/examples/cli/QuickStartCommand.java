@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
     description = {"Train a tiny Qwen3 model with MAGE on Kuhn Poker on the CPU and compare it before and after,"
         + " per opponent and against the held-out cfr opponent, next to each set's winnable-deal ceiling.",
         "Writes the tiny model, the warm start, metrics.jsonl and charts into the work directory."})
-final class QuickStartCommand implements Callable<Integer> {
+final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
 
   @Option(names = "--work-dir", paramLabel = "DIR", defaultValue = "mage-quickstart",
       description = "Run directory; the tiny model and the warm start are cached there (default: ${DEFAULT-VALUE}).")

@@ -48,7 +48,7 @@ import picocli.CommandLine.Option;
         + " the assistant turns' tokens only, with AdamW.",
         "Full fine-tuning by default (writes a Hugging Face checkpoint directory); --lora-rank trains a LoRA adapter"
             + " instead (writes a PEFT adapter, or with --merge the merged model)."})
-final class SftCommand implements Callable<Integer> {
+final class SftCommand implements Callable<Integer>, Limits.OptionPhase {
 
   /** Learning rate of full fine-tuning when --lr is not given. */
   static final double DEFAULT_FULL_LR = 1e-5;

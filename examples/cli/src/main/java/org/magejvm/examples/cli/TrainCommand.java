@@ -61,7 +61,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "train", mixinStandardHelpOptions = true, sortOptions = false,
     description = "Train a Qwen3 policy with a method preset (mage, lamer, gigpo, grpo); --resume continues a run.")
-final class TrainCommand implements Callable<Integer> {
+final class TrainCommand implements Callable<Integer>, Limits.OptionPhase {
 
   /** Iterations of a run when --iterations is not given (the reference's 150). */
   static final int DEFAULT_ITERATIONS = 150;

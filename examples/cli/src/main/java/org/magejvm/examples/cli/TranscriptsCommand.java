@@ -46,7 +46,7 @@ import picocli.CommandLine.Option;
         + " (Hugging Face `messages` JSON lines) for `mage sft`.",
         "Each line holds one turn: the user message is the prompt exactly as the rollout engine rendered it, the"
             + " assistant message is the scripted player's answer."})
-final class TranscriptsCommand implements Callable<Integer> {
+final class TranscriptsCommand implements Callable<Integer>, Limits.OptionPhase {
 
   @Option(names = "--env", required = true, paramLabel = "ID", description = "Environment id (see `mage envs`).")
   String env;
