@@ -461,7 +461,9 @@ final class TrainCommand implements Callable<Integer>, Limits.OptionPhase {
         .metaEpisodes("--tasks x --group-size", tasks, groupSize)
         .count("--val-meta-episodes", valMetaEpisodes, 1, Limits.MAX_META_EPISODES, Limits.MEMORY);
     if (resume == null && model != null && !Boolean.TRUE.equals(tiny)) {
-      if (maxNewTokens != null || loraRank != null) {
+      // a missing model directory is reported where the model loads, after the other options are checked
+      if ((maxNewTokens != null || loraRank != null)
+          && Files.isRegularFile(model.resolve(org.magejvm.impl.llm.model.Qwen3Config.FILE_NAME))) {
         org.magejvm.impl.llm.model.Qwen3Config c = Limits.modelConfig(model);
         String where = model.resolve(org.magejvm.impl.llm.model.Qwen3Config.FILE_NAME).toString();
         l.tokens("--max-new-tokens", maxNewTokens, c.maxPositionEmbeddings(), where)
