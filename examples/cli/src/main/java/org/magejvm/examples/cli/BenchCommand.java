@@ -41,6 +41,7 @@ final class BenchCommand implements Callable<Integer> {
     BENCHMARKS.put("fuzz", "FuzzBench");
     BENCHMARKS.put("serve", "ServeBench");
     BENCHMARKS.put("remote-env", "RemoteEnvBench");
+    BENCHMARKS.put("prompt-reject", "PromptRejectBench");
   }
 
   @Parameters(index = "0", paramLabel = "NAME", description = "One of: ${COMPLETION-CANDIDATES}",

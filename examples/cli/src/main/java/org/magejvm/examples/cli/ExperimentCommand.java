@@ -20,7 +20,7 @@ import picocli.CommandLine.Parameters;
             + " evaluated with the untrained warm start on the same evaluation seeds (docs/results.md).",
         "ttt-methods: the same on Tic-Tac-Toe (pool: MCTS-100, the preferred-position players, random; held out:"
             + " MCTS-1000; draw rates beside the success rates)."})
-final class ExperimentCommand implements Callable<Integer> {
+final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
 
   @Parameters(index = "0", paramLabel = "NAME", description = "The experiment: kuhn-methods or ttt-methods.")
   String name;
@@ -86,8 +86,16 @@ final class ExperimentCommand implements Callable<Integer> {
       default -> throw new CommandLine.ParameterException(spec.commandLine(),
           "unknown experiment '" + name + "'; known: kuhn-methods, ttt-methods");
     };
-    LibtorchThreads.apply(threads);
-    PrintWriter out = spec.commandLine().getOut();
+    Limits.of(spec)
+        .count("--iterations", iterations, 0, Limits.MAX_ITERATIONS, Limits.SANE)
+        .count("--tasks", tasks, 1, Limits.MAX_META_EPISODES / MethodPreset.MAGE.trainingGroupSize(),
+            Limits.MEMORY + " (x " + MethodPreset.MAGE.trainingGroupSize() + " per group)")
+        .count("--eval-meta-episodes", evalMetaEpisodes, 1, Limits.MAX_META_EPISODES, Limits.MEMORY)
+        .count("--warm-start-examples", warmStartExamples, 1, Limits.MAX_EXAMPLES,
+            "each example keeps its prompt and response in memory")
+        .count("--seeds count", seeds.size(), 1, Limits.MAX_SEEDS, Limits.SANE)
+        .count("--threads", threads, 1, Limits.MAX_THREADS, Limits.SANE)
+        .check();
     GameRecipe.Settings settings = new GameRecipe.Settings(workDir, warmStartExamples, iterations, tasks,
         evalMetaEpisodes,
         learningRate, klCoefficient, 512, 1, seed)
@@ -101,6 +109,9 @@ final class ExperimentCommand implements Callable<Integer> {
       }
       presets.add(p);
     }
+    Limits.endOfOptions();
+    LibtorchThreads.apply(threads);
+    PrintWriter out = spec.commandLine().getOut();
     new MethodsExperiment(EnvironmentRegistry.discover(), game, out).run(settings, seeds, presets);
     return 0;
   }

@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
 /** {@code mage generate}: samples a continuation of a prompt from a checkpoint. */
 @Command(name = "generate", mixinStandardHelpOptions = true, sortOptions = false,
     description = "Generate text from a Qwen3 checkpoint directory, raw or as a chat reply (--chat).")
-final class GenerateCommand implements Callable<Integer> {
+final class GenerateCommand implements Callable<Integer>, Limits.OptionPhase {
 
   @Option(names = "--model", required = true, paramLabel = "DIR",
       description = "Hugging Face checkpoint directory (config, safetensors, tokenizer).")
@@ -51,6 +51,7 @@ final class GenerateCommand implements Callable<Integer> {
   public Integer call() {
     Limits.maxNewTokens(spec, sampling.maxNewTokens, model);
     SamplingConfig config = sampling.toConfig(seed);
+    Limits.endOfOptions();
     int[] promptIds;
     int[] responseIds;
     float[] logProbs;

@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
 /** {@code mage logits}: the model's logits for a sequence of token ids (no tokenizer needed). */
 @Command(name = "logits", mixinStandardHelpOptions = true, sortOptions = false,
     description = "Print a checkpoint's logits for token ids: the last position, or every position with --all.")
-final class LogitsCommand implements Callable<Integer> {
+final class LogitsCommand implements Callable<Integer>, Limits.OptionPhase {
 
   @Option(names = "--model", required = true, paramLabel = "DIR",
       description = "Hugging Face checkpoint directory (config.json + safetensors).")
@@ -53,6 +53,7 @@ final class LogitsCommand implements Callable<Integer> {
     }
     Limits.range(spec, "--top", top, 1, Integer.MAX_VALUE, "an int");
     Limits.tokenIds(spec, ids, Limits.modelConfig(model), all);
+    Limits.endOfOptions();
     int[] tokens = ids.stream().mapToInt(Integer::intValue).toArray();
     float[][] rows;
     Qwen3Checkpoint.Options load = modelOptions.toOptions(0, true);

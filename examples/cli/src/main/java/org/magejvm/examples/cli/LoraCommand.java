@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
         + " is present), evaluating before and after on the same seeds; or only evaluate with --iterations 0.",
         "The base weights stay frozen; the KL term compares with them by switching the adapter off (no second copy"
             + " of the model; docs/training.md)."})
-final class LoraCommand implements Callable<Integer> {
+final class LoraCommand implements Callable<Integer>, Limits.OptionPhase {
 
   @Option(names = "--model", required = true, paramLabel = "DIR",
       description = "Hugging Face Qwen3 checkpoint directory (for example a download of Qwen/Qwen3-0.6B).")
@@ -108,11 +108,25 @@ final class LoraCommand implements Callable<Integer> {
     if (adapter != null && !Files.isDirectory(adapter)) {
       throw new IllegalArgumentException("--adapter " + adapter + " does not exist");
     }
+    org.magejvm.impl.llm.model.Qwen3Config c = Limits.modelConfig(model);
+    String where = model.resolve(org.magejvm.impl.llm.model.Qwen3Config.FILE_NAME).toString();
+    Limits.of(spec)
+        .count("--iterations", iterations, 0, Limits.MAX_ITERATIONS, Limits.SANE)
+        .count("--tasks", tasks, 1, Limits.MAX_META_EPISODES, Limits.MEMORY)
+        .count("--group-size", groupSize, 1, Limits.MAX_META_EPISODES, Limits.MEMORY)
+        .metaEpisodes("--tasks x --group-size", tasks, groupSize)
+        .count("--eval-meta-episodes", evalMetaEpisodes, 1, Limits.MAX_META_EPISODES, Limits.MEMORY)
+        .tokens("--max-new-tokens", maxNewTokens, c.maxPositionEmbeddings(), where)
+        .count("--micro-batch", microBatch, 1, Limits.MAX_META_EPISODES, Limits.SANE)
+        .rank("--lora-rank", lora.rank, c.hiddenSize(), where)
+        .count("--threads", threads, 1, Limits.MAX_THREADS, Limits.SANE)
+        .check();
     LibtorchThreads.apply(threads);
     Qwen3Checkpoint.Options options = SftCommand.deviceOptions(device).withThinking(thinking).withSeed(seed);
     LoraTraining.Settings s = new LoraTraining.Settings(model, adapter, out, env, options, lora.toConfig(16, null),
         iterations, tasks, groupSize, evalMetaEpisodes, maxNewTokens, learningRate, microBatch,
         PlayCommand.parsePromptStyle(promptStyle), seed);
+    Limits.endOfOptions();
     PrintWriter o = spec.commandLine().getOut();
     LoraTraining training = new LoraTraining(EnvironmentRegistry.discover(), o);
     List<AutoCloseable> remote = new ArrayList<>();

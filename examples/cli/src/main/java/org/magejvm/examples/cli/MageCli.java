@@ -11,9 +11,11 @@ import picocli.CommandLine.ScopeType;
 /**
  * The {@code mage} command: lists environments, plays meta-episodes, trains, reports, inspects models.
  *
- * <p>Errors are one line on standard error, {@code error: ...}: exit code 2 for a usage error (an unknown or
+ * <p>Errors are one line each on standard error, {@code error: ...}: exit code 2 for a usage error (an unknown or
  * malformed option, a size outside its bounds or beyond what the model's context or the heap can hold, checked
- * before anything large is allocated), 1 for anything that fails at run time, including an {@link Error} such as
+ * before anything large is allocated by {@link Limits}, which prints every violated bound on a line of its own, or
+ * an {@link IllegalArgumentException} a command or a builder throws while the command is still reading its options,
+ * see {@link Limits.OptionPhase}), 1 for anything that fails at run time, including an {@link Error} such as
  * {@link OutOfMemoryError} that escapes a command. {@code --verbose} (on any command) adds the stack trace.
  */
 @Command(
@@ -62,24 +64,39 @@ public final class MageCli implements Callable<Integer> {
     } catch (RuntimeException e) {
       return report(new PrintWriter(System.err, true), e, verbose, FAILURE);
     }
-    cl.setParameterExceptionHandler((ex, a) -> {
-      PrintWriter err = ex.getCommandLine().getErr();
-      String help = ex.getCommandLine().getCommandSpec().qualifiedName();
-      err.println("error: " + oneLine(ex) + " (see '" + help + " --help')");
-      if (verbose) {
-        ex.printStackTrace(err);
-      }
-      err.flush();
-      return USAGE;
-    });
-    cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> report(commandLine.getErr(), ex, verbose,
-        FAILURE));
+    cl.setParameterExceptionHandler((ex, a) -> usage(ex.getCommandLine(), ex, verbose));
+    cl.setExecutionExceptionHandler((ex, commandLine, parseResult) ->
+        ex instanceof IllegalArgumentException && commandLine.getCommand() instanceof Limits.OptionPhase
+            && !Limits.pastOptions()
+            ? usage(commandLine, ex, verbose)
+            : report(commandLine.getErr(), ex, verbose, FAILURE));
+    Limits.startCommand();
     try {
       return cl.execute(args);
     } catch (Throwable t) {
       // what picocli does not catch: Errors such as OutOfMemoryError or StackOverflowError
       return report(cl.getErr(), t, verbose, FAILURE);
     }
+  }
+
+  /**
+   * Prints a usage error: one {@code error:} line per line of its message (a {@link Limits} check lists every
+   * violation), the last naming the command's help.
+   */
+  private static int usage(CommandLine commandLine, Exception ex, boolean verbose) {
+    PrintWriter err = commandLine.getErr();
+    String help = commandLine.getCommandSpec().qualifiedName();
+    String m = ex.getMessage();
+    String[] lines = ex instanceof CommandLine.ParameterException && m != null && !m.isBlank()
+        ? m.strip().split("\n") : new String[] {oneLine(ex)};
+    for (int i = 0; i < lines.length; i++) {
+      err.println("error: " + lines[i].strip() + (i == lines.length - 1 ? " (see '" + help + " --help')" : ""));
+    }
+    if (verbose) {
+      ex.printStackTrace(err);
+    }
+    err.flush();
+    return USAGE;
   }
 
   private static int report(PrintWriter err, Throwable t, boolean verbose, int code) {

@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
         + " their gradients, AdamW's moments, and the activations of a teacher-forced forward and backward pass"
         + " (no recomputation) at the given lengths.",
         "The formula is documented in docs/training.md (\"Memory for real checkpoints\")."})
-final class MemoryCommand implements Callable<Integer> {
+final class MemoryCommand implements Callable<Integer>, Limits.OptionPhase {
 
   /** Where the architecture comes from: exactly one of the two. */
   static final class Source {
@@ -90,14 +90,24 @@ final class MemoryCommand implements Callable<Integer> {
     }
     int bytes = ModelOptions.parseDtype(dtype).getNumOfBytes();
     int rank = lora.rank == null ? 16 : lora.rank;
-    if (rank < 0) {
-      throw new IllegalArgumentException("--lora-rank must be >= 0 (0: full fine-tuning), got " + rank);
+    String where = source.preset != null ? "preset " + source.preset : source.model.toString();
+    Limits l = Limits.of(spec)
+        .count("--lora-rank", rank, 0, config.hiddenSize(), "the model's hidden_size in " + where + "; 0: full"
+            + " fine-tuning")
+        .count("--prompt-tokens", promptTokens, 1, config.maxPositionEmbeddings(),
+            "the model's context, max_position_embeddings in " + where)
+        .count("--response-tokens", responseTokens, 1, config.maxPositionEmbeddings(),
+            "the model's context, max_position_embeddings in " + where)
+        .count("--batch", batch, 1, Limits.MAX_META_EPISODES, Limits.SANE);
+    int context = config.maxPositionEmbeddings();
+    if (promptTokens >= 1 && responseTokens >= 1 && promptTokens <= context && responseTokens <= context
+        && (long) promptTokens + responseTokens > context) {
+      l.error("--prompt-tokens + --response-tokens must be <= " + config.maxPositionEmbeddings() + " (the model's"
+          + " context, max_position_embeddings in " + where + "), got " + ((long) promptTokens + responseTokens));
     }
+    l.check();
     if (rank == 0 && bytes != 4) {
       throw new IllegalArgumentException("full fine-tuning (--lora-rank 0) trains float32 weights; add --dtype f32");
-    }
-    if (promptTokens < 1 || responseTokens < 1 || batch < 1) {
-      throw new IllegalArgumentException("--prompt-tokens, --response-tokens and --batch must be >= 1");
     }
     return new TrainingMemory(config, rank, lora.targets(), promptTokens, responseTokens, batch, bytes);
   }

@@ -41,7 +41,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "play", mixinStandardHelpOptions = true, sortOptions = false,
     description = "Play meta-episodes with a scripted policy or a Qwen3 checkpoint and print the metrics.")
-final class PlayCommand implements Callable<Integer> {
+final class PlayCommand implements Callable<Integer>, Limits.OptionPhase {
 
   @Option(names = "--env", required = true, paramLabel = "ID", description = "Environment id (see `mage envs`).")
   String env;
@@ -121,12 +121,22 @@ final class PlayCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Limits.metaEpisodes(spec, metaEpisodes, "--meta-episodes");
+    Limits limits = Limits.of(spec)
+        .count("--meta-episodes", metaEpisodes, 1, Limits.MAX_META_EPISODES, Limits.MEMORY)
+        .count("--episodes", episodes, 1, Limits.MAX_EPISODES, Limits.SANE)
+        .count("--max-turns", maxTurns, 1, Limits.MAX_TURNS, Limits.SANE);
     if (model != null) {
-      Limits.maxNewTokens(spec, sampling.maxNewTokens, model);
+      limits.tokens("--max-new-tokens", sampling.maxNewTokens, model);
+    } else {
+      limits.tokens("--max-new-tokens", sampling.maxNewTokens, 0, "");
     }
+    limits.check();
+    java.util.Optional<java.time.Duration> timeout = Limits.stepTimeout(spec, stepTimeout);
     EnvironmentRegistry registry = remoteRegistry(EnvironmentRegistry.discover());
     EnvironmentProvider provider = registry.require(env);
+    Limits.of(spec).turns("--meta-episodes x --episodes x --max-turns", metaEpisodes,
+        episodes != null ? episodes : provider.defaults().episodes(),
+        maxTurns != null ? maxTurns : provider.defaults().maxTurns()).check();
     if (model == null && !provider.scriptedPolicies().contains(policy)) {
       throw new IllegalArgumentException("unknown policy '" + policy + "' for environment '" + env
           + "'; known policies: " + String.join(", ", provider.scriptedPolicies()));
@@ -143,13 +153,7 @@ final class PlayCommand implements Callable<Integer> {
       if (maxTurns != null) {
         r.optMaxTurns(maxTurns);
       }
-      if (stepTimeout != null) {
-        if (!(stepTimeout > 0) || stepTimeout > 86_400) {
-          throw new CommandLine.ParameterException(spec.commandLine(),
-              "--step-timeout must be in (0, 86400] seconds, got " + stepTimeout);
-        }
-        r.optStepTimeout(java.time.Duration.ofMillis(Math.max(1, Math.round(stepTimeout * 1000))));
-      }
+      timeout.ifPresent(r::optStepTimeout);
       if (contextMode != null) {
         r.optContextMode(parseContextMode(contextMode));
       }
@@ -168,6 +172,7 @@ final class PlayCommand implements Callable<Integer> {
       b.optSeat(Seat.parse(seat));
     }
     EvaluationConfig config = b.build();
+    Limits.endOfOptions();
     Evaluation evaluation;
     try (LanguagePolicy p = createPolicy(provider)) {
       evaluation = new Evaluator(registry).evaluate(config, p);

@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
     description = {"Train a tiny Qwen3 model with MAGE on Kuhn Poker on the CPU and compare it before and after,"
         + " per opponent and against the held-out cfr opponent, next to each set's winnable-deal ceiling.",
         "Writes the tiny model, the warm start, metrics.jsonl and charts into the work directory."})
-final class QuickStartCommand implements Callable<Integer> {
+final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
 
   @Option(names = "--work-dir", paramLabel = "DIR", defaultValue = "mage-quickstart",
       description = "Run directory; the tiny model and the warm start are cached there (default: ${DEFAULT-VALUE}).")
@@ -89,6 +89,11 @@ final class QuickStartCommand implements Callable<Integer> {
           + " small to share between cores, and extra threads spin-wait on a busy machine).")
   int threads;
 
+  @Option(names = "--step-timeout", paramLabel = "SECONDS",
+      description = "Fail a meta-episode whose environment call (create, reset, step, render) takes longer than this;"
+          + " the others go on (default: no limit).")
+  Double stepTimeout;
+
   @Option(names = "--json", description = "Print the before/after table as one JSON object instead of text.")
   boolean json;
 
@@ -96,12 +101,23 @@ final class QuickStartCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    LibtorchThreads.apply(threads);
-    PrintWriter out = spec.commandLine().getOut();
+    Limits.of(spec)
+        .count("--iterations", iterations, 0, Limits.MAX_ITERATIONS, Limits.SANE)
+        .count("--tasks", tasks, 1, Limits.MAX_META_EPISODES / MethodPreset.MAGE.trainingGroupSize(),
+            Limits.MEMORY + " (x " + MethodPreset.MAGE.trainingGroupSize() + " per group)")
+        .count("--eval-meta-episodes", evalMetaEpisodes, 1, Limits.MAX_META_EPISODES, Limits.MEMORY)
+        .count("--warm-start-examples", warmStartExamples, 1, Limits.MAX_EXAMPLES,
+            "each example keeps its prompt and response in memory")
+        .count("--threads", threads, 1, Limits.MAX_THREADS, Limits.SANE)
+        .check();
+    java.util.Optional<java.time.Duration> timeout = Limits.stepTimeout(spec, stepTimeout);
     GameRecipe.Settings settings = new GameRecipe.Settings(workDir, warmStartExamples,
         iterations != null ? iterations : quick ? 5 : 40, tasks != null ? tasks : 4,
         evalMetaEpisodes != null ? evalMetaEpisodes : quick ? 16 : 48, learningRate, klCoefficient, 512, 1, seed,
-        repeatShare, anchors, invalidPenalty, evalTemperature == null ? Double.NaN : evalTemperature);
+        repeatShare, anchors, invalidPenalty, evalTemperature == null ? Double.NaN : evalTemperature, timeout);
+    Limits.endOfOptions();
+    LibtorchThreads.apply(threads);
+    PrintWriter out = spec.commandLine().getOut();
     PrintWriter progress = json ? new PrintWriter(java.io.Writer.nullWriter()) : out;
     List<TrainingListener> listeners = new ArrayList<>();
     Map<String, Map<String, Map<String, Number>>> result;

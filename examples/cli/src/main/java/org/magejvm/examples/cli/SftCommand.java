@@ -17,6 +17,7 @@ import org.magejvm.impl.llm.finetune.LoraAdapter;
 import org.magejvm.impl.llm.finetune.LoraConfig;
 import org.magejvm.impl.llm.finetune.LoraMerge;
 import org.magejvm.impl.llm.finetune.PeftAdapters;
+import org.magejvm.impl.llm.model.Qwen3Config;
 import org.magejvm.impl.llm.model.Qwen3Model;
 import org.magejvm.impl.train.AdamWConfig;
 import org.magejvm.impl.train.MageTrainer;
@@ -47,7 +48,7 @@ import picocli.CommandLine.Option;
         + " the assistant turns' tokens only, with AdamW.",
         "Full fine-tuning by default (writes a Hugging Face checkpoint directory); --lora-rank trains a LoRA adapter"
             + " instead (writes a PEFT adapter, or with --merge the merged model)."})
-final class SftCommand implements Callable<Integer> {
+final class SftCommand implements Callable<Integer>, Limits.OptionPhase {
 
   /** Learning rate of full fine-tuning when --lr is not given. */
   static final double DEFAULT_FULL_LR = 1e-5;
@@ -91,10 +92,13 @@ final class SftCommand implements Callable<Integer> {
       description = "AdamW's decoupled weight decay (default: ${DEFAULT-VALUE}).")
   double weightDecay;
 
-  @Option(names = "--max-length", paramLabel = "TOKENS", defaultValue = "4096",
+  /** What --max-length is when it is not given, cut to the model's context. */
+  static final int DEFAULT_MAX_LENGTH = 4096;
+
+  @Option(names = "--max-length", paramLabel = "TOKENS",
       description = "Longest example, prompt plus response tokens; longer ones are left out and counted"
-          + " (default: ${DEFAULT-VALUE}).")
-  int maxLength;
+          + " (default: 4096, or the model's context when that is shorter).")
+  Integer maxLength;
 
   @Mixin LoraOptions lora;
 
@@ -132,16 +136,19 @@ final class SftCommand implements Callable<Integer> {
   public Integer call() {
     checkOptions();
     PrintWriter o = spec.commandLine().getOut();
-    List<Transcript> transcripts = TranscriptReader.read(data);
-    if (transcripts.isEmpty()) {
-      throw new IllegalArgumentException(data + " holds no transcripts");
-    }
     LibtorchThreads.apply(threads);
     boolean useLora = lora.rank != null;
     double lr = learningRate != null ? learningRate : useLora ? DEFAULT_LORA_LR : DEFAULT_FULL_LR;
     Qwen3Checkpoint.Options options = deviceOptions(device).withDtype(ModelOptions.parseDtype(dtype)).withThinking(!noThinking)
         .withSeed(seed);
     LoraConfig loraConfig = useLora ? lora.toConfig(0, model.toAbsolutePath().normalize().toString()) : null;
+    AdamWConfig adamWConfig = AdamWConfig.builder().optLearningRate(lr).optWarmupSteps(warmup)
+        .optWeightDecay(weightDecay).build();
+    Limits.endOfOptions();
+    List<Transcript> transcripts = TranscriptReader.read(data);
+    if (transcripts.isEmpty()) {
+      throw new IllegalArgumentException(data + " holds no transcripts");
+    }
     try (DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(model, options)) {
       Qwen3Model m = MageTrainer.modelOf(policy);
       LoraAdapter adapter = useLora ? LoraAdapter.create(m, loraConfig, seed) : null;
@@ -161,8 +168,7 @@ final class SftCommand implements Callable<Integer> {
         o.flush();
         SupervisedTrainer.Builder b = SupervisedTrainer.builderFor(policy)
             .optParameters(params)
-            .optOptimizerConfig(AdamWConfig.builder().optLearningRate(lr).optWarmupSteps(warmup)
-                .optWeightDecay(weightDecay).build())
+            .optOptimizerConfig(adamWConfig)
             .optBatchSize(batchSize)
             .optMaxSequenceLength(maxLength)
             .optEnableThinking(!noThinking)
@@ -201,16 +207,6 @@ final class SftCommand implements Callable<Integer> {
     if (steps != null && epochs != null) {
       throw new IllegalArgumentException("give --steps or --epochs, not both");
     }
-    if (steps != null && steps < 1) {
-      throw new IllegalArgumentException("--steps must be >= 1, got " + steps);
-    }
-    if (epochs != null && epochs < 1) {
-      throw new IllegalArgumentException("--epochs must be >= 1, got " + epochs);
-    }
-    if (batchSize < 1 || logEvery < 1 || warmup < 0 || maxLength < 2) {
-      throw new IllegalArgumentException("--batch-size and --log-every must be >= 1, --warmup >= 0 and"
-          + " --max-length >= 2");
-    }
     if (merge && lora.rank == null) {
       throw new IllegalArgumentException("--merge needs --lora-rank (full fine-tuning always writes the whole model)");
     }
@@ -222,6 +218,22 @@ final class SftCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--model " + model + (Files.exists(model) ? " is not a directory"
           : " does not exist"));
     }
+    Qwen3Config c = Limits.modelConfig(model);
+    String where = model.resolve(Qwen3Config.FILE_NAME).toString();
+    if (maxLength == null) {
+      maxLength = Math.min(DEFAULT_MAX_LENGTH, c.maxPositionEmbeddings());
+    }
+    Limits.of(spec)
+        .count("--steps", steps, 1, Limits.MAX_ITERATIONS, Limits.SANE)
+        .count("--epochs", epochs, 1, Limits.MAX_ITERATIONS, Limits.SANE)
+        .count("--batch-size", batchSize, 1, Limits.MAX_META_EPISODES, Limits.SANE)
+        .count("--warmup", warmup, 0, Limits.MAX_ITERATIONS, Limits.SANE)
+        .count("--log-every", logEvery, 1, Limits.MAX_ITERATIONS, Limits.SANE)
+        .count("--max-length", maxLength, 2, c.maxPositionEmbeddings(),
+            "the model's context, max_position_embeddings in " + where)
+        .rank("--lora-rank", lora.rank, c.hiddenSize(), where)
+        .count("--threads", threads, 1, Limits.MAX_THREADS, Limits.SANE)
+        .check();
     if (Files.exists(out)) {
       try {
         if (Files.isSameFile(out, model)) {

@@ -61,7 +61,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "train", mixinStandardHelpOptions = true, sortOptions = false,
     description = "Train a Qwen3 policy with a method preset (mage, lamer, gigpo, grpo); --resume continues a run.")
-final class TrainCommand implements Callable<Integer> {
+final class TrainCommand implements Callable<Integer>, Limits.OptionPhase {
 
   /** Iterations of a run when --iterations is not given (the reference's 150). */
   static final int DEFAULT_ITERATIONS = 150;
@@ -147,6 +147,11 @@ final class TrainCommand implements Callable<Integer> {
   @Option(names = "--val-meta-episodes", paramLabel = "M",
       description = "Meta-episodes per validation set (default: 128).")
   Integer valMetaEpisodes;
+
+  @Option(names = "--step-timeout", paramLabel = "SECONDS",
+      description = "Fail a meta-episode whose environment call (create, reset, step, render) takes longer than this,"
+          + " in training and validation; the others go on (default: no limit). May be given with --resume.")
+  Double stepTimeout;
 
   @Option(names = "--progress", negatable = true,
       description = "Draw a progress bar (default: only when the console is a terminal).")
@@ -255,6 +260,8 @@ final class TrainCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    checkSizes();
+    java.util.Optional<java.time.Duration> timeout = Limits.stepTimeout(spec, stepTimeout);
     PrintWriter pw = spec.commandLine().getOut();
     Settings s;
     Path runDir;
@@ -306,11 +313,19 @@ final class TrainCommand implements Callable<Integer> {
     if (s.groupSize != null) {
       rb.optGroupSize(s.groupSize);
     }
+    timeout.ifPresent(rb::optStepTimeout);
     RolloutConfig rollout = rb.build();
+    Limits.of(spec).metaEpisodes("--tasks x --group-size", rollout.tasks(), rollout.groupSize()).check();
     CreditConfig credit = CreditConfig.forEnvironment(provider.defaults())
         .optMetaReturn(method.metaReturn().orElseThrow()).optMaxResponseTokens(maxTokens).build();
     int evalEpisodes = provider.defaults().episodes();
-    List<MageTrainer.Validation> validations = MageTrainer.Validation.standardSets(method, provider, s.valMetaEpisodes, maxTokens);
+    List<MageTrainer.Validation> validations = new ArrayList<>();
+    for (MageTrainer.Validation v : MageTrainer.Validation.standardSets(method, provider, s.valMetaEpisodes,
+        maxTokens)) {
+      validations.add(timeout.isEmpty() ? v
+          : new MageTrainer.Validation(v.name(), v.config().toBuilder().optStepTimeout(timeout.get()).build()));
+    }
+    Limits.endOfOptions();
 
     List<AutoCloseable> resources = new ArrayList<>();
     try {
@@ -430,6 +445,39 @@ final class TrainCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * Checks every size-type option that was given against its bound, and (for a new run) the response-token limit
+   * and the LoRA rank against the model's config.json: one line per violation, exit code 2.
+   */
+  private void checkSizes() {
+    Limits l = Limits.of(spec)
+        .count("--iterations", iterations, 1, Limits.MAX_ITERATIONS, Limits.SANE)
+        .count("--validate-every", validateEvery, 0, Limits.MAX_ITERATIONS, Limits.SANE)
+        .count("--checkpoint-every", checkpointEvery, 0, Limits.MAX_ITERATIONS, Limits.SANE)
+        .count("--keep", keep, 1, Limits.MAX_KEEP, Limits.SANE)
+        .count("--threads", threads, 1, Limits.MAX_THREADS, Limits.SANE)
+        .count("--tasks", tasks, 1, Limits.MAX_META_EPISODES, Limits.MEMORY)
+        .count("--group-size", groupSize, 1, Limits.MAX_META_EPISODES, Limits.MEMORY)
+        .metaEpisodes("--tasks x --group-size", tasks, groupSize)
+        .count("--val-meta-episodes", valMetaEpisodes, 1, Limits.MAX_META_EPISODES, Limits.MEMORY);
+    if (resume == null && model != null && !Boolean.TRUE.equals(tiny)) {
+      // a missing model directory is reported where the model loads, after the other options are checked
+      if ((maxNewTokens != null || loraRank != null)
+          && Files.isRegularFile(model.resolve(org.magejvm.impl.llm.model.Qwen3Config.FILE_NAME))) {
+        org.magejvm.impl.llm.model.Qwen3Config c = Limits.modelConfig(model);
+        String where = model.resolve(org.magejvm.impl.llm.model.Qwen3Config.FILE_NAME).toString();
+        l.tokens("--max-new-tokens", maxNewTokens, c.maxPositionEmbeddings(), where)
+            .rank("--lora-rank", loraRank, c.hiddenSize(), where);
+      }
+    } else if (resume == null && Boolean.TRUE.equals(tiny)) {
+      l.tokens("--max-new-tokens", maxNewTokens, Limits.TINY_CONTEXT, "the --tiny model's config.json")
+          .rank("--lora-rank", loraRank, Limits.TINY_HIDDEN, "the --tiny model's config.json");
+    } else {
+      l.tokens("--max-new-tokens", maxNewTokens, 0, "");
+    }
+    l.check();
+  }
+
   /** Writes the adapter to a temporary sibling and renames it over {@code dir}, so a reader never sees half of it. */
   private static void saveAdapter(LoraAdapter adapter, Path dir) {
     Path tmp = dir.resolveSibling("." + dir.getFileName() + ".tmp");
@@ -483,34 +531,35 @@ final class TrainCommand implements Callable<Integer> {
     s.env = env;
     s.model = model == null ? null : model.toAbsolutePath().normalize().toString();
     s.tiny = isTiny;
+    // the sizes were checked by checkSizes()
     if (iterations != null) {
-      s.iterations = requirePositive("--iterations", iterations);
+      s.iterations = iterations;
     }
     s.seed = seed == null ? 0 : seed;
     if (validateEvery != null) {
-      s.validateEvery = requireNonNegative("--validate-every", validateEvery);
+      s.validateEvery = validateEvery;
     }
     if (checkpointEvery != null) {
-      s.checkpointEvery = requireNonNegative("--checkpoint-every", checkpointEvery);
+      s.checkpointEvery = checkpointEvery;
     }
     if (keep != null) {
-      s.keep = requirePositive("--keep", keep);
+      s.keep = keep;
     }
-    s.threads = threads == null ? null : requirePositive("--threads", threads);
+    s.threads = threads;
     if (lr != null) {
       s.lr = lr;
     }
     if (tasks != null) {
-      s.tasks = requirePositive("--tasks", tasks);
+      s.tasks = tasks;
     }
-    s.groupSize = groupSize == null ? null : requirePositive("--group-size", groupSize);
+    s.groupSize = groupSize;
     s.kl = kl;
-    s.maxNewTokens = maxNewTokens == null ? null : requirePositive("--max-new-tokens", maxNewTokens);
+    s.maxNewTokens = maxNewTokens;
     if (valMetaEpisodes != null) {
-      s.valMetaEpisodes = requirePositive("--val-meta-episodes", valMetaEpisodes);
+      s.valMetaEpisodes = valMetaEpisodes;
     }
     if (loraRank != null) {
-      s.loraRank = requirePositive("--lora-rank", loraRank);
+      s.loraRank = loraRank;
       s.loraAlpha = loraAlpha == null ? 2.0 * s.loraRank : loraAlpha;
       if (!(s.loraAlpha > 0) || Double.isInfinite(s.loraAlpha)) {
         throw new IllegalArgumentException("--lora-alpha must be finite and > 0, got " + s.loraAlpha);
@@ -523,7 +572,7 @@ final class TrainCommand implements Callable<Integer> {
     return s;
   }
 
-  /** With --resume only --iterations, --threads and --progress may be given; anything else must match. */
+  /** With --resume only --iterations, --threads, --step-timeout and --progress may be given; anything else must match. */
   private void refuseChanges(Settings s, Path stateFile) {
     List<String> changed = new ArrayList<>();
     check(changed, "--preset", preset == null ? null : MethodPreset.parse(preset).id(), s.preset);
@@ -540,6 +589,7 @@ final class TrainCommand implements Callable<Integer> {
     check(changed, "--kl", kl, s.kl);
     check(changed, "--max-new-tokens", maxNewTokens, s.maxNewTokens);
     check(changed, "--val-meta-episodes", valMetaEpisodes, s.valMetaEpisodes);
+    // --step-timeout is not recorded: like --threads it may change between sessions
     String noLora = "none: the checkpoint holds full weights";
     check(changed, "--lora-rank", loraRank, s.lora() ? s.loraRank : noLora);
     check(changed, "--lora-alpha", loraAlpha, s.lora() ? s.loraAlpha : noLora);
@@ -550,7 +600,7 @@ final class TrainCommand implements Callable<Integer> {
     if (!changed.isEmpty()) {
       throw new IllegalArgumentException("--resume continues a run with its recorded settings; these options differ"
           + " from the ones recorded in " + stateFile + " (field 'run'): " + String.join(", ", changed)
-          + " (only --iterations, --threads and --progress may be given)");
+          + " (only --iterations, --threads, --step-timeout and --progress may be given)");
     }
   }
 
@@ -580,17 +630,4 @@ final class TrainCommand implements Callable<Integer> {
     return String.join(" ", parts);
   }
 
-  private static int requirePositive(String name, int v) {
-    if (v < 1) {
-      throw new IllegalArgumentException(name + " must be >= 1, got " + v);
-    }
-    return v;
-  }
-
-  private static int requireNonNegative(String name, int v) {
-    if (v < 0) {
-      throw new IllegalArgumentException(name + " must be >= 0, got " + v);
-    }
-    return v;
-  }
 }

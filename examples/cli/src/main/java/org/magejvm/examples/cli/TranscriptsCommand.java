@@ -46,7 +46,7 @@ import picocli.CommandLine.Option;
         + " (Hugging Face `messages` JSON lines) for `mage sft`.",
         "Each line holds one turn: the user message is the prompt exactly as the rollout engine rendered it, the"
             + " assistant message is the scripted player's answer."})
-final class TranscriptsCommand implements Callable<Integer> {
+final class TranscriptsCommand implements Callable<Integer>, Limits.OptionPhase {
 
   @Option(names = "--env", required = true, paramLabel = "ID", description = "Environment id (see `mage envs`).")
   String env;
@@ -115,10 +115,8 @@ final class TranscriptsCommand implements Callable<Integer> {
    */
   RolloutConfig rolloutConfig(EnvironmentRegistry registry) {
     EnvironmentProvider provider = registry.require(env);
-    if (metaEpisodes < 1 || metaEpisodes > Limits.MAX_META_EPISODES) {
-      throw new IllegalArgumentException("--meta-episodes must be in [1, " + Limits.MAX_META_EPISODES
-          + "] (each meta-episode keeps its environment and transcript in memory), got " + metaEpisodes);
-    }
+    Limits.of(spec).count("--meta-episodes", metaEpisodes, 1, Limits.MAX_META_EPISODES, Limits.MEMORY)
+        .count("--episodes", episodes, 1, Limits.MAX_EPISODES, Limits.SANE).check();
     RolloutConfig.Builder b = RolloutConfig.builder()
         .setEnvironmentId(env)
         .optEnvironmentOptions(envOptions)
@@ -174,6 +172,7 @@ final class TranscriptsCommand implements Callable<Integer> {
   public Integer call() {
     EnvironmentRegistry registry = EnvironmentRegistry.discover();
     RolloutConfig config = rolloutConfig(registry);
+    Limits.endOfOptions();
     RolloutResult result;
     try (LanguagePolicy p = policy(registry)) {
       result = new MetaEpisodeRunner(registry).run(config, p);

@@ -192,11 +192,13 @@ public final class GameRecipe {
    * @param evalTemperature the evaluation's temperature with neither top-p nor top-k, or NaN for the reference's
    *     evaluation sampling (temperature 0.7, top-p 0.8, top-k 20), which turns any action above 0.8 probability
    *     into a certainty
+   * @param stepTimeout the limit of one environment call in every rollout of the recipe ({@link
+   *     RolloutConfig#stepTimeout()}), empty for none
    */
   public record Settings(
       Path workDir, int warmStartExamples, int iterations, int tasks, int evalMetaEpisodes, double learningRate,
       double klCoefficient, int miniBatchTurns, int epochs, long seed, double repeatShare, AnchorScope anchors,
-      double invalidPenalty, double evalTemperature) {
+      double invalidPenalty, double evalTemperature, java.util.Optional<java.time.Duration> stepTimeout) {
 
     /**
      * Validates.
@@ -215,8 +217,10 @@ public final class GameRecipe {
      * @param anchors anchors
      * @param invalidPenalty invalid-action penalty
      * @param evalTemperature evaluation temperature, NaN for the reference's evaluation sampling
+     * @param stepTimeout environment call limit
      */
     public Settings {
+      java.util.Objects.requireNonNull(stepTimeout, "stepTimeout");
       if (warmStartExamples < 1 || iterations < 0 || tasks < 1 || evalMetaEpisodes < 1 || miniBatchTurns < 1
           || epochs < 1) {
         throw new IllegalArgumentException("warm-start examples, tasks, evaluation size, minibatch and epochs must be"
@@ -260,12 +264,39 @@ public final class GameRecipe {
     }
 
     /**
+     * Settings without a step timeout.
+     *
+     * @param workDir work directory
+     * @param warmStartExamples warm-start examples
+     * @param iterations iterations
+     * @param tasks tasks
+     * @param evalMetaEpisodes evaluation size
+     * @param learningRate learning rate
+     * @param klCoefficient KL weight
+     * @param miniBatchTurns minibatch
+     * @param epochs epochs
+     * @param seed seed
+     * @param repeatShare warm-start repeat share
+     * @param anchors anchors
+     * @param invalidPenalty invalid-action penalty
+     * @param evalTemperature evaluation temperature, NaN for the reference's evaluation sampling
+     */
+    public Settings(Path workDir, int warmStartExamples, int iterations, int tasks, int evalMetaEpisodes,
+        double learningRate, double klCoefficient, int miniBatchTurns, int epochs, long seed, double repeatShare,
+        AnchorScope anchors, double invalidPenalty, double evalTemperature) {
+      this(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate, klCoefficient,
+          miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
+          java.util.Optional.empty());
+    }
+
+    /**
      * @param temperature the evaluation temperature (no top-p, no top-k), or NaN for the reference's sampling
      * @return a copy with that evaluation sampling
      */
     public Settings withEvaluationTemperature(double temperature) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
-          klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, temperature);
+          klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, temperature,
+          stepTimeout);
     }
 
     /** @return the sampling of evaluations (without its seed) */
@@ -303,7 +334,8 @@ public final class GameRecipe {
      */
     public Settings withSeed(long s) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
-          klCoefficient, miniBatchTurns, epochs, s, repeatShare, anchors, invalidPenalty, evalTemperature);
+          klCoefficient, miniBatchTurns, epochs, s, repeatShare, anchors, invalidPenalty, evalTemperature,
+          stepTimeout);
     }
 
     /**
@@ -314,7 +346,17 @@ public final class GameRecipe {
      */
     public Settings withAblation(double share, AnchorScope scope, double penalty) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
-          klCoefficient, miniBatchTurns, epochs, seed, share, scope, penalty, evalTemperature);
+          klCoefficient, miniBatchTurns, epochs, seed, share, scope, penalty, evalTemperature, stepTimeout);
+    }
+
+    /**
+     * @param timeout the limit of one environment call, empty for none
+     * @return a copy with that limit
+     */
+    public Settings withStepTimeout(java.util.Optional<java.time.Duration> timeout) {
+      return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
+          klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
+          timeout);
     }
   }
 
@@ -457,11 +499,13 @@ public final class GameRecipe {
    * @return the builder
    */
   public RolloutConfig.Builder rollout(MethodPreset method, int tasks) {
-    return method.trainingRollout(provider)
+    RolloutConfig.Builder b = method.trainingRollout(provider)
         .optTasks(tasks)
         .optContextMode(method.multiEpisode() ? ContextMode.HISTORY_ONLY : ContextMode.NONE)
         .optPromptStyle(PromptStyle.COMPACT)
         .optSampling(SamplingConfig.training(MAX_NEW_TOKENS));
+    settings.stepTimeout().ifPresent(b::optStepTimeout);
+    return b;
   }
 
   /**

@@ -76,7 +76,7 @@ class LoraCommandTest {
     assertThat(env.code()).isEqualTo(1);
     assertThat(env.err().strip()).doesNotContain("\n").contains("chess");
     CliRun missing = CliRun.of("lora", "--model", tmp.resolve("none").toString(), "--env", "mage-kuhn-poker");
-    assertThat(missing.code()).isEqualTo(1);
+    assertThat(missing.code()).isEqualTo(2);
     assertThat(missing.err().strip()).doesNotContain("\n").contains("none", "does not exist");
   }
 }

@@ -92,13 +92,13 @@ class MemoryCommandTest {
     assertThat(o.get("trainable_parameters").getAsLong()).isEqualTo(config.parameterCount());
 
     CliRun preset = CliRun.of("memory", "--preset", "qwen3-70b");
-    assertThat(preset.code()).isEqualTo(1);
+    assertThat(preset.code()).isEqualTo(2);
     assertThat(preset.err().strip()).doesNotContain("\n").contains("qwen3-70b", "qwen3-0.6b, qwen3-1.7b, qwen3-4b");
     CliRun fullF16 = CliRun.of("memory", "--preset", "qwen3-0.6b", "--lora-rank", "0");
-    assertThat(fullF16.code()).isEqualTo(1);
+    assertThat(fullF16.code()).isEqualTo(2);
     assertThat(fullF16.err()).contains("--dtype f32");
     CliRun missing = CliRun.of("memory", "--model", tmp.resolve("none").toString());
-    assertThat(missing.code()).isEqualTo(1);
+    assertThat(missing.code()).isEqualTo(2);
     assertThat(missing.err().strip()).doesNotContain("\n").contains("none", "does not exist");
   }
 }

@@ -74,7 +74,7 @@ class ModelCommandsTest {
     assertThat(tooMany.code()).isEqualTo(2);
     assertThat(tooMany.err()).contains("--ids count must be <= 512 (the model's context").hasLineCount(1);
     CliRun missing = CliRun.of("logits", "--model", tmp.resolve("absent").toString(), "--ids", "1");
-    assertThat(missing.code()).isEqualTo(1);
+    assertThat(missing.code()).isEqualTo(2); // a --model that does not exist is a usage error
     assertThat(missing.err()).contains("absent").contains("does not exist");
   }
 

@@ -93,10 +93,10 @@ class PlayCommandTest {
     assertThat(env.code()).isEqualTo(1);
     assertThat(env.err()).contains("error:", "'nowhere'", "cli-guess");
     CliRun opponent = run("play", "--env", "cli-guess", "--opponent", "mcts");
-    assertThat(opponent.code()).isEqualTo(1);
+    assertThat(opponent.code()).isEqualTo(2);
     assertThat(opponent.err()).contains("unknown opponent 'mcts'", "greedy", "patient");
     CliRun policy = run("play", "--env", "cli-guess", "--policy", "oracle");
-    assertThat(policy.code()).isEqualTo(1);
+    assertThat(policy.code()).isEqualTo(2);
     assertThat(policy.err()).contains("unknown policy 'oracle'", "known policies: random, learner");
     assertThat(run("play", "--env", "cli-guess", "--seat", "third").err()).contains("'first' or 'second'");
     assertThat(run("play", "--env", "cli-guess", "--context-mode", "all").err())

@@ -104,30 +104,31 @@ class SftCommandTest {
     Path out = tmp.resolve("never");
     CliRun missing = CliRun.of("sft", "--model", tiny.toString(), "--data", tmp.resolve("absent.jsonl").toString(),
         "--out", out.toString());
-    assertOneLineError(missing, "absent.jsonl", "does not exist");
+    assertOneLineError(2, missing, "absent.jsonl", "does not exist");
 
     Path bad = tmp.resolve("bad.jsonl");
     Files.writeString(bad, Files.readAllLines(data).get(0) + "\n{\"messages\": [{\"role\": \"user\", \"content\": "
         + "\"hi\"}, {\"role\": \"robot\", \"content\": \"beep\"}]}\n", StandardCharsets.UTF_8);
-    assertOneLineError(CliRun.of("sft", "--model", tiny.toString(), "--data", bad.toString(), "--out",
+    // a data file that does not parse is a run-time failure (exit 1); options are usage errors (exit 2)
+    assertOneLineError(1, CliRun.of("sft", "--model", tiny.toString(), "--data", bad.toString(), "--out",
         out.toString()), "bad.jsonl:2:", "robot");
     Files.writeString(bad, "{\"messages\": [\n", StandardCharsets.UTF_8);
-    assertOneLineError(CliRun.of("sft", "--model", tiny.toString(), "--data", bad.toString(), "--out",
+    assertOneLineError(1, CliRun.of("sft", "--model", tiny.toString(), "--data", bad.toString(), "--out",
         out.toString()), "bad.jsonl:1:", "not valid JSON");
 
-    assertOneLineError(CliRun.of("sft", "--model", tiny.toString(), "--data", data.toString(), "--out",
+    assertOneLineError(2, CliRun.of("sft", "--model", tiny.toString(), "--data", data.toString(), "--out",
         out.toString(), "--steps", "2", "--epochs", "1"), "--steps", "--epochs");
-    assertOneLineError(CliRun.of("sft", "--model", tiny.toString(), "--data", data.toString(), "--out",
+    assertOneLineError(2, CliRun.of("sft", "--model", tiny.toString(), "--data", data.toString(), "--out",
         tiny.toString()), "--out", "--model");
-    assertOneLineError(CliRun.of("sft", "--model", tiny.toString(), "--data", data.toString(), "--out",
+    assertOneLineError(2, CliRun.of("sft", "--model", tiny.toString(), "--data", data.toString(), "--out",
         out.toString(), "--lora-rank", "2", "--lora-targets", "q_proj,qkv"), "--lora-targets", "qkv");
-    assertOneLineError(CliRun.of("sft", "--model", tmp.resolve("nomodel").toString(), "--data", data.toString(),
+    assertOneLineError(2, CliRun.of("sft", "--model", tmp.resolve("nomodel").toString(), "--data", data.toString(),
         "--out", out.toString()), "--model", "nomodel");
     assertThat(out).doesNotExist();
   }
 
-  private static void assertOneLineError(CliRun r, String... parts) {
-    assertThat(r.code()).as(r.out()).isEqualTo(1);
+  private static void assertOneLineError(int code, CliRun r, String... parts) {
+    assertThat(r.code()).as(r.err()).isEqualTo(code);
     String err = r.err().strip();
     assertThat(err).startsWith("error: ").contains(parts);
     assertThat(err.lines().count()).as(err).isEqualTo(1);

@@ -21,7 +21,7 @@ class TrainCommandTest {
   void evaluationOnlyPresetsAreRefused(@TempDir Path tmp) {
     CliRun r = CliRun.of("train", "--preset", "reflexion", "--env", "mage-kuhn-poker", "--tiny", "--out",
         tmp.toString());
-    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).contains("evaluation-only").contains("mage play --preset reflexion");
   }
 
@@ -33,7 +33,7 @@ class TrainCommandTest {
     CliRun first = CliRun.of("train", "--preset", "gigpo", "--env", "cli-guess", "--tiny", "--out",
         out.toString(), "--iterations", "1", "--tasks", "1", "--group-size", "2", "--validate-every", "2",
         "--checkpoint-every", "1", "--val-meta-episodes", "2", "--max-new-tokens", "6", "--seed", "3", "--lr",
-        "1e-3", "--threads", "1");
+        "1e-3", "--threads", "1", "--step-timeout", "60");
     assertThat(first.code()).as(first.err()).isZero();
     assertThat(first.out()).contains("mage train: preset gigpo on cli-guess").contains("done: 1 iterations");
     List<String> lines = Files.readAllLines(out.resolve("metrics.jsonl"));
@@ -45,19 +45,20 @@ class TrainCommandTest {
 
     CliRun again = CliRun.of("train", "--preset", "gigpo", "--env", "cli-guess", "--tiny", "--out",
         out.toString());
-    assertThat(again.code()).isEqualTo(1);
+    assertThat(again.code()).isEqualTo(2);
     assertThat(again.err()).contains("already holds a run").contains("--resume");
 
     CliRun changed = CliRun.of("train", "--resume", out.toString(), "--lr", "0.5");
-    assertThat(changed.code()).isEqualTo(1);
+    assertThat(changed.code()).isEqualTo(2);
     assertThat(changed.err()).contains("--lr 0.5 (recorded: 0.001)");
 
     CliRun asLora = CliRun.of("train", "--resume", out.toString(), "--lora-rank", "2");
-    assertThat(asLora.code()).isEqualTo(1);
+    assertThat(asLora.code()).isEqualTo(2);
     assertThat(asLora.err()).contains("trainer-state.json (field 'run')")
         .contains("--lora-rank 2 (recorded: none: the checkpoint holds full weights)");
 
-    CliRun resumed = CliRun.of("train", "--resume", out.toString(), "--iterations", "2");
+    CliRun resumed = CliRun.of("train", "--resume", out.toString(), "--iterations", "2",
+        "--step-timeout", "60");
     assertThat(resumed.code()).as(resumed.err()).isZero();
     assertThat(resumed.out()).contains("iterations 1..2").contains("done: 2 iterations");
     lines = Files.readAllLines(out.resolve("metrics.jsonl"));
@@ -145,7 +146,7 @@ class TrainCommandTest {
         .contains("\"lora_alpha\": 8").contains(out.resolve("tiny-model").toAbsolutePath().toString());
 
     CliRun otherRank = CliRun.of("train", "--resume", out.toString(), "--lora-rank", "4");
-    assertThat(otherRank.code()).isEqualTo(1);
+    assertThat(otherRank.code()).isEqualTo(2);
     assertThat(otherRank.err()).contains("trainer-state.json (field 'run')").contains("--lora-rank 4 (recorded: 2)");
 
     CliRun resumed = CliRun.of("train", "--resume", out.toString(), "--iterations", "2");

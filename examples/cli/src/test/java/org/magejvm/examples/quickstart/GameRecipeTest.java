@@ -144,4 +144,15 @@ class GameRecipeTest {
     assertThat(new MethodsExperiment(REGISTRY, GameRecipe.TIC_TAC_TOE, out).columns()).contains(
         "pool/draw_rate[0]", "mcts-1000/draw_rate[2]", "mcts-1000/success_rate[0]").hasSize(8);
   }
+
+  @Test
+  void theStepTimeoutReachesEveryRolloutOfTheRecipeAndSurvivesCopies(@TempDir Path dir) {
+    java.time.Duration limit = java.time.Duration.ofSeconds(7);
+    GameRecipe.Settings s = new GameRecipe.Settings(dir, 64, 0, 1, 4, 5e-4, 0.1, 512, 1, 3)
+        .withStepTimeout(java.util.Optional.of(limit)).withSeed(9).withAblation(0.5, AnchorScope.PROMPT, 25);
+    assertThat(s.stepTimeout()).contains(limit);
+    GameRecipe timed = new GameRecipe(REGISTRY, GameRecipe.TIC_TAC_TOE, s, new PrintWriter(Writer.nullWriter()));
+    assertThat(timed.rollout(MethodPreset.MAGE, 2).build().stepTimeout()).contains(limit);
+    assertThat(recipe(dir, 0.5).rollout(MethodPreset.MAGE, 2).build().stepTimeout()).isEmpty();
+  }
 }

@@ -73,11 +73,26 @@ import org.slf4j.LoggerFactory;
  * VirtualMachineError}s other than {@link StackOverflowError} ({@link OutOfMemoryError}, {@link InternalError}):
  * they are rethrown as they are, after the environments are closed (see {@link PluginError#isFatal}).
  *
+ * <p>A provider whose {@link EnvironmentProvider#create} throws (or returns null, or with a step timeout does not
+ * return in time) for some meta-episodes fails only those, with stage {@code create}; when it creates none at all
+ * (options it refuses, say) the run aborts with a {@link RolloutException} carrying the first error, since nothing
+ * could be played.
+ *
  * <p>A policy that rejects some requests with a {@link PolicyRequestException} (a prompt beyond the model's
  * context, say) fails only the meta-episodes of those requests, with stage {@code policy}; the call is repeated with
  * the others. A policy that throws anything else or answers with the wrong number of generations aborts the run with
- * a {@link RolloutException} naming the policy and the step; so does a provider that cannot create the
- * environments. Unreadable model output is not an error: it is an invalid turn.
+ * a {@link RolloutException} naming the policy and the step. Unreadable model output is not an error: it is an
+ * invalid turn.
+ *
+ * <p>Generate timeout: with {@link RolloutConfig#generateTimeout()} set (off by default), every batched {@link
+ * LanguagePolicy#generate} call runs on a daemon thread of the run and the run thread waits at most that long. A call
+ * that takes longer fails every meta-episode of its batch with a {@link GenerateTimeoutException} (stage {@code
+ * policy}) and the run goes on with the others (those that had finished their episode, when there are any). The
+ * stuck call is interrupted and abandoned on its thread: a native generation does not look at interrupts and goes on
+ * until it ends by itself, holding its memory (the KV cache of the batch) until then; a call that never returns keeps
+ * its thread for the life of the JVM. Policies are not thread-safe, so the policy is not called again while the
+ * abandoned call runs: the next batch first waits up to the timeout for it, and fails in the same way if it is still
+ * running.
  *
  * <p>Step timeout: with {@link RolloutConfig#stepTimeout()} set, every call into the environment plugin runs on a
  * daemon thread of the run and the run thread waits at most that long. A call that takes longer fails its
@@ -140,7 +155,7 @@ public final class MetaEpisodeRunner {
    * @return the completed meta-episodes and the failures
    * @throws org.magejvm.api.plugin.PluginException if the environment id is unknown
    * @throws IllegalArgumentException if the opponent settings do not fit the environment
-   * @throws RolloutException if the policy fails or the environments cannot be created
+   * @throws RolloutException if the policy fails, or the provider creates no environment at all
    * @throws VirtualMachineError an error that leaves the JVM unusable, such as {@link OutOfMemoryError}, rethrown as
    *     it is (never a {@link StackOverflowError}: that fails its meta-episode)
    */
@@ -186,6 +201,9 @@ public final class MetaEpisodeRunner {
     return out;
   }
 
+  /** What a policy call that timed out returns, compared by identity. */
+  private static final List<Generation> TIMED_OUT = Collections.unmodifiableList(new ArrayList<>());
+
   /** The state of one meta-episode being played. */
   private static final class Worker {
     final String groupId;
@@ -197,6 +215,8 @@ public final class MetaEpisodeRunner {
     final Seat seat;
     /** With a step timeout: the plugin thread left running a call that did not return, else null. */
     ExecutorService stuck;
+    /** Set (under the worker's lock) when a create() call was abandoned: a late environment is then closed. */
+    boolean createAbandoned;
     Environment env;
     PromptRenderer renderer;
     String initialObservation;
@@ -264,6 +284,16 @@ public final class MetaEpisodeRunner {
     private final AtomicInteger pluginThreads = new AtomicInteger();
     /** With a step timeout: the thread plugin calls run on, replaced when a call is abandoned. */
     private ExecutorService pluginThread;
+    private final Duration generateTimeout;
+    /** With a generate timeout: the thread policy calls run on, replaced when a call is abandoned. */
+    private ExecutorService policyThread;
+    /** Completes when a generate call that did not return in time ends; null when there is none. */
+    private java.util.concurrent.CompletableFuture<Void> abandonedGenerate;
+    private String abandonedAt;
+    private String abandonedThread;
+    /** Whether the last {@link #TIMED_OUT} was this call's own timeout (else: an earlier call still running). */
+    private boolean timedOutNow;
+    private int policyThreads;
     private int calls;
 
     Run(EnvironmentProvider provider, RolloutConfig config, LanguagePolicy policy, RolloutListener listener) {
@@ -279,6 +309,7 @@ public final class MetaEpisodeRunner {
       this.sampling = config.sampling().orElseGet(() -> SamplingConfig.training(d.maxResponseTokens()));
       this.samplingRoot = sampling.seed().orElse(config.seed());
       this.stepTimeout = config.stepTimeout().orElse(null);
+      this.generateTimeout = config.generateTimeout().orElse(null);
     }
 
     RolloutResult execute() {
@@ -362,21 +393,44 @@ public final class MetaEpisodeRunner {
     }
 
     private void createEnvironments() {
+      Throwable first = null;
+      int created = 0;
       for (Worker w : workers) {
-        Environment env;
         try {
-          env = plugin(w, "create()", () -> provider.create(config.environmentOptions()));
+          Environment env = plugin(w, "create()", () -> {
+            Environment e = provider.create(config.environmentOptions());
+            synchronized (w) {
+              if (w.createAbandoned && e != null) {
+                closeQuietly(e, w.key); // returned after its meta-episode had timed out
+                return null;
+              }
+            }
+            return e;
+          });
+          if (env == null) {
+            throw new IllegalStateException("environment provider '" + envId + "' returned null from create()");
+          }
+          w.env = env;
+          created++;
         } catch (Throwable e) {
           if (PluginError.isFatal(e)) {
             throw e;
           }
-          throw new RolloutException("environment '" + envId + "' could not be created with options "
-              + config.environmentOptions() + ": " + e.getMessage(), e);
+          if (e instanceof StepTimeoutException) {
+            synchronized (w) {
+              w.createAbandoned = true;
+            }
+          }
+          if (first == null) {
+            first = e;
+          }
+          fail(w, "create", Phase.PLAY, 0, e instanceof RuntimeException ? (RuntimeException) e
+              : new PluginError("create()", e));
         }
-        if (env == null) {
-          throw new RolloutException("environment provider '" + envId + "' returned null from create()");
-        }
-        w.env = env;
+      }
+      if (created == 0 && first != null) {
+        throw new RolloutException("environment '" + envId + "' could not be created with options "
+            + config.environmentOptions() + ": " + first.getMessage(), first);
       }
       for (Worker w : workers) {
         guard(w, "reset", Phase.PLAY, () -> w.renderer = Objects.requireNonNull(
@@ -552,7 +606,23 @@ public final class MetaEpisodeRunner {
       long start = System.nanoTime();
       List<Generation> out;
       try {
-        out = policy.generate(Collections.unmodifiableList(requests), s);
+        out = generate(Collections.unmodifiableList(requests), s, where);
+        if (out == TIMED_OUT) {
+          // timed out (or the policy is still busy with an abandoned call): the batch's meta-episodes fail
+          GenerateTimeoutException timeout = new GenerateTimeoutException(timedOutNow
+              ? "policy '" + policyName() + "' generate() did not return within " + generateTimeout.toMillis()
+                  + " ms (generateTimeout) at " + where + "; it was interrupted and abandoned on daemon thread '"
+                  + abandonedThread + "'"
+              : "policy '" + policyName() + "' is still running the generate() call abandoned at " + abandonedAt
+                  + " on daemon thread '" + abandonedThread + "' (generateTimeout " + generateTimeout.toMillis()
+                  + " ms); it is not thread-safe, so it was not called at " + where, generateTimeout);
+          for (int i = batch.size() - 1; i >= 0; i--) {
+            fail(batch.get(i), "policy", phase, phase == Phase.REFLECT ? 0 : t, timeout);
+          }
+          batch.clear();
+          requests.clear();
+          return List.of();
+        }
       } catch (PolicyRequestException e) {
         rejectRequests(batch, requests, e, phase, k, t, where);
         return call(batch, requests, phase, k, t);
@@ -573,6 +643,75 @@ public final class MetaEpisodeRunner {
       }
       listener.onPolicyCall(phase, k, t, requests.size(), System.nanoTime() - start);
       return out;
+    }
+
+    /**
+     * Calls the policy: directly without a generate timeout; otherwise on the run's policy thread, waiting at most the
+     * timeout. Returns {@link #TIMED_OUT} (and records the abandoned call) when the call did not return in time, or
+     * when an earlier abandoned call is still running after waiting up to the timeout for it. Exceptions are rethrown
+     * as they are.
+     */
+    private List<Generation> generate(List<PolicyRequest> requests, SamplingConfig s, String where) {
+      if (generateTimeout == null) {
+        return policy.generate(requests, s);
+      }
+      long nanos = generateTimeout.toNanos();
+      if (abandonedGenerate != null) {
+        try {
+          abandonedGenerate.get(nanos, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+          timedOutNow = false;
+          return TIMED_OUT;
+        } catch (ExecutionException e) {
+          // cannot happen: the completion is never exceptional
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new RolloutException("interrupted while waiting for policy '" + policyName() + "'", e);
+        }
+        abandonedGenerate = null;
+      }
+      if (policyThread == null) {
+        String name = "mage-policy-" + envId + "-" + (++policyThreads);
+        policyThread = Executors.newSingleThreadExecutor(r -> {
+          Thread th = new Thread(r, name);
+          th.setDaemon(true);
+          return th;
+        });
+      }
+      java.util.concurrent.CompletableFuture<Void> ended = new java.util.concurrent.CompletableFuture<>();
+      Future<List<Generation>> f = policyThread.submit(() -> {
+        try {
+          return policy.generate(requests, s);
+        } finally {
+          ended.complete(null);
+        }
+      });
+      try {
+        return f.get(nanos, TimeUnit.NANOSECONDS);
+      } catch (ExecutionException e) {
+        Throwable c = e.getCause();
+        if (c instanceof RuntimeException) {
+          throw (RuntimeException) c;
+        }
+        if (c instanceof Error) {
+          throw (Error) c;
+        }
+        throw new RolloutException("policy '" + policyName() + "' threw at " + where + ": " + c, c);
+      } catch (TimeoutException e) {
+        f.cancel(true);
+        // the thread may still hold the call: a fresh one serves later calls, this one ends when the call does
+        policyThread.shutdown();
+        policyThread = null;
+        abandonedGenerate = ended;
+        abandonedAt = where;
+        abandonedThread = "mage-policy-" + envId + "-" + policyThreads;
+        timedOutNow = true;
+        return TIMED_OUT;
+      } catch (InterruptedException e) {
+        f.cancel(true);
+        Thread.currentThread().interrupt();
+        throw new RolloutException("interrupted while policy '" + policyName() + "' ran at " + where, e);
+      }
     }
 
     private void rejectRequests(List<Worker> batch, List<PolicyRequest> requests, PolicyRequestException e,
@@ -721,6 +860,10 @@ public final class MetaEpisodeRunner {
       if (pluginThread != null) {
         pluginThread.shutdown();
         pluginThread = null;
+      }
+      if (policyThread != null) {
+        policyThread.shutdown();
+        policyThread = null;
       }
       if (fatal != null) {
         throw (VirtualMachineError) fatal;

@@ -46,6 +46,9 @@ import org.magejvm.spi.PromptStyle;
  * @param stepTimeout the longest one call into the environment plugin (reset, restart, prompt rendering, step,
  *     close) may take before its meta-episode fails with a {@link StepTimeoutException}; empty (the default) for no
  *     limit. See {@link MetaEpisodeRunner} for what happens to a call that never returns.
+ * @param generateTimeout the longest one batched {@link org.magejvm.api.LanguagePolicy#generate} call may take
+ *     before the meta-episodes of its batch fail with a {@link GenerateTimeoutException}; empty (the default) for no
+ *     limit. See {@link MetaEpisodeRunner} for what happens to the policy afterwards.
  */
 @Api(status = Api.Status.STABLE)
 public record RolloutConfig(
@@ -68,7 +71,8 @@ public record RolloutConfig(
     Optional<SamplingConfig> sampling,
     long seed,
     String groupPrefix,
-    Optional<Duration> stepTimeout) {
+    Optional<Duration> stepTimeout,
+    Optional<Duration> generateTimeout) {
 
   /**
    * Validates and copies.
@@ -93,6 +97,7 @@ public record RolloutConfig(
    * @param seed base seed
    * @param groupPrefix group-id prefix
    * @param stepTimeout the limit of one plugin call, empty for none
+   * @param generateTimeout the limit of one policy call, empty for none
    */
   public RolloutConfig {
     if (environmentId == null || environmentId.isBlank()) {
@@ -127,6 +132,46 @@ public record RolloutConfig(
     if (stepTimeout.isPresent() && (stepTimeout.get().isNegative() || stepTimeout.get().isZero())) {
       throw new IllegalArgumentException("stepTimeout must be positive, got " + stepTimeout.get());
     }
+    Objects.requireNonNull(generateTimeout, "generateTimeout");
+    if (generateTimeout.isPresent() && (generateTimeout.get().isNegative() || generateTimeout.get().isZero())) {
+      throw new IllegalArgumentException("generateTimeout must be positive, got " + generateTimeout.get());
+    }
+  }
+
+  /**
+   * The form before {@code generateTimeout} was added: no generate timeout.
+   *
+   * @param environmentId environment id
+   * @param environmentOptions environment options
+   * @param tasks number of groups
+   * @param groupSize meta-episodes per group
+   * @param episodes episodes per meta-episode
+   * @param maxTurns turn limit
+   * @param contextMode context mode
+   * @param earlyStop early stop after a win
+   * @param promptStyle prompt style
+   * @param historyLength steps listed in play prompts
+   * @param playObservations steps with observations in play prompts
+   * @param reflectObservations steps with observations in reflect prompts
+   * @param seating seating
+   * @param opponentPool opponent pool
+   * @param fixedOpponent fixed opponent id
+   * @param opponentSampling opponent sampling
+   * @param sampling sampling config
+   * @param seed base seed
+   * @param groupPrefix group-id prefix
+   * @param stepTimeout the limit of one plugin call, empty for none
+   * @deprecated use {@link #builder()} or the canonical constructor
+   */
+  @Deprecated
+  public RolloutConfig(String environmentId, Map<String, String> environmentOptions, int tasks, int groupSize,
+      OptionalInt episodes, OptionalInt maxTurns, ContextMode contextMode, boolean earlyStop,
+      PromptStyle promptStyle, int historyLength, int playObservations, int reflectObservations, Seating seating,
+      Optional<OpponentPool> opponentPool, Optional<String> fixedOpponent, OpponentSampling opponentSampling,
+      Optional<SamplingConfig> sampling, long seed, String groupPrefix, Optional<Duration> stepTimeout) {
+    this(environmentId, environmentOptions, tasks, groupSize, episodes, maxTurns, contextMode, earlyStop,
+        promptStyle, historyLength, playObservations, reflectObservations, seating, opponentPool, fixedOpponent,
+        opponentSampling, sampling, seed, groupPrefix, stepTimeout, Optional.empty());
   }
 
   /**
@@ -161,7 +206,7 @@ public record RolloutConfig(
       Optional<SamplingConfig> sampling, long seed, String groupPrefix) {
     this(environmentId, environmentOptions, tasks, groupSize, episodes, maxTurns, contextMode, earlyStop,
         promptStyle, historyLength, playObservations, reflectObservations, seating, opponentPool, fixedOpponent,
-        opponentSampling, sampling, seed, groupPrefix, Optional.empty());
+        opponentSampling, sampling, seed, groupPrefix, Optional.empty(), Optional.empty());
   }
 
   private static void requireAtLeast(String name, int value, int min) {
@@ -203,6 +248,7 @@ public record RolloutConfig(
     b.fixedOpponent = fixedOpponent;
     b.sampling = sampling;
     b.stepTimeout = stepTimeout;
+    b.generateTimeout = generateTimeout;
     return b;
   }
 
@@ -228,6 +274,7 @@ public record RolloutConfig(
     private long seed;
     private String groupPrefix = "g";
     private Optional<Duration> stepTimeout = Optional.empty();
+    private Optional<Duration> generateTimeout = Optional.empty();
 
     private Builder() {}
 
@@ -426,11 +473,26 @@ public record RolloutConfig(
       return this;
     }
 
+    /**
+     * Bounds every batched {@link org.magejvm.api.LanguagePolicy#generate} call. A call that takes longer fails the
+     * meta-episodes of its batch with a {@link GenerateTimeoutException} and the run goes on with the others; the
+     * call itself cannot be stopped (see {@link MetaEpisodeRunner}). With a timeout set, policy calls run on a daemon
+     * thread of the run instead of the caller's thread. Off by default: a slow model is not a fault, so set it well
+     * above the slowest batch you expect (a full batch at the response-token limit).
+     *
+     * @param v the limit, positive (default: no limit)
+     * @return this builder
+     */
+    public Builder optGenerateTimeout(Duration v) {
+      generateTimeout = Optional.of(Objects.requireNonNull(v, "generateTimeout"));
+      return this;
+    }
+
     /** @return the validated config */
     public RolloutConfig build() {
       return new RolloutConfig(environmentId, environmentOptions, tasks, groupSize, episodes, maxTurns, contextMode,
           earlyStop, promptStyle, historyLength, playObservations, reflectObservations, seating, opponentPool,
-          fixedOpponent, opponentSampling, sampling, seed, groupPrefix, stepTimeout);
+          fixedOpponent, opponentSampling, sampling, seed, groupPrefix, stepTimeout, generateTimeout);
     }
   }
 }

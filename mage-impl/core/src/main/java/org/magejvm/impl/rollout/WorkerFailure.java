@@ -16,14 +16,15 @@ import org.magejvm.api.Phase;
  * @param opponentId the opponent's id, empty for single-player environments
  * @param episodeIndex the episode in progress when the error happened
  * @param turnIndex the turn in progress (0 for reset, restart and reflection)
- * @param stage what the engine was doing: {@code reset}, {@code restart}, {@code prompt}, {@code step} or
- *     {@code reflect} (calls into the environment), or {@code policy} (the policy rejected this meta-episode's
- *     request with a {@link org.magejvm.api.PolicyRequestException}, for example a prompt beyond the model's
- *     context)
+ * @param stage what the engine was doing: {@code create}, {@code reset}, {@code restart}, {@code prompt},
+ *     {@code step} or {@code reflect} (calls into the environment plugin), or {@code policy} (the policy rejected
+ *     this meta-episode's request with a {@link org.magejvm.api.PolicyRequestException}, for example a prompt beyond
+ *     the model's context, or its batch's generate call timed out with a {@link GenerateTimeoutException})
  * @param phase the phase in progress
  * @param error what was thrown: the environment's runtime exception as it is; an {@link Error} or checked exception
  *     wrapped in a {@link PluginError} (its cause is the original); a {@link StepTimeoutException} for a call that
- *     did not return in time; the policy's {@link org.magejvm.api.PolicyRequestException}
+ *     did not return in time; the policy's {@link org.magejvm.api.PolicyRequestException}; a {@link
+ *     GenerateTimeoutException}
  * @param partial the meta-episode so far: every recorded turn (including those of the unfinished episode), the
  *     finished episodes and the reflections
  */
@@ -66,6 +67,12 @@ public record WorkerFailure(
 
   /** @return a one-line description naming the environment, worker, seed, episode, turn and the error */
   public String describe() {
+    if (stage.equals("policy") && error instanceof GenerateTimeoutException) {
+      return "the policy did not answer the " + (phase == Phase.REFLECT ? "reflection" : "play") + " request of"
+          + " meta-episode " + workerKey + " (environment '" + environmentId + "', seed " + seed
+          + (opponentId.isEmpty() ? "" : ", opponent '" + opponentId + "'") + ") at episode " + episodeIndex
+          + ", turn " + turnIndex + ": " + error.getMessage();
+    }
     if (stage.equals("policy")) {
       return "the policy rejected the " + (phase == Phase.REFLECT ? "reflection" : "play") + " request of"
           + " meta-episode " + workerKey + " (environment '" + environmentId + "', seed " + seed

@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.magejvm.api.AnchorKey;
+import org.magejvm.api.ContextMode;
 import org.magejvm.api.Generation;
 import org.magejvm.api.LanguagePolicy;
 import org.magejvm.api.MetaEpisode;
@@ -327,6 +328,217 @@ class FaultIsolationTest {
     };
     assertThatThrownBy(() -> MetaEpisodeRunner.of(duel).run(config().build(), policy))
         .isInstanceOf(RolloutException.class).hasMessageContaining("rejected request 8");
+  }
+
+  /** The toy duel, except that create() runs {@code fault} for the meta-episodes of group 1 (calls 2 and 3). */
+  private EnvironmentProvider faultyCreate(Runnable fault) {
+    AtomicInteger creates = new AtomicInteger();
+    return (EnvironmentProvider) Proxy.newProxyInstance(EnvironmentProvider.class.getClassLoader(),
+        new Class<?>[] {EnvironmentProvider.class}, (proxy, method, args) -> {
+          if (method.getName().equals("create")) {
+            int n = creates.getAndIncrement();
+            if (n == 2 || n == 3) {
+              fault.run();
+            }
+          }
+          try {
+            return method.invoke(duel, args);
+          } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+  }
+
+  private static void assertOnlyGroup1FailedAt(RolloutResult r, String stage) {
+    assertThat(r.metaEpisodes()).hasSize(TASKS * GROUP - GROUP).noneMatch(m -> m.groupId().equals("g1"));
+    assertThat(r.failures()).extracting(WorkerFailure::workerKey).containsExactly("g1/0", "g1/1");
+    assertThat(r.failures()).allSatisfy(f -> assertThat(f.stage()).isEqualTo(stage));
+  }
+
+  @Test
+  void aCreateThatThrowsFailsOnlyItsMetaEpisodes() {
+    RolloutResult r = MetaEpisodeRunner.of(faultyCreate(() -> {
+      throw new AssertionError("no licence for this seat");
+    })).run(config().build(), learner());
+    assertOnlyGroup1FailedAt(r, "create");
+    WorkerFailure f = r.failures().get(0);
+    assertThat(f.error()).isInstanceOf(PluginError.class).hasMessageContaining("create() threw")
+        .hasMessageContaining("no licence for this seat");
+    assertThat(f.describe()).contains("during create at episode 0, turn 0");
+    assertThat(f.partial().turns()).isEmpty();
+    // the six created environments were closed, none for the two that never existed
+    assertThat(duel.closed()).isEqualTo(TASKS * GROUP - GROUP);
+  }
+
+  @Test
+  void aCreateThatReturnsNullFailsOnlyItsMetaEpisodes() {
+    AtomicInteger creates = new AtomicInteger();
+    EnvironmentProvider nulls = (EnvironmentProvider) Proxy.newProxyInstance(
+        EnvironmentProvider.class.getClassLoader(), new Class<?>[] {EnvironmentProvider.class},
+        (proxy, method, args) -> {
+          if (method.getName().equals("create")) {
+            int n = creates.getAndIncrement();
+            if (n == 2 || n == 3) {
+              return null;
+            }
+          }
+          return method.invoke(duel, args);
+        });
+    RolloutResult r = MetaEpisodeRunner.of(nulls).run(config().build(), learner());
+    assertOnlyGroup1FailedAt(r, "create");
+    assertThat(r.failures().get(0).error()).hasMessageContaining("returned null from create()");
+  }
+
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.SECONDS)
+  void aCreateThatNeverReturnsIsBoundedByTheStepTimeout() throws Exception {
+    List<Thread> stuck = new CopyOnWriteArrayList<>();
+    RolloutResult r = MetaEpisodeRunner.of(faultyCreate(() -> {
+      stuck.add(Thread.currentThread());
+      while (!release) {
+        LockSupport.parkNanos(1_000_000);
+        Thread.interrupted(); // ignores interrupts
+      }
+    })).run(config().optStepTimeout(Duration.ofMillis(150)).build(), learner());
+    assertOnlyGroup1FailedAt(r, "create");
+    assertThat(r.failures().get(0).error()).isInstanceOf(StepTimeoutException.class)
+        .hasMessageStartingWith("create() did not return within 150 ms");
+    assertThat(duel.closed()).isEqualTo(TASKS * GROUP - GROUP);
+    // once released, the late environments are closed on their abandoned threads instead of leaking
+    release = true;
+    for (Thread t : stuck) {
+      t.join(5_000);
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (duel.closed() < TASKS * GROUP && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    assertThat(duel.closed()).isEqualTo(TASKS * GROUP);
+  }
+
+  @Test
+  void aProviderThatCreatesNothingStillAbortsTheRun() {
+    AtomicInteger calls = new AtomicInteger();
+    EnvironmentProvider none = faultyCreate(() -> { });
+    EnvironmentProvider refusing = (EnvironmentProvider) Proxy.newProxyInstance(
+        EnvironmentProvider.class.getClassLoader(), new Class<?>[] {EnvironmentProvider.class},
+        (proxy, method, args) -> {
+          if (method.getName().equals("create")) {
+            calls.incrementAndGet();
+            throw new IllegalArgumentException("unknown option 'size'");
+          }
+          return method.invoke(none, args);
+        });
+    assertThatThrownBy(() -> MetaEpisodeRunner.of(refusing).run(config().build(), learner()))
+        .isInstanceOf(RolloutException.class).hasMessageContaining("could not be created")
+        .hasMessageContaining("unknown option 'size'");
+    assertThat(calls.get()).isEqualTo(TASKS * GROUP);
+  }
+
+  /**
+   * A policy that blocks on the calls {@code hang} selects: until interrupted, or (ignoring interrupts, as a native
+   * generation does) until the test ends.
+   */
+  private LanguagePolicy hanging(java.util.function.Predicate<List<PolicyRequest>> hang, boolean honoursInterrupt,
+      List<Integer> sizes, AtomicInteger concurrent, AtomicInteger maxConcurrent) {
+    RecordingPolicy inner = learner();
+    return new LanguagePolicy() {
+      @Override
+      public String name() {
+        return "slow";
+      }
+
+      @Override
+      public List<Generation> generate(List<PolicyRequest> requests, SamplingConfig sampling) {
+        int now = concurrent.incrementAndGet();
+        maxConcurrent.accumulateAndGet(now, Math::max);
+        try {
+          sizes.add(requests.size());
+          if (hang.test(requests)) {
+            while (!release) {
+              LockSupport.parkNanos(1_000_000);
+              if (Thread.interrupted() && honoursInterrupt) {
+                throw new IllegalStateException("interrupted");
+              }
+            }
+          }
+          return inner.generate(requests, sampling);
+        } finally {
+          concurrent.decrementAndGet();
+        }
+      }
+    };
+  }
+
+  /** Against the patient opponent the learner's batches of episode 0 hold 8, 8 and then 4 meta-episodes. */
+  private RolloutConfig.Builder patient() {
+    return config().optFixedOpponent("patient").optEarlyStop(false).optContextMode(ContextMode.NONE);
+  }
+
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.SECONDS)
+  void aGenerateThatTimesOutFailsItsBatchAndTheRunGoesOn() {
+    List<Integer> sizes = new CopyOnWriteArrayList<>();
+    AtomicInteger concurrent = new AtomicInteger();
+    AtomicInteger maxConcurrent = new AtomicInteger();
+    // hangs on the third batch of episode 0 (4 meta-episodes) until interrupted
+    LanguagePolicy policy = hanging(rs -> rs.size() < TASKS * GROUP && rs.get(0).episodeIndex() == 0, true, sizes,
+        concurrent, maxConcurrent);
+    long start = System.nanoTime();
+    RolloutResult r = MetaEpisodeRunner.of(duel).run(patient().optGenerateTimeout(Duration.ofMillis(200)).build(),
+        policy);
+    long millis = (System.nanoTime() - start) / 1_000_000;
+    assertThat(millis).isLessThan(3_000);
+    assertThat(sizes).startsWith(TASKS * GROUP, TASKS * GROUP, 4);
+    assertThat(r.failures()).hasSize(4).allSatisfy(f -> {
+      assertThat(f.stage()).isEqualTo("policy");
+      assertThat(f.episodeIndex()).isZero();
+      assertThat(f.turnIndex()).isEqualTo(2);
+      assertThat(f.error()).isInstanceOf(GenerateTimeoutException.class)
+          .hasMessageStartingWith("policy 'slow' generate() did not return within 200 ms (generateTimeout) at"
+              + " episode 0, turn 2")
+          .hasMessageContaining("abandoned on daemon thread 'mage-policy-toy-duel-1'");
+      assertThat(((GenerateTimeoutException) f.error()).timeout()).isEqualTo(Duration.ofMillis(200));
+      assertThat(f.describe()).startsWith("the policy did not answer the play request of meta-episode");
+      assertThat(f.partial().turns()).hasSize(2);
+    });
+    // the other four had finished episode 0 and played all three episodes
+    assertThat(r.metaEpisodes()).hasSize(4).allSatisfy(m -> assertThat(m.episodes()).hasSize(3));
+    assertThat(maxConcurrent.get()).isEqualTo(1);
+    assertThat(duel.closed()).isEqualTo(TASKS * GROUP);
+  }
+
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.SECONDS)
+  void aPolicyStillBusyWithAnAbandonedCallIsNotCalledAgain() {
+    List<Integer> sizes = new CopyOnWriteArrayList<>();
+    AtomicInteger concurrent = new AtomicInteger();
+    AtomicInteger maxConcurrent = new AtomicInteger();
+    // the same hang, ignoring the interrupt: the four that come back for episode 1 find the policy still busy
+    LanguagePolicy policy = hanging(rs -> rs.size() < TASKS * GROUP && rs.get(0).episodeIndex() == 0, false,
+        sizes, concurrent, maxConcurrent);
+    RolloutResult r = MetaEpisodeRunner.of(duel).run(patient().optGenerateTimeout(Duration.ofMillis(150)).build(),
+        policy);
+    assertThat(r.metaEpisodes()).isEmpty();
+    assertThat(r.failures()).hasSize(TASKS * GROUP).allSatisfy(f -> assertThat(f.error())
+        .isInstanceOf(GenerateTimeoutException.class));
+    assertThat(r.failures()).filteredOn(f -> f.episodeIndex() == 1).hasSize(4).allSatisfy(f ->
+        assertThat(f.error().getMessage())
+            .contains("is still running the generate() call abandoned at episode 0, turn 2")
+            .contains("it is not thread-safe, so it was not called at episode 1, turn 0"));
+    assertThat(sizes).as("the policy was not called while busy").hasSize(3);
+    assertThat(maxConcurrent.get()).isEqualTo(1);
+  }
+
+  @Test
+  void aGenerateTimeoutMustBePositiveAndIsOffByDefault() {
+    assertThatThrownBy(() -> config().optGenerateTimeout(Duration.ofMillis(-1)).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("generateTimeout must be positive");
+    assertThat(config().build().generateTimeout()).isEmpty();
+    RolloutResult plain = MetaEpisodeRunner.of(duel).run(config().build(), learner());
+    RolloutResult timed = MetaEpisodeRunner.of(duel).run(config().optGenerateTimeout(Duration.ofSeconds(30))
+        .build(), learner());
+    assertThat(summary(timed.metaEpisodes())).isEqualTo(summary(plain.metaEpisodes()));
   }
 
   /** Delegates to the toy duel; group 1's environments run the fault in their first step. */

@@ -43,7 +43,10 @@ import org.slf4j.LoggerFactory;
  * {@link Builder#optModelContext}) when that is smaller. Prompts longer than the limit (after chat formatting) are
  * rejected by default: {@link #generate} checks every request of the batch first and, before generating anything,
  * throws a {@link PolicyRequestException} naming each too-long request (index, meta-episode, episode and turn), its
- * length and the limit. The rollout engine fails only those requests' meta-episodes and goes on with the others.
+ * length and the limit. The rollout engine fails only those requests' meta-episodes and goes on with the others. A
+ * prompt whose length in characters alone proves it too long ({@link HfTokenizer#minTokens}: more characters than the
+ * limit times the most characters one token of this tokenizer can cover) is rejected without being tokenized, so an
+ * environment that returns a megabyte costs milliseconds, not the seconds its tokenization would take.
  * With {@link PromptOverflow#KEEP_LAST} long prompts are cut to their last {@code limit} tokens instead (the
  * reference trainer's "left" truncation; note that this also cuts the chat header at the start). Cutting is never
  * silent: it is logged as a warning (the 1st, 2nd, 4th, 8th... cut, with the count so far), counted in {@link
@@ -194,13 +197,30 @@ public final class DjlLanguagePolicy implements LanguagePolicy {
     for (PolicyRequest r : requests) {
       texts.add(renderPrompt(r.prompt()));
     }
-    List<int[]> encoded = tokenizer.encodeBatch(texts);
-    List<int[]> prompts = new ArrayList<>(encoded.size());
     Map<Integer, String> rejected = new TreeMap<>();
-    for (int i = 0; i < encoded.size(); i++) {
-      int[] ids = encoded.get(i);
+    List<String> toEncode = texts;
+    if (overflow == PromptOverflow.FAIL) {
+      // a prompt whose length alone proves it too long is rejected without tokenizing it (1 MB takes seconds)
+      toEncode = new ArrayList<>(texts.size());
+      for (int i = 0; i < texts.size(); i++) {
+        long least = tokenizer.minTokens(texts.get(i));
+        if (least > promptLimit()) {
+          rejected.put(i, tooLong("at least " + least + " tokens (" + texts.get(i).length() + " characters, at most "
+              + tokenizer.maxCharsPerToken() + " per token)", i, requests.get(i)));
+        } else {
+          toEncode.add(texts.get(i));
+        }
+      }
+    }
+    List<int[]> encoded = tokenizer.encodeBatch(toEncode);
+    List<int[]> prompts = new ArrayList<>(encoded.size());
+    for (int i = 0, e = 0; i < texts.size(); i++) {
+      if (rejected.containsKey(i)) {
+        continue;
+      }
+      int[] ids = encoded.get(e++);
       if (ids.length > promptLimit() && overflow == PromptOverflow.FAIL) {
-        rejected.put(i, tooLong(ids.length, i, requests.get(i)));
+        rejected.put(i, tooLong(ids.length + " tokens", i, requests.get(i)));
       } else {
         prompts.add(fit(ids));
       }
@@ -223,14 +243,14 @@ public final class DjlLanguagePolicy implements LanguagePolicy {
     return out;
   }
 
-  private String tooLong(int length, int index, PolicyRequest r) {
+  private String tooLong(String length, int index, PolicyRequest r) {
     String limit = maxPromptTokens <= modelContext ? "maxPromptTokens=" + maxPromptTokens
         : "the model's context of " + modelContext + " tokens (max_position_embeddings)";
     String fix = maxPromptTokens <= modelContext ? "shorten the prompt, raise maxPromptTokens, or "
         : "shorten the prompt or ";
     return "prompt " + index + " (worker '" + r.workerKey() + "', " + r.phase().name().toLowerCase(Locale.ROOT)
         + ", episode " + r.episodeIndex() + ", turn " + r.turnIndex() + ") is " + length
-        + " tokens after chat formatting, more than " + limit + "; " + fix + "choose PromptOverflow.KEEP_LAST";
+        + " after chat formatting, more than " + limit + "; " + fix + "choose PromptOverflow.KEEP_LAST";
   }
 
   private int[] fit(int[] ids) {

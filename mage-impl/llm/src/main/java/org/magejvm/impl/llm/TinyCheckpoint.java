@@ -30,6 +30,8 @@ public final class TinyCheckpoint {
 
   /** Metadata key recording the initialisation seed in {@code model.safetensors}. */
   public static final String SEED_METADATA = "mage.tiny.seed";
+  /** The context ({@code max_position_embeddings}) every tiny checkpoint is written with. */
+  public static final int MAX_POSITION_EMBEDDINGS = 8192;
 
   private TinyCheckpoint() {}
 
@@ -120,7 +122,7 @@ public final class TinyCheckpoint {
         .optNumKeyValueHeads(spec.kvHeads())
         .optHeadDim(spec.headDim())
         .optTieWordEmbeddings(true)
-        .optMaxPositionEmbeddings(8192)
+        .optMaxPositionEmbeddings(MAX_POSITION_EMBEDDINGS)
         .addEosTokenId(tokenizer.addedTokenId("<|im_end|>"))
         .build();
     try {

@@ -143,6 +143,43 @@ class DjlLanguagePolicyTest {
   }
 
   @Test
+  void aPromptWhoseLengthAloneIsTooLongIsRejectedWithoutTokenizing() {
+    ScriptedGenerator g = new ScriptedGenerator(tok.encode("ok"), FinishReason.STOP);
+    DjlLanguagePolicy policy = base(g).optModelContext(512).build();
+    String huge = "The opponent raised again. ".repeat(40_000); // about 1 MB
+    int perToken = tok.maxCharsPerToken();
+    assertThat(perToken).isPositive();
+    PolicyRequest r = new PolicyRequest(huge, Phase.PLAY, "g1/0", 0, 3, List.of(), null, List.of());
+    long start = System.nanoTime();
+    assertThatThrownBy(() -> policy.generate(List.of(r, PolicyRequest.of("short"), r), SamplingConfig.training(8)))
+        .isInstanceOfSatisfying(PolicyRequestException.class, e -> {
+          assertThat(e.rejected()).containsOnlyKeys(0, 2);
+          assertThat(e.rejected().get(0)).contains("prompt 0 (worker 'g1/0', play, episode 0, turn 3) is at least")
+              .contains("characters, at most " + perToken + " per token) after chat formatting, more than the"
+                  + " model's context of 512 tokens");
+        });
+    assertThat((System.nanoTime() - start) / 1e9).as("seconds, tokenizing would take several").isLessThan(1.5);
+    assertThat(g.calls).isEmpty();
+    // a prompt just short enough to need tokenizing is still measured exactly
+    String medium = "word ".repeat(100);
+    int exact = tok.encode(policy.renderPrompt(medium)).length;
+    DjlLanguagePolicy small = base(g).optMaxPromptTokens(50).build();
+    assertThat(tok.minTokens(small.renderPrompt(medium))).isLessThanOrEqualTo(exact);
+  }
+
+  @Test
+  void minTokensNeverExceedsTheTokenCount() {
+    List<String> texts = List.of("", "a", "word ".repeat(300), "   \n\t  ".repeat(200), "Überlegung: 先手を取る 😀 "
+        .repeat(100), "e\u0301\u0323".repeat(500), "\u1100\u1161\u11A8".repeat(500), "<|im_end|>".repeat(400),
+        "<|im_start|>user\n" + "x".repeat(5000) + "<|im_end|>", "😀".repeat(3000), "<action>B2</action>".repeat(300));
+    for (String t : texts) {
+      assertThat(tok.minTokens(t)).as(t.length() > 40 ? t.substring(0, 40) : t)
+          .isLessThanOrEqualTo(tok.encode(t).length);
+    }
+    assertThat(tok.minTokens("x".repeat(100_000))).isPositive();
+  }
+
+  @Test
   void everyTooLongPromptOfABatchIsNamedBeforeAnythingIsGenerated() {
     ScriptedGenerator g = new ScriptedGenerator(new int[0], FinishReason.STOP);
     DjlLanguagePolicy policy = base(g).optMaxPromptTokens(50).build();

@@ -83,7 +83,10 @@ public final class Qwen3Generator implements TokenGenerator {
    * @param stopTokenIds tokens that end a sequence
    * @return one sequence per prompt, in order
    * @throws IllegalArgumentException for an empty batch, an empty prompt or a token outside the vocabulary
-   * @throws IllegalStateException when the model produces NaN log-probabilities (for example a FLOAT16 overflow)
+   * @throws IllegalStateException when the model produces NaN log-probabilities (for example a FLOAT16 overflow or a
+   *     non-finite weight loaded on purpose); the message names the step and row and, from a second forward pass of
+   *     that row with a check after every module ({@link Qwen3Model#firstNonFinite}), the first module whose output
+   *     is not finite, the token position and whether that module's weight holds non-finite values
    */
   @Override
   public List<GeneratedSequence> generate(List<int[]> prompts, SamplingConfig sampling, Set<Integer> stopTokenIds) {
@@ -243,6 +246,22 @@ public final class Qwen3Generator implements TokenGenerator {
       }
     }
 
+    /**
+     * On the error path only: runs the row's sequence so far (its prompt and the tokens of the earlier steps) again
+     * with a check after every module, and names the first module whose output is not finite; null when the pass
+     * finds none or cannot run.
+     */
+    private String diagnose(int row, int step) {
+      int[] p = prompts.get(row);
+      int[] seq = Arrays.copyOf(p, p.length + step);
+      System.arraycopy(tokens[row], 0, seq, p.length, step);
+      try {
+        return model.firstNonFinite(seq).orElse(null);
+      } catch (RuntimeException e) {
+        return null; // the diagnosis must not hide the error it explains
+      }
+    }
+
     /** The step's input ids: the whole left-padded prompts at step 0 (or always, without a cache). */
     private NDArray inputs(NDManager sm, int step, boolean cached) {
       int n = rows.length;
@@ -292,15 +311,16 @@ public final class Qwen3Generator implements TokenGenerator {
         int token = (int) picks.tokens()[r];
         float lp = picks.logProbs()[r];
         if (Float.isNaN(lp)) {
+          String where = diagnose(row, step);
           throw new IllegalStateException(
               "the model produced NaN log-probabilities at generation step " + step + " of row " + row
-                  + " (prompt of " + prompts.get(row).length + " tokens, weights in " + model.dtype().name() + "; "
-                  + (model.dtype() == ai.djl.ndarray.types.DataType.FLOAT16
-                      ? "a FLOAT16 activation probably overflowed: load the checkpoint as FLOAT32"
-                      : "non-finite weights are refused at load unless that check was turned off, so look for"
-                          + " non-finite weights loaded with --non-finite-weights allow/warn or an overflowing"
-                          + " activation")
-                  + ")");
+                  + " (prompt of " + prompts.get(row).length + " tokens, weights in " + model.dtype().name() + ")"
+                  + (where != null ? "; the first non-finite value is in the output of " + where
+                      : "; " + (model.dtype() == ai.djl.ndarray.types.DataType.FLOAT16
+                          ? "a FLOAT16 activation probably overflowed: load the checkpoint as FLOAT32"
+                          : "non-finite weights are refused at load unless that check was turned off, so look for"
+                              + " non-finite weights loaded with --non-finite-weights allow/warn or an overflowing"
+                              + " activation")));
         }
         tokens[row][step] = token;
         logProbs[row][step] = lp;

@@ -239,6 +239,11 @@ public final class Qwen3Model implements AutoCloseable {
    * @return the final-normed hidden states (B, T, D) in {@link #outputType()}
    */
   public NDArray forward(NDArray inputIds, int[] padLeft, KvCache cache) {
+    return forward(inputIds, padLeft, cache, null);
+  }
+
+  /** {@link #forward(NDArray, int[], KvCache)}, showing every module's output to {@code probe} when it is not null. */
+  private NDArray forward(NDArray inputIds, int[] padLeft, KvCache cache, Probe probe) {
     Shape shape = inputIds.getShape();
     if (shape.dimension() != 2) {
       throw new IllegalArgumentException("inputIds must be (batch, tokens), got " + shape);
@@ -263,7 +268,7 @@ public final class Qwen3Model implements AutoCloseable {
       // memory only borrows that memory until its handle is closed
       NDArray ids = inputIds.toType(DataType.INT64, false).duplicate();
       NDArray x = ids.getNDArrayInternal().embedding(ids, weights.embed(), SparseFormat.DENSE).singletonOrThrow();
-      NDArray h = x.toType(normType, false);
+      NDArray h = seen(probe, -1, "model.embed_tokens", x.toType(normType, false), weights.embed());
       NDArray[] rope = rotary(m, padLeft, offset, t);
       NDArray bias = attentionBias(m, padLeft, offset, t);
       List<Qwen3Weights.Layer> layers = weights.layers();
@@ -272,7 +277,7 @@ public final class Qwen3Model implements AutoCloseable {
         NDArray next;
         try (NDScope layerScope = new NDScope()) {
           layerScope.suppressNotUsedWarning();
-          next = layer(l, layers.get(l), active, h, rope, bias, cache, b, t);
+          next = layer(l, layers.get(l), active, h, rope, bias, cache, b, t, probe);
           NDScope.unregister(next);
         }
         NDScope.register(next); // closed with the call's scope unless it is the last
@@ -281,7 +286,7 @@ public final class Qwen3Model implements AutoCloseable {
         }
         h = next;
       }
-      result = rmsNorm(h, weights.finalNorm());
+      result = seen(probe, -1, "model.norm", rmsNorm(h, weights.finalNorm()), weights.finalNorm());
       NDScope.unregister(result);
     }
     if (cache != null) {
@@ -362,20 +367,23 @@ public final class Qwen3Model implements AutoCloseable {
   }
 
   private NDArray layer(int index, Qwen3Weights.Layer w, ProjectionAdapter lora, NDArray h, NDArray[] rope,
-      NDArray bias, KvCache cache, int b, int t) {
+      NDArray bias, KvCache cache, int b, int t, Probe probe) {
     int heads = config.numAttentionHeads();
     int kvHeads = config.numKeyValueHeads();
     int hd = config.headDim();
     int g = config.groupSize();
-    NDArray x = rmsNorm(h, w.inputNorm()).toType(dtype, false);
-    NDArray q = project(lora, index, Projection.Q_PROJ, x, w.qProj(), w.qBias()).reshape(b, t, heads, hd);
-    NDArray k = project(lora, index, Projection.K_PROJ, x, w.kProj(), w.kBias()).reshape(b, t, kvHeads, hd);
-    NDArray v = project(lora, index, Projection.V_PROJ, x, w.vProj(), w.vBias()).reshape(b, t, kvHeads, hd);
+    NDArray x = seen(probe, index, "input_layernorm", rmsNorm(h, w.inputNorm()), w.inputNorm()).toType(dtype, false);
+    NDArray q = seen(probe, index, "self_attn.q_proj", project(lora, index, Projection.Q_PROJ, x, w.qProj(), w.qBias()),
+        w.qProj()).reshape(b, t, heads, hd);
+    NDArray k = seen(probe, index, "self_attn.k_proj", project(lora, index, Projection.K_PROJ, x, w.kProj(), w.kBias()),
+        w.kProj()).reshape(b, t, kvHeads, hd);
+    NDArray v = seen(probe, index, "self_attn.v_proj", project(lora, index, Projection.V_PROJ, x, w.vProj(), w.vBias()),
+        w.vProj()).reshape(b, t, kvHeads, hd);
     q = q.toType(normType, false);
     k = k.toType(normType, false);
     if (config.qkNorm()) {
-      q = rmsNorm(q, w.qNorm());
-      k = rmsNorm(k, w.kNorm());
+      q = seen(probe, index, "self_attn.q_norm", rmsNorm(q, w.qNorm()), w.qNorm());
+      k = seen(probe, index, "self_attn.k_norm", rmsNorm(k, w.kNorm()), w.kNorm());
     }
     q = applyRotary(q, rope).mul(queryScale);
     k = applyRotary(k, rope);
@@ -396,16 +404,110 @@ public final class Qwen3Model implements AutoCloseable {
     long s = keys.getShape().get(2);
     NDArray scores = qg.matMul(keys.transpose(0, 1, 3, 2)).toType(normType, false).reshape(b, kvHeads, g, t, s);
     NDArray probs = scores.add(bias).softmax(-1).toType(dtype, false).reshape(b, kvHeads, (long) g * t, s);
-    NDArray context = probs.matMul(values).reshape(b, heads, t, hd).transpose(0, 2, 1, 3)
-        .reshape(b, t, (long) heads * hd);
-    NDArray attn = project(lora, index, Projection.O_PROJ, context, w.oProj(), w.oBias()).toType(normType, false);
+    NDArray context = seen(probe, index, "self_attn (attention of the rotated queries and keys)",
+        probs.matMul(values).reshape(b, heads, t, hd).transpose(0, 2, 1, 3).reshape(b, t, (long) heads * hd), null);
+    NDArray attn = seen(probe, index, "self_attn.o_proj", project(lora, index, Projection.O_PROJ, context, w.oProj(),
+        w.oBias()), w.oProj()).toType(normType, false);
     NDArray h1 = h.add(attn);
-    NDArray y = rmsNorm(h1, w.postNorm()).toType(dtype, false);
-    NDArray gate = project(lora, index, Projection.GATE_PROJ, y, w.gateProj(), null);
-    NDArray up = project(lora, index, Projection.UP_PROJ, y, w.upProj(), null);
-    NDArray act = gate.mul(Activation.sigmoid(gate)).mul(up);
-    NDArray down = project(lora, index, Projection.DOWN_PROJ, act, w.downProj(), null).toType(normType, false);
-    return h1.add(down);
+    NDArray y = seen(probe, index, "post_attention_layernorm", rmsNorm(h1, w.postNorm()), w.postNorm())
+        .toType(dtype, false);
+    NDArray gate = seen(probe, index, "mlp.gate_proj",
+        project(lora, index, Projection.GATE_PROJ, y, w.gateProj(), null), w.gateProj());
+    NDArray up = seen(probe, index, "mlp.up_proj", project(lora, index, Projection.UP_PROJ, y, w.upProj(), null),
+        w.upProj());
+    NDArray act = seen(probe, index, "mlp.act_fn (SiLU(gate) * up)", gate.mul(Activation.sigmoid(gate)).mul(up), null);
+    NDArray down = seen(probe, index, "mlp.down_proj", project(lora, index, Projection.DOWN_PROJ, act, w.downProj(),
+        null), w.downProj()).toType(normType, false);
+    return seen(probe, index, null, h1.add(down), null);
+  }
+
+  /** Shown the output of each module, in the order of the forward pass, by {@link #firstNonFinite}. */
+  private interface Probe {
+    void output(String module, NDArray value, NDArray weight);
+  }
+
+  /**
+   * Shows a module's output to the probe, if any (the name is built only then: nothing is spent on the normal path
+   * but a null check).
+   *
+   * @param layer the layer index, or -1 for a module outside the layers
+   * @param module the module's name inside its layer ({@code mlp.down_proj}), or for layer -1 its full name; null
+   *     for the layer's own output
+   */
+  private static NDArray seen(Probe probe, int layer, String module, NDArray value, NDArray weight) {
+    if (probe != null) {
+      probe.output(layer < 0 ? module : module == null ? "model.layers." + layer + " (the layer's output)"
+          : "model.layers." + layer + "." + module, value, weight);
+    }
+    return value;
+  }
+
+  /**
+   * Finds where a non-finite value first appears: runs one sequence through the model again, without a cache and
+   * without gradients, checks the output of every module in the order of the forward pass (embedding; per layer the
+   * norms, the q/k/v projections, q/k norms, the attention, o_proj, the MLP projections and activation, the layer's
+   * output; the final norm; the output head) and describes the first that holds a NaN or an infinity: the module (by
+   * its Hugging Face name, which is also its weight's name without {@code .weight}), the first position, and whether
+   * that module's weight itself holds non-finite values.
+   *
+   * <p>This is a diagnosis for the error path (a generation that met a NaN): it costs one more forward pass with a
+   * check per module, and nothing when it is not called.
+   *
+   * @param tokens the sequence (prompt and the tokens generated before the failing step)
+   * @return the description, or empty when every module's output is finite
+   */
+  public Optional<String> firstNonFinite(int[] tokens) {
+    if (tokens.length == 0) {
+      return Optional.empty();
+    }
+    String[] found = new String[1];
+    Probe probe = (module, value, weight) -> {
+      if (found[0] != null) {
+        return;
+      }
+      try (NDManager check = value.getManager().newSubManager()) {
+        NDArray bad = value.isNaN().logicalOr(value.isInfinite());
+        bad.attach(check);
+        if (!bad.any().getBoolean()) {
+          return;
+        }
+        Shape s = bad.getShape();
+        // the first position (dimension 1 of a (batch, tokens, ...) output) holding one
+        NDArray perPosition = s.dimension() >= 2 ? bad.toType(DataType.INT32, false).reshape(s.get(0), s.get(1), -1)
+            .sum(new int[] {0, 2}) : bad.toType(DataType.INT32, false);
+        perPosition.attach(check);
+        int[] counts = perPosition.toType(DataType.INT32, false).toIntArray();
+        int first = 0;
+        while (first < counts.length && counts[first] == 0) {
+          first++;
+        }
+        StringBuilder d = new StringBuilder(module).append(", at token position ").append(first).append(" of ")
+            .append(tokens.length);
+        if (weight != null) {
+          NDArray wb = weight.isNaN().logicalOr(weight.isInfinite());
+          wb.attach(check);
+          long n = wb.toType(DataType.INT64, false).sum().getLong();
+          d.append(n > 0 ? "; its weight holds " + n + " non-finite value" + (n == 1 ? "" : "s")
+              : "; its weight is finite, so its input grew too large for " + dtype.name());
+        }
+        found[0] = d.toString();
+      }
+    };
+    GradMode noGrad = GradMode.disabled();
+    try (NDManager m = newManager(); NDScope scope = new NDScope()) {
+      scope.suppressNotUsedWarning();
+      long[] flat = new long[tokens.length];
+      for (int i = 0; i < tokens.length; i++) {
+        flat[i] = tokens[i];
+      }
+      NDArray hidden = forward(m.create(flat, new Shape(1, tokens.length)), new int[1], null, probe);
+      if (found[0] == null) {
+        seen(probe, -1, "lm_head", logits(hidden.get(":, -1:, :")), weights.lmHead());
+      }
+    } finally {
+      noGrad.close();
+    }
+    return Optional.ofNullable(found[0]);
   }
 
   /** A linear projection, corrected by the adapter when one is active (the adapter hook). */

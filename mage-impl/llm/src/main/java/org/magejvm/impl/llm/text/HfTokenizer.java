@@ -45,9 +45,13 @@ public final class HfTokenizer implements AutoCloseable {
   private final List<AddedToken> addedTokens;
   private final Map<String, AddedToken> addedByContent;
   private final Map<Integer, AddedToken> addedById;
+  /** Characters of input text one token covers at most, or 0 when no such bound is known. */
+  private final int maxCharsPerToken;
 
-  private HfTokenizer(Path file, HuggingFaceTokenizer tokenizer, int vocabSize, List<AddedToken> addedTokens) {
+  private HfTokenizer(Path file, HuggingFaceTokenizer tokenizer, int vocabSize, List<AddedToken> addedTokens,
+      int maxCharsPerToken) {
     this.file = file;
+    this.maxCharsPerToken = maxCharsPerToken;
     this.tokenizer = tokenizer;
     this.vocabSize = vocabSize;
     this.addedTokens = Collections.unmodifiableList(addedTokens);
@@ -87,13 +91,54 @@ public final class HfTokenizer implements AutoCloseable {
     } catch (RuntimeException e) {
       throw new CheckpointException(file + " was rejected by the tokenizers library: " + e.getMessage(), e);
     }
-    return new HfTokenizer(file, tok, header.vocabSize, header.addedTokens);
+    return new HfTokenizer(file, tok, header.vocabSize, header.addedTokens, header.maxCharsPerToken());
   }
 
-  /** What the streaming pass over tokenizer.json collects: vocabulary size and added tokens. */
+  /**
+   * What the streaming pass over tokenizer.json collects: vocabulary size, added tokens, and what bounds the text one
+   * token can cover.
+   */
   private static final class Header {
     int vocabSize;
     List<AddedToken> addedTokens = new ArrayList<>();
+    /** UTF-8 bytes of the longest vocabulary entry of a BPE model without fused unknowns, else 0 (no bound). */
+    int maxVocabBytes;
+    /** How many times fewer characters the normalizer may leave (1: none; 4: Unicode normal forms); 0: no bound. */
+    int normalizerShrink = 1;
+
+    /**
+     * A token covers at most {@code maxVocabBytes} bytes of normalized text (a vocabulary entry's UTF-8 length is at
+     * least the bytes it stands for: byte-level characters, {@code ▁} for a space, {@code <0xAB>} for a byte), or an
+     * added token's content; every UTF-16 character of the input is at least one byte; a normal form leaves at least
+     * a quarter of the characters (composition merges at most a few code points into one).
+     */
+    int maxCharsPerToken() {
+      if (maxVocabBytes <= 0 || normalizerShrink <= 0) {
+        return 0;
+      }
+      long most = maxVocabBytes;
+      for (AddedToken t : addedTokens) {
+        most = Math.max(most, t.content().getBytes(StandardCharsets.UTF_8).length);
+      }
+      return (int) Math.min(Integer.MAX_VALUE, most * normalizerShrink);
+    }
+  }
+
+  /**
+   * A lower bound on the number of tokens a text encodes to, found without tokenizing it: its length divided by the
+   * most characters one token can cover. Zero when this tokenizer gives no such bound (a model other than BPE, fused
+   * unknown tokens, a normalizer that may shorten the text by more than a Unicode normal form does).
+   *
+   * @param text a text
+   * @return at most {@code encode(text).length}
+   */
+  public long minTokens(CharSequence text) {
+    return maxCharsPerToken <= 0 ? 0 : text.length() / maxCharsPerToken;
+  }
+
+  /** @return the most input characters one token covers, or 0 when no bound is known (see {@link #minTokens}) */
+  public int maxCharsPerToken() {
+    return maxCharsPerToken;
   }
 
   /**
@@ -119,10 +164,12 @@ public final class HfTokenizer implements AutoCloseable {
           r.endArray();
         } else if (key.equals("model") && r.peek() == JsonToken.BEGIN_OBJECT) {
           sawModel = true;
-          maxId = Math.max(maxId, readModelMaxId(r, file));
+          maxId = Math.max(maxId, readModelMaxId(r, file, h));
         } else if (key.equals("normalizer")) {
           // what the native library would panic on (aborting the JVM) is refused here, before it sees the file
-          NativeTokenizerGuard.checkNormalizer(file, com.google.gson.JsonParser.parseReader(r));
+          com.google.gson.JsonElement n = com.google.gson.JsonParser.parseReader(r);
+          NativeTokenizerGuard.checkNormalizer(file, n);
+          h.normalizerShrink = normalizerShrink(n);
         } else {
           r.skipValue();
         }
@@ -144,6 +191,44 @@ public final class HfTokenizer implements AutoCloseable {
     }
     h.vocabSize = maxId + 1;
     return h;
+  }
+
+  /**
+   * How many times fewer characters a normalizer may leave: 1 for none, 4 for Unicode normal forms and lower-casing
+   * (alone or in a sequence), 0 (unknown) for anything else, such as a replacement or stripping.
+   */
+  static int normalizerShrink(com.google.gson.JsonElement n) {
+    if (n == null || n.isJsonNull()) {
+      return 1;
+    }
+    if (!n.isJsonObject() || !n.getAsJsonObject().has("type")) {
+      return 0;
+    }
+    com.google.gson.JsonObject o = n.getAsJsonObject();
+    String type = o.get("type").isJsonPrimitive() ? o.get("type").getAsString() : "";
+    switch (type) {
+      case "NFC":
+      case "NFD":
+      case "NFKC":
+      case "NFKD":
+      case "Lowercase":
+        return 4;
+      case "Sequence":
+        int most = 1;
+        if (!o.has("normalizers") || !o.get("normalizers").isJsonArray()) {
+          return 0;
+        }
+        for (com.google.gson.JsonElement e : o.getAsJsonArray("normalizers")) {
+          int s = normalizerShrink(e);
+          if (s == 0) {
+            return 0;
+          }
+          most = Math.max(most, s);
+        }
+        return most == 1 ? 1 : 4;
+      default:
+        return 0;
+    }
   }
 
   private static AddedToken readAddedToken(JsonReader r, Path file) throws IOException {
@@ -190,11 +275,13 @@ public final class HfTokenizer implements AutoCloseable {
   }
 
   /** The largest id in model.vocab: an object of token to id (BPE, WordPiece, WordLevel) or a list (Unigram). */
-  private static int readModelMaxId(JsonReader r, Path file) throws IOException {
+  private static int readModelMaxId(JsonReader r, Path file, Header h) throws IOException {
     int maxId = -1;
     String type = null;
     String unkToken = null;
     boolean unkPresent = false;
+    boolean fuseUnk = false;
+    int maxBytes = 0;
     java.util.Set<String> vocab = null;
     r.beginObject();
     while (r.hasNext()) {
@@ -208,6 +295,8 @@ public final class HfTokenizer implements AutoCloseable {
         } else {
           r.skipValue();
         }
+      } else if (key.equals("fuse_unk") && r.peek() == JsonToken.BOOLEAN) {
+        fuseUnk = r.nextBoolean();
       } else if (!key.equals("vocab")) {
         r.skipValue();
       } else if (r.peek() == JsonToken.BEGIN_OBJECT) {
@@ -216,6 +305,7 @@ public final class HfTokenizer implements AutoCloseable {
         while (r.hasNext()) {
           String token = r.nextName();
           vocab.add(token);
+          maxBytes = Math.max(maxBytes, utf8Length(token));
           maxId = Math.max(maxId, checkId(r.nextInt(), token, "model.vocab", file));
         }
         r.endObject();
@@ -232,7 +322,18 @@ public final class HfTokenizer implements AutoCloseable {
     }
     r.endObject();
     NativeTokenizerGuard.checkModel(file, type, unkToken, unkPresent, vocab);
+    // an unknown character becomes one unknown token (at most 2 UTF-16 characters) unless unknowns are fused
+    h.maxVocabBytes = "BPE".equals(type) && !fuseUnk && maxBytes > 0 ? Math.max(maxBytes, 4) : 0;
     return maxId;
+  }
+
+  private static int utf8Length(String s) {
+    int n = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      n += c < 0x80 ? 1 : c < 0x800 ? 2 : Character.isSurrogate(c) ? 2 : 3;
+    }
+    return n;
   }
 
   /** @return the tokenizer.json file this was loaded from */

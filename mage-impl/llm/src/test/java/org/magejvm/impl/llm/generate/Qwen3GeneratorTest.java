@@ -65,6 +65,8 @@ class Qwen3GeneratorTest {
           .hasMessageContaining("generation step 0 of row 0")
           .hasMessageContaining("prompt of 8 tokens")
           .hasMessageContaining("FLOAT32")
+          .hasMessageContaining("the first non-finite value is in the output of model.norm, at token position 0 of 8;"
+              + " its weight holds 1 non-finite value")
           .hasMessageNotContaining("usually an overflow");
     }
   }

@@ -73,4 +73,49 @@ class HfTokenizerTest {
       assertThatThrownBy(() -> tok.decode(new int[] {-1}, false)).hasMessageContaining("token id -1");
     }
   }
+
+  @Test
+  void theCharactersPerTokenBoundComesFromTheVocabularyAddedTokensAndNormalizer() {
+    TinyTokenizer.builder().build().writeTo(dir);
+    try (HfTokenizer tok = HfTokenizer.load(dir.resolve("tokenizer.json"))) {
+      // byte-level vocabulary entries (1 to 2 UTF-8 bytes each, no merges), no normalizer; the longest added token
+      // is <|endoftext|>, 13 bytes
+      assertThat(tok.maxCharsPerToken()).isEqualTo(13);
+      assertThat(tok.minTokens("x".repeat(1300))).isEqualTo(100);
+      assertThat(tok.minTokens("x".repeat(1300))).isLessThanOrEqualTo(tok.encode("x".repeat(1300)).length);
+    }
+  }
+
+  @Test
+  void aNormalizerThatMayShortenTheTextGivesNoBound() {
+    assertThat(HfTokenizer.normalizerShrink(null)).isEqualTo(1);
+    assertThat(HfTokenizer.normalizerShrink(com.google.gson.JsonNull.INSTANCE)).isEqualTo(1);
+    assertThat(HfTokenizer.normalizerShrink(json("{\"type\": \"NFC\"}"))).isEqualTo(4);
+    assertThat(HfTokenizer.normalizerShrink(json("{\"type\": \"Sequence\", \"normalizers\": [{\"type\":"
+        + " \"NFKC\"}, {\"type\": \"Lowercase\"}]}"))).isEqualTo(4);
+    assertThat(HfTokenizer.normalizerShrink(json("{\"type\": \"Sequence\", \"normalizers\": [{\"type\":"
+        + " \"NFC\"}, {\"type\": \"Replace\"}]}"))).isZero();
+    assertThat(HfTokenizer.normalizerShrink(json("{\"type\": \"Strip\"}"))).isZero();
+  }
+
+  @Test
+  void fusedUnknownsOrAModelOtherThanBpeGiveNoBound() throws IOException {
+    Files.writeString(dir.resolve("tokenizer.json"), "{\"version\": \"1.0\", \"model\": {\"type\": \"BPE\","
+        + " \"unk_token\": \"?\", \"fuse_unk\": true, \"vocab\": {\"?\": 0, \"a\": 1}, \"merges\": []}}");
+    try (HfTokenizer tok = HfTokenizer.load(dir)) {
+      assertThat(tok.maxCharsPerToken()).isZero();
+      assertThat(tok.minTokens("b".repeat(10_000))).isZero();
+      assertThat(tok.encode("b".repeat(10_000))).hasSize(1); // one fused unknown covers it all
+    }
+    Files.writeString(dir.resolve("tokenizer.json"), "{\"version\": \"1.0\", \"model\": {\"type\": \"BPE\","
+        + " \"unk_token\": \"?\", \"vocab\": {\"?\": 0, \"a\": 1}, \"merges\": []}}");
+    try (HfTokenizer tok = HfTokenizer.load(dir)) {
+      assertThat(tok.maxCharsPerToken()).isEqualTo(4);
+      assertThat(tok.minTokens("b".repeat(10_000))).isLessThanOrEqualTo(tok.encode("b".repeat(10_000)).length);
+    }
+  }
+
+  private static com.google.gson.JsonElement json(String s) {
+    return com.google.gson.JsonParser.parseString(s);
+  }
 }
