@@ -84,6 +84,15 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
           + " default: the reference's).")
   Double evalTemperature;
 
+  @Option(names = "--model-width", paramLabel = "W", defaultValue = "64",
+      description = "Residual width of the tiny model written on first use, a multiple of 32 (default:"
+          + " ${DEFAULT-VALUE}; heads of width 16, MLP 3 x W).")
+  int modelWidth;
+
+  @Option(names = "--model-layers", paramLabel = "L", defaultValue = "2",
+      description = "Decoder layers of the tiny model written on first use (default: ${DEFAULT-VALUE}).")
+  int modelLayers;
+
   @Option(names = "--threads", paramLabel = "T", defaultValue = "1",
       description = "libtorch threads per operation (default: ${DEFAULT-VALUE}; the tiny model's operations are too"
           + " small to share between cores, and extra threads spin-wait on a busy machine).")
@@ -109,7 +118,13 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
         .count("--warm-start-examples", warmStartExamples, 1, Limits.MAX_EXAMPLES,
             "each example keeps its prompt and response in memory")
         .count("--threads", threads, 1, Limits.MAX_THREADS, Limits.SANE)
+        .count("--model-width", modelWidth, 32, 1024, "a tiny model")
+        .count("--model-layers", modelLayers, 1, 32, "a tiny model")
         .check();
+    if (modelWidth % 32 != 0) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "--model-width must be a multiple of 32 (heads of width 16, half as many key/value heads), got " + modelWidth);
+    }
     java.util.Optional<java.time.Duration> timeout = Limits.stepTimeout(spec, stepTimeout);
     GameRecipe.Settings settings = new GameRecipe.Settings(workDir, warmStartExamples,
         iterations != null ? iterations : quick ? 5 : 40, tasks != null ? tasks : 4,
@@ -128,6 +143,7 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
       if (!json) {
         listeners.add(bar);
       }
+      new GameRecipe(EnvironmentRegistry.discover(), settings, progress).tinyModel(modelWidth, modelLayers);
       result = new KuhnQuickStart(EnvironmentRegistry.discover(), progress).run(settings, MethodPreset.MAGE,
           listeners);
     }

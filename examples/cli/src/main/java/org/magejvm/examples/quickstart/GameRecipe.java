@@ -396,14 +396,57 @@ public final class GameRecipe {
     return game;
   }
 
-  /** @return the tiny model's directory (written on first use) */
+  /**
+   * @return the tiny model's directory: the cached model whatever its shape (see {@link #tinyModel(int, int)}), or
+   *     one written now with the default shape (width 64, 2 layers)
+   */
   public Path tinyModel() {
     Path dir = settings.workDir().resolve("tiny-qwen3" + game.cacheSuffix());
+    return Files.exists(dir.resolve("model.safetensors")) ? dir : tinyModel(64, 2);
+  }
+
+  /**
+   * The tiny model's directory, written on first use with the given shape: heads of width 16 (half as many key/value
+   * heads), an MLP three times the width, 256 BPE merges learned from the game's prompts.
+   *
+   * @param width the residual width, a multiple of 32
+   * @param layers the decoder layers
+   * @return the directory
+   * @throws IllegalArgumentException when the shape is impossible
+   * @throws IllegalStateException when the cached model has another shape
+   */
+  public Path tinyModel(int width, int layers) {
+    if (width < 32 || width > 1024 || width % 32 != 0 || layers < 1 || layers > 32) {
+      throw new IllegalArgumentException("the tiny model's width must be a multiple of 32 in [32, 1024] and its"
+          + " layers in [1, 32], got width " + width + " and " + layers + " layers");
+    }
+    Path dir = settings.workDir().resolve("tiny-qwen3" + game.cacheSuffix());
     if (!Files.exists(dir.resolve("model.safetensors"))) {
-      out.println("Writing a tiny Qwen3 checkpoint (tokenizer learned from " + game.environment() + " prompts) to "
-          + dir);
-      TinyCheckpoint.write(dir, TinyCheckpoint.Spec.small(PromptCorpus.of(provider, settings.seed()),
-          Seeds.derive(settings.seed(), 7, 0)));
+      out.println("Writing a tiny Qwen3 checkpoint (width " + width + ", " + layers + " layers; tokenizer learned from "
+          + game.environment() + " prompts) to " + dir);
+      TinyCheckpoint.Spec small = TinyCheckpoint.Spec.small(PromptCorpus.of(provider, settings.seed()),
+          Seeds.derive(settings.seed(), 7, 0));
+      int heads = width / 16;
+      TinyCheckpoint.write(dir, width == 64 && layers == 2 ? small : new TinyCheckpoint.Spec(width, layers, heads,
+          heads / 2, 16, 3 * width, small.maxMerges(), small.corpus(), small.seed()));
+      return dir;
+    }
+    try {
+      com.google.gson.JsonObject config = com.google.gson.JsonParser.parseString(
+          Files.readString(dir.resolve("config.json"))).getAsJsonObject();
+      int cachedWidth = config.get("hidden_size").getAsInt();
+      int cachedLayers = config.get("num_hidden_layers").getAsInt();
+      if (cachedWidth != width || cachedLayers != layers) {
+        throw new IllegalStateException("the tiny model cached in " + dir + " has width " + cachedWidth + " and "
+            + cachedLayers + " layers, not " + width + " and " + layers + "; use another work directory or delete "
+            + dir);
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      if (e instanceof IllegalStateException ise) {
+        throw ise;
+      }
+      throw new IllegalStateException("cannot read the shape of the cached tiny model in " + dir.resolve("config.json")
+          + ": " + e.getMessage(), e);
     }
     return dir;
   }

@@ -155,4 +155,18 @@ class GameRecipeTest {
     assertThat(timed.rollout(MethodPreset.MAGE, 2).build().stepTimeout()).contains(limit);
     assertThat(recipe(dir, 0.5).rollout(MethodPreset.MAGE, 2).build().stepTimeout()).isEmpty();
   }
+
+  @Test
+  void theTinyModelIsWrittenWithTheAskedShapeAndACachedOneOfAnotherShapeIsRefused(@TempDir Path dir) throws Exception {
+    GameRecipe r = recipe(dir, 0.5);
+    assertThatThrownBy(() -> r.tinyModel(48, 2)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("multiple of 32");
+    Path model = r.tinyModel(96, 3);
+    String config = Files.readString(model.resolve("config.json"));
+    assertThat(config).contains("\"hidden_size\": 96").contains("\"num_hidden_layers\": 3");
+    assertThat(r.tinyModel()).isEqualTo(model);
+    assertThat(r.tinyModel(96, 3)).isEqualTo(model);
+    assertThatThrownBy(() -> r.tinyModel(64, 2)).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("width 96 and 3 layers, not 64 and 2");
+  }
 }
