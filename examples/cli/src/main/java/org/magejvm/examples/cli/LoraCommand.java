@@ -126,9 +126,15 @@ final class LoraCommand implements Callable<Integer>, Limits.OptionPhase {
     LoraTraining.Settings s = new LoraTraining.Settings(model, adapter, out, env, options, lora.toConfig(16, null),
         iterations, tasks, groupSize, evalMetaEpisodes, maxNewTokens, learningRate, microBatch,
         PlayCommand.parsePromptStyle(promptStyle), seed);
+    EnvironmentRegistry registry = EnvironmentRegistry.discover();
+    try {
+      registry.require(env);
+    } catch (org.magejvm.api.plugin.PluginException e) {
+      throw Limits.usage(spec, "--env: " + e.getMessage()); // an unknown environment is a usage error
+    }
     Limits.endOfOptions();
     PrintWriter o = spec.commandLine().getOut();
-    LoraTraining training = new LoraTraining(EnvironmentRegistry.discover(), o);
+    LoraTraining training = new LoraTraining(registry, o);
     List<AutoCloseable> remote = new ArrayList<>();
     if (loader != null) {
       Path pushBase = out == null ? null : out.toAbsolutePath().resolveSibling(out.getFileName() + "-pushed");

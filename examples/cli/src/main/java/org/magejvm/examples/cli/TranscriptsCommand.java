@@ -172,9 +172,10 @@ final class TranscriptsCommand implements Callable<Integer>, Limits.OptionPhase 
   public Integer call() {
     EnvironmentRegistry registry = EnvironmentRegistry.discover();
     RolloutConfig config = rolloutConfig(registry);
+    LanguagePolicy p = policy(registry); // an unknown --policy is a usage error, like a bad option value
     Limits.endOfOptions();
     RolloutResult result;
-    try (LanguagePolicy p = policy(registry)) {
+    try (p) {
       result = new MetaEpisodeRunner(registry).run(config, p);
     }
     List<Transcript> transcripts = new ArrayList<>();

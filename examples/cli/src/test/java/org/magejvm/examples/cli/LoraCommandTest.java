@@ -73,7 +73,7 @@ class LoraCommandTest {
     assertThat(eval.out()).contains("(from " + adapter + ")", "before training").doesNotContain("after");
 
     CliRun env = CliRun.of("lora", "--model", warm.toString(), "--env", "chess");
-    assertThat(env.code()).isEqualTo(1);
+    assertThat(env.code()).isEqualTo(2);
     assertThat(env.err().strip()).doesNotContain("\n").contains("chess");
     CliRun missing = CliRun.of("lora", "--model", tmp.resolve("none").toString(), "--env", "mage-kuhn-poker");
     assertThat(missing.code()).isEqualTo(2);

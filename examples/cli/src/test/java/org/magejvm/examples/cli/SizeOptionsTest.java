@@ -169,4 +169,15 @@ class SizeOptionsTest {
     assertThat(verbose.code()).isEqualTo(2);
     assertThat(verbose.err()).contains("\tat org.magejvm.");
   }
+
+  @Test
+  void anUnknownPolicyOrEnvironmentIsAUsageError() {
+    CliRun policy = CliRun.of("transcripts", "--env", "mage-kuhn-poker", "--policy", "nope", "--out",
+        tmp.resolve("t.jsonl").toString());
+    assertThat(policy.code()).as(policy.err()).isEqualTo(2);
+    assertThat(policy.err()).startsWith("error: unknown policy 'nope'").hasLineCount(1);
+    CliRun env = CliRun.of("lora", "--model", FIXTURE, "--env", "nope", "--iterations", "1");
+    assertThat(env.code()).as(env.err()).isEqualTo(2);
+    assertThat(env.err()).startsWith("error: --env: no EnvironmentProvider with id 'nope'").hasLineCount(1);
+  }
 }

@@ -153,11 +153,11 @@ class TranscriptsCommandTest {
   void unknownNamesAreOneLineErrors() {
     CliRun policy = CliRun.of("transcripts", "--env", "mage-kuhn-poker", "--policy", "fixed-line,genius", "--out",
         tmp.resolve("x.jsonl").toString());
-    assertThat(policy.code()).isEqualTo(1);
+    assertThat(policy.code()).isEqualTo(2);
     assertThat(policy.err().strip()).doesNotContain("\n").contains("'genius'", "fixed-line", "adaptive");
     CliRun mix = CliRun.of("transcripts", "--env", "mage-kuhn-poker", "--policy", "nash,random", "--mix", "coin",
         "--out", tmp.resolve("x.jsonl").toString());
-    assertThat(mix.code()).isEqualTo(1);
+    assertThat(mix.code()).isEqualTo(2);
     assertThat(mix.err().strip()).doesNotContain("\n").contains("--mix", "coin");
     assertThat(tmp.resolve("x.jsonl")).doesNotExist();
   }
