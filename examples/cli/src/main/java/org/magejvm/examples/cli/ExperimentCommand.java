@@ -97,8 +97,7 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
         .count("--threads", threads, 1, Limits.MAX_THREADS, Limits.SANE)
         .check();
     GameRecipe.Settings settings = new GameRecipe.Settings(workDir, warmStartExamples, iterations, tasks,
-        evalMetaEpisodes,
-        learningRate, klCoefficient, 512, 1, seed)
+        evalMetaEpisodes, learningRate, klCoefficient, 512, 1, seed)
         .withEvaluationTemperature(evalTemperature == null ? Double.NaN : evalTemperature);
     List<MethodPreset> presets = new java.util.ArrayList<>();
     for (String m : methods) {

@@ -118,13 +118,8 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
         .count("--warm-start-examples", warmStartExamples, 1, Limits.MAX_EXAMPLES,
             "each example keeps its prompt and response in memory")
         .count("--threads", threads, 1, Limits.MAX_THREADS, Limits.SANE)
-        .count("--model-width", modelWidth, 32, 1024, "a tiny model")
-        .count("--model-layers", modelLayers, 1, 32, "a tiny model")
         .check();
-    if (modelWidth % 32 != 0) {
-      throw new CommandLine.ParameterException(spec.commandLine(),
-          "--model-width must be a multiple of 32 (heads of width 16, half as many key/value heads), got " + modelWidth);
-    }
+    GameRecipe.requireModelShape(modelWidth, modelLayers); // a usage error (exit 2) in the option phase
     java.util.Optional<java.time.Duration> timeout = Limits.stepTimeout(spec, stepTimeout);
     GameRecipe.Settings settings = new GameRecipe.Settings(workDir, warmStartExamples,
         iterations != null ? iterations : quick ? 5 : 40, tasks != null ? tasks : 4,
@@ -143,8 +138,9 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
       if (!json) {
         listeners.add(bar);
       }
-      new GameRecipe(EnvironmentRegistry.discover(), settings, progress).tinyModel(modelWidth, modelLayers);
-      result = new KuhnQuickStart(EnvironmentRegistry.discover(), progress).run(settings, MethodPreset.MAGE,
+      EnvironmentRegistry registry = EnvironmentRegistry.discover();
+      new GameRecipe(registry, settings, progress).tinyModel(modelWidth, modelLayers);
+      result = new KuhnQuickStart(registry, progress).run(settings, MethodPreset.MAGE,
           listeners);
     }
     if (json) {

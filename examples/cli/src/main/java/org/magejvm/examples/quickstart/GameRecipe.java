@@ -30,6 +30,7 @@ import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.llm.Qwen3Checkpoint;
 import org.magejvm.impl.llm.TinyCheckpoint;
+import org.magejvm.impl.llm.model.Qwen3Config;
 import org.magejvm.impl.llm.model.Qwen3Model;
 import org.magejvm.impl.llm.text.ChatMessage;
 import org.magejvm.impl.rollout.MetaEpisodeRunner;
@@ -416,39 +417,40 @@ public final class GameRecipe {
    * @throws IllegalStateException when the cached model has another shape
    */
   public Path tinyModel(int width, int layers) {
-    if (width < 32 || width > 1024 || width % 32 != 0 || layers < 1 || layers > 32) {
-      throw new IllegalArgumentException("the tiny model's width must be a multiple of 32 in [32, 1024] and its"
-          + " layers in [1, 32], got width " + width + " and " + layers + " layers");
-    }
+    requireModelShape(width, layers);
     Path dir = settings.workDir().resolve("tiny-qwen3" + game.cacheSuffix());
     if (!Files.exists(dir.resolve("model.safetensors"))) {
       out.println("Writing a tiny Qwen3 checkpoint (width " + width + ", " + layers + " layers; tokenizer learned from "
           + game.environment() + " prompts) to " + dir);
       TinyCheckpoint.Spec small = TinyCheckpoint.Spec.small(PromptCorpus.of(provider, settings.seed()),
           Seeds.derive(settings.seed(), 7, 0));
+      // width 64 and 2 layers give exactly Spec.small's heads (4 of width 16, 2 key/value) and MLP (192)
       int heads = width / 16;
-      TinyCheckpoint.write(dir, width == 64 && layers == 2 ? small : new TinyCheckpoint.Spec(width, layers, heads,
-          heads / 2, 16, 3 * width, small.maxMerges(), small.corpus(), small.seed()));
+      TinyCheckpoint.write(dir, new TinyCheckpoint.Spec(width, layers, heads, heads / 2, 16, 3 * width,
+          small.maxMerges(), small.corpus(), small.seed()));
       return dir;
     }
-    try {
-      com.google.gson.JsonObject config = com.google.gson.JsonParser.parseString(
-          Files.readString(dir.resolve("config.json"))).getAsJsonObject();
-      int cachedWidth = config.get("hidden_size").getAsInt();
-      int cachedLayers = config.get("num_hidden_layers").getAsInt();
-      if (cachedWidth != width || cachedLayers != layers) {
-        throw new IllegalStateException("the tiny model cached in " + dir + " has width " + cachedWidth + " and "
-            + cachedLayers + " layers, not " + width + " and " + layers + "; use another work directory or delete "
-            + dir);
-      }
-    } catch (java.io.IOException | RuntimeException e) {
-      if (e instanceof IllegalStateException ise) {
-        throw ise;
-      }
-      throw new IllegalStateException("cannot read the shape of the cached tiny model in " + dir.resolve("config.json")
-          + ": " + e.getMessage(), e);
+    Qwen3Config cached = Qwen3Config.fromFile(dir);
+    if (cached.hiddenSize() != width || cached.numHiddenLayers() != layers) {
+      throw new IllegalStateException("the tiny model cached in " + dir + " has width " + cached.hiddenSize()
+          + " and " + cached.numHiddenLayers() + " layers, not " + width + " and " + layers
+          + "; use another work directory or delete " + dir);
     }
     return dir;
+  }
+
+  /**
+   * Checks a tiny model shape for {@link #tinyModel(int, int)}.
+   *
+   * @param width the residual width
+   * @param layers the decoder layers
+   * @throws IllegalArgumentException unless the width is a multiple of 32 in [32, 1024] and the layers in [1, 32]
+   */
+  public static void requireModelShape(int width, int layers) {
+    if (width < 32 || width > 1024 || width % 32 != 0 || layers < 1 || layers > 32) {
+      throw new IllegalArgumentException("the tiny model's width must be a multiple of 32 in [32, 1024] and its"
+          + " layers in [1, 32], got width " + width + " and " + layers + " layers");
+    }
   }
 
   /**

@@ -90,11 +90,10 @@ public final class MethodsExperiment {
         out.printf(Locale.ROOT, "%s, training seed %d%n", method.id(), seed);
         out.flush();
         // training seeds change the rollouts; the warm start and the evaluation sets stay those of settings.seed()
-        GameRecipe training = new GameRecipe(registry, game, settings, out);
         Path runDir = settings.workDir().resolve(method.id() + game.cacheSuffix() + "-seed" + seed);
         try (DjlLanguagePolicy policy = base.load(warm);
             MetricsFileListener metrics = new MetricsFileListener(runDir)) {
-          training.train(method, policy, warm, List.of(metrics), seed);
+          base.train(method, policy, warm, List.of(metrics), seed);
           ContextMode context = method.multiEpisode() ? ContextMode.HISTORY_ONLY : ContextMode.NONE;
           Map<String, Double> summary = summary(base.evaluate(policy, context));
           StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  %s seed %d:", method.id(), seed));
