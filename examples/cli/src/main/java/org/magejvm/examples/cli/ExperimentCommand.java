@@ -50,31 +50,11 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
       description = "Meta-episodes per evaluation set (default: ${DEFAULT-VALUE}).")
   int evalMetaEpisodes;
 
-  @Option(names = "--lr", paramLabel = "X", defaultValue = "5e-4",
-      description = "Learning rate (default: ${DEFAULT-VALUE}).")
-  double learningRate;
-
-  @Option(names = "--kl", paramLabel = "X", defaultValue = "1.0",
-      description = "Weight of the k3 KL penalty to the warm start (default: ${DEFAULT-VALUE}).")
-  double klCoefficient;
-
-  @Option(names = "--warm-start-examples", paramLabel = "N", defaultValue = "3200",
-      description = "Supervised turns of the warm start (default: ${DEFAULT-VALUE}).")
-  int warmStartExamples;
-
   @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
       description = "Seed of the tiny model, the warm start and the evaluation sets (default: ${DEFAULT-VALUE}).")
   long seed;
 
-  @Option(names = "--eval-temperature", paramLabel = "T",
-      description = "Evaluate at this temperature with neither top-p nor top-k (a diagnostic; default: the reference's"
-          + " evaluation sampling, temperature 0.7, top-p 0.8, top-k 20).")
-  Double evalTemperature;
-
-  @Option(names = "--threads", paramLabel = "T", defaultValue = "1",
-      description = "libtorch threads per operation (default: ${DEFAULT-VALUE}; the tiny model's operations are too"
-          + " small to share between cores, and extra threads spin-wait on a busy machine).")
-  int threads;
+  @CommandLine.Mixin RecipeOptions recipe;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -86,19 +66,19 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
       default -> throw new CommandLine.ParameterException(spec.commandLine(),
           "unknown experiment '" + name + "'; known: kuhn-methods, ttt-methods");
     };
-    Limits.of(spec)
+    recipe.addTo(Limits.of(spec)
         .count("--iterations", iterations, 0, Limits.MAX_ITERATIONS, Limits.SANE)
         .count("--tasks", tasks, 1, Limits.MAX_META_EPISODES / MethodPreset.MAGE.trainingGroupSize(),
             Limits.MEMORY + " (x " + MethodPreset.MAGE.trainingGroupSize() + " per group)")
         .count("--eval-meta-episodes", evalMetaEpisodes, 1, Limits.MAX_META_EPISODES, Limits.MEMORY)
-        .count("--warm-start-examples", warmStartExamples, 1, Limits.MAX_EXAMPLES,
-            "each example keeps its prompt and response in memory")
-        .count("--seeds count", seeds.size(), 1, Limits.MAX_SEEDS, Limits.SANE)
-        .count("--threads", threads, 1, Limits.MAX_THREADS, Limits.SANE)
+        .count("--seeds count", seeds.size(), 1, Limits.MAX_SEEDS, Limits.SANE))
         .check();
-    GameRecipe.Settings settings = new GameRecipe.Settings(workDir, warmStartExamples, iterations, tasks,
-        evalMetaEpisodes, learningRate, klCoefficient, 512, 1, seed)
-        .withEvaluationTemperature(evalTemperature == null ? Double.NaN : evalTemperature);
+    EnvironmentRegistry registry = EnvironmentRegistry.discover();
+    recipe.checkEnvironmentOptions(spec, registry, game);
+    GameRecipe.Settings settings = new GameRecipe.Settings(workDir, recipe.warmStartExamples, iterations, tasks,
+        evalMetaEpisodes, recipe.learningRate, recipe.klCoefficient, 512, 1, seed)
+        .withEvaluationTemperature(recipe.evaluationTemperature())
+        .withEnvironmentOptions(recipe.environmentOptions);
     List<MethodPreset> presets = new java.util.ArrayList<>();
     for (String m : methods) {
       MethodPreset p = MethodsExperiment.METHODS.stream().filter(x -> x.id().equals(m)).findFirst().orElse(null);
@@ -109,9 +89,9 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
       presets.add(p);
     }
     Limits.endOfOptions();
-    LibtorchThreads.apply(threads);
+    LibtorchThreads.apply(recipe.threads);
     PrintWriter out = spec.commandLine().getOut();
-    new MethodsExperiment(EnvironmentRegistry.discover(), game, out).run(settings, seeds, presets);
+    new MethodsExperiment(registry, game, out).run(settings, seeds, presets);
     return 0;
   }
 }

@@ -47,19 +47,6 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
       description = "Meta-episodes per evaluation set (default: 48, quick: 16).")
   Integer evalMetaEpisodes;
 
-  @Option(names = "--warm-start-examples", paramLabel = "N", defaultValue = "3200",
-      description = "Scripted turns the warm start trains on, one epoch in batches of 32 (default: ${DEFAULT-VALUE}).")
-  int warmStartExamples;
-
-  @Option(names = "--lr", paramLabel = "X", defaultValue = "5e-4",
-      description = "Learning rate of the reinforcement-learning phase (default: ${DEFAULT-VALUE}).")
-  double learningRate;
-
-  @Option(names = "--kl", paramLabel = "X", defaultValue = "1.0",
-      description = "Weight of the k3 KL penalty to the warm start (a frozen copy); 0 turns it off"
-          + " (default: ${DEFAULT-VALUE}).")
-  double klCoefficient;
-
   @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "Base seed (default: 1).")
   long seed;
 
@@ -78,12 +65,6 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
       description = "Invalid-action penalty (the Kuhn preset's is 2; see docs/results.md) (default: ${DEFAULT-VALUE}).")
   double invalidPenalty;
 
-  @Option(names = "--eval-temperature", paramLabel = "T",
-      description = "Evaluate at this temperature with neither top-p nor top-k (a diagnostic: shows probability"
-          + " shifts the reference's evaluation sampling, temperature 0.7, top-p 0.8, top-k 20, rounds away;"
-          + " default: the reference's).")
-  Double evalTemperature;
-
   @Option(names = "--model-width", paramLabel = "W", defaultValue = "64",
       description = "Residual width of the tiny model written on first use, a multiple of 32 (default:"
           + " ${DEFAULT-VALUE}; heads of width 16, MLP 3 x W).")
@@ -93,11 +74,6 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
       description = "Decoder layers of the tiny model written on first use (default: ${DEFAULT-VALUE}).")
   int modelLayers;
 
-  @Option(names = "--threads", paramLabel = "T", defaultValue = "1",
-      description = "libtorch threads per operation (default: ${DEFAULT-VALUE}; the tiny model's operations are too"
-          + " small to share between cores, and extra threads spin-wait on a busy machine).")
-  int threads;
-
   @Option(names = "--step-timeout", paramLabel = "SECONDS",
       description = "Fail a meta-episode whose environment call (create, reset, step, render) takes longer than this;"
           + " the others go on (default: no limit).")
@@ -106,27 +82,29 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
   @Option(names = "--json", description = "Print the before/after table as one JSON object instead of text.")
   boolean json;
 
+  @CommandLine.Mixin RecipeOptions recipe;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
-    Limits.of(spec)
+    recipe.addTo(Limits.of(spec)
         .count("--iterations", iterations, 0, Limits.MAX_ITERATIONS, Limits.SANE)
         .count("--tasks", tasks, 1, Limits.MAX_META_EPISODES / MethodPreset.MAGE.trainingGroupSize(),
             Limits.MEMORY + " (x " + MethodPreset.MAGE.trainingGroupSize() + " per group)")
-        .count("--eval-meta-episodes", evalMetaEpisodes, 1, Limits.MAX_META_EPISODES, Limits.MEMORY)
-        .count("--warm-start-examples", warmStartExamples, 1, Limits.MAX_EXAMPLES,
-            "each example keeps its prompt and response in memory")
-        .count("--threads", threads, 1, Limits.MAX_THREADS, Limits.SANE)
+        .count("--eval-meta-episodes", evalMetaEpisodes, 1, Limits.MAX_META_EPISODES, Limits.MEMORY))
         .check();
     GameRecipe.requireModelShape(modelWidth, modelLayers); // a usage error (exit 2) in the option phase
     java.util.Optional<java.time.Duration> timeout = Limits.stepTimeout(spec, stepTimeout);
-    GameRecipe.Settings settings = new GameRecipe.Settings(workDir, warmStartExamples,
+    EnvironmentRegistry registry = EnvironmentRegistry.discover();
+    recipe.checkEnvironmentOptions(spec, registry, GameRecipe.KUHN);
+    GameRecipe.Settings settings = new GameRecipe.Settings(workDir, recipe.warmStartExamples,
         iterations != null ? iterations : quick ? 5 : 40, tasks != null ? tasks : 4,
-        evalMetaEpisodes != null ? evalMetaEpisodes : quick ? 16 : 48, learningRate, klCoefficient, 512, 1, seed,
-        repeatShare, anchors, invalidPenalty, evalTemperature == null ? Double.NaN : evalTemperature, timeout);
+        evalMetaEpisodes != null ? evalMetaEpisodes : quick ? 16 : 48, recipe.learningRate, recipe.klCoefficient,
+        512, 1, seed, repeatShare, anchors, invalidPenalty, recipe.evaluationTemperature(), timeout,
+        recipe.environmentOptions);
     Limits.endOfOptions();
-    LibtorchThreads.apply(threads);
+    LibtorchThreads.apply(recipe.threads);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter progress = json ? new PrintWriter(java.io.Writer.nullWriter()) : out;
     List<TrainingListener> listeners = new ArrayList<>();
@@ -138,7 +116,6 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
       if (!json) {
         listeners.add(bar);
       }
-      EnvironmentRegistry registry = EnvironmentRegistry.discover();
       new GameRecipe(registry, settings, progress).tinyModel(modelWidth, modelLayers);
       result = new KuhnQuickStart(registry, progress).run(settings, MethodPreset.MAGE,
           listeners);

@@ -80,10 +80,13 @@ public final class GameRecipe {
    * @param cacheSuffix appended to the names of the cached tiny model and warm start ("" for Kuhn Poker, which
    *     keeps the names of earlier versions)
    * @param draws whether the game has draws (their rates are then reported beside the success rates)
+   * @param environmentOptions the recipe's environment options for this game; {@link Settings#environmentOptions()}
+   *     entries override them
    */
   public record Game(
       String environment, List<String> pool, String heldOut, Seat heldOutSeat, Seating poolSeating,
-      String fixedPolicy, String referencePolicy, String referenceLabel, String cacheSuffix, boolean draws) {
+      String fixedPolicy, String referencePolicy, String referenceLabel, String cacheSuffix, boolean draws,
+      Map<String, String> environmentOptions) {
 
     /**
      * Validates and copies.
@@ -98,8 +101,10 @@ public final class GameRecipe {
      * @param referenceLabel its label
      * @param cacheSuffix cache name suffix
      * @param draws whether the game has draws
+     * @param environmentOptions the recipe's environment options
      */
     public Game {
+      environmentOptions = Map.copyOf(environmentOptions);
       java.util.Objects.requireNonNull(environment, "environment");
       pool = List.copyOf(pool);
       java.util.Objects.requireNonNull(heldOut, "heldOut");
@@ -136,10 +141,14 @@ public final class GameRecipe {
    * Kuhn Poker: the pool {conservative, aggressive, intermediate} with mixed seats, the held-out {@code cfr} with the
    * agent second as in the reference's validation; the warm start's fixed line is {@code fixed-line}; the
    * hand-written {@code adaptive} player on the same deals gives the winnable-deal ceiling (it wins a meta-episode
-   * exactly when its deal is winnable).
+   * exactly when its deal is winnable). The reward is {@code win-loss} (+5 for a won hand, -5 for a lost one) instead
+   * of the reference's 5 per chip: the success rates count won hands, and trained on chips the model stopped below the
+   * ceiling in all three seeds we ran, trained on wins it reached it in all three (docs/results.md); {@code
+   * reward=chips} gives the reference's.
    */
   public static final Game KUHN = new Game("mage-kuhn-poker", List.of("conservative", "aggressive", "intermediate"),
-      "cfr", Seat.SECOND, Seating.mixed(0.5), "fixed-line", "adaptive", "winnable-deal ceiling", "", false);
+      "cfr", Seat.SECOND, Seating.mixed(0.5), "fixed-line", "adaptive", "winnable-deal ceiling", "", false,
+      Map.of("reward", "win-loss"));
 
   /**
    * Tic-Tac-Toe: one evaluation set per pool opponent (MCTS with 100 simulations, the six preferred-position players,
@@ -152,7 +161,7 @@ public final class GameRecipe {
       List.of("mcts-100", "preferred-center-first", "preferred-corners-first", "preferred-edges-first",
           "preferred-main-diagonal", "preferred-anti-diagonal", "preferred-reverse", "random"),
       "mcts-1000", Seat.FIRST, Seating.of(Seat.FIRST), "minimax", "minimax", "minimax (not a ceiling)",
-      "-tictactoe", true);
+      "-tictactoe", true, Map.of());
 
   /** Response tokens per turn (an action answer is a handful of tokens). */
   public static final int MAX_NEW_TOKENS = 16;
@@ -190,16 +199,19 @@ public final class GameRecipe {
    *     {@link #DEFAULT_REPEAT_SHARE}); 0 gives a warm start that never reads the earlier attempts
    * @param anchors the GiGPO step-group anchors
    * @param invalidPenalty the invalid-action penalty of credit assignment
-   * @param evalTemperature the evaluation's temperature with neither top-p nor top-k, or NaN for the reference's
-   *     evaluation sampling (temperature 0.7, top-p 0.8, top-k 20), which turns any action above 0.8 probability
+   * @param evalTemperature the evaluation's temperature with neither top-p nor top-k (0: greedy), or NaN for the
+   *     reference's evaluation sampling (temperature 0.7, top-p 0.8, top-k 20), which turns any action above 0.8 probability
    *     into a certainty
    * @param stepTimeout the limit of one environment call in every rollout of the recipe ({@link
    *     RolloutConfig#stepTimeout()}), empty for none
+   * @param environmentOptions environment options for every rollout of the recipe (warm start, training and
+   *     evaluation), added to the game's own ({@link Game#environmentOptions()}) and overriding them
    */
   public record Settings(
       Path workDir, int warmStartExamples, int iterations, int tasks, int evalMetaEpisodes, double learningRate,
       double klCoefficient, int miniBatchTurns, int epochs, long seed, double repeatShare, AnchorScope anchors,
-      double invalidPenalty, double evalTemperature, java.util.Optional<java.time.Duration> stepTimeout) {
+      double invalidPenalty, double evalTemperature, java.util.Optional<java.time.Duration> stepTimeout,
+      Map<String, String> environmentOptions) {
 
     /**
      * Validates.
@@ -219,9 +231,11 @@ public final class GameRecipe {
      * @param invalidPenalty invalid-action penalty
      * @param evalTemperature evaluation temperature, NaN for the reference's evaluation sampling
      * @param stepTimeout environment call limit
+     * @param environmentOptions environment options
      */
     public Settings {
       java.util.Objects.requireNonNull(stepTimeout, "stepTimeout");
+      environmentOptions = Map.copyOf(environmentOptions);
       if (warmStartExamples < 1 || iterations < 0 || tasks < 1 || evalMetaEpisodes < 1 || miniBatchTurns < 1
           || epochs < 1) {
         throw new IllegalArgumentException("warm-start examples, tasks, evaluation size, minibatch and epochs must be"
@@ -235,9 +249,37 @@ public final class GameRecipe {
             + invalidPenalty);
       }
       java.util.Objects.requireNonNull(anchors, "anchors");
-      if (!Double.isNaN(evalTemperature) && !(evalTemperature > 0 && evalTemperature <= 10)) {
-        throw new IllegalArgumentException("the evaluation temperature must be in (0, 10], got " + evalTemperature);
+      if (!Double.isNaN(evalTemperature) && !(evalTemperature >= 0 && evalTemperature <= 10)) {
+        throw new IllegalArgumentException("the evaluation temperature must be in [0, 10] (0: greedy), got "
+            + evalTemperature);
       }
+    }
+
+    /**
+     * Settings with the environment's default options.
+     *
+     * @param workDir work directory
+     * @param warmStartExamples warm-start examples
+     * @param iterations iterations
+     * @param tasks tasks
+     * @param evalMetaEpisodes evaluation size
+     * @param learningRate learning rate
+     * @param klCoefficient KL weight
+     * @param miniBatchTurns minibatch
+     * @param epochs epochs
+     * @param seed seed
+     * @param repeatShare warm-start repeat share
+     * @param anchors anchors
+     * @param invalidPenalty invalid-action penalty
+     * @param evalTemperature evaluation temperature, NaN for the reference's evaluation sampling
+     * @param stepTimeout environment call limit
+     */
+    public Settings(Path workDir, int warmStartExamples, int iterations, int tasks, int evalMetaEpisodes,
+        double learningRate, double klCoefficient, int miniBatchTurns, int epochs, long seed, double repeatShare,
+        AnchorScope anchors, double invalidPenalty, double evalTemperature,
+        java.util.Optional<java.time.Duration> stepTimeout) {
+      this(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate, klCoefficient,
+          miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature, stepTimeout, Map.of());
     }
 
     /**
@@ -297,7 +339,7 @@ public final class GameRecipe {
     public Settings withEvaluationTemperature(double temperature) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, temperature,
-          stepTimeout);
+          stepTimeout, environmentOptions);
     }
 
     /** @return the sampling of evaluations (without its seed) */
@@ -336,7 +378,7 @@ public final class GameRecipe {
     public Settings withSeed(long s) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, s, repeatShare, anchors, invalidPenalty, evalTemperature,
-          stepTimeout);
+          stepTimeout, environmentOptions);
     }
 
     /**
@@ -347,7 +389,8 @@ public final class GameRecipe {
      */
     public Settings withAblation(double share, AnchorScope scope, double penalty) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
-          klCoefficient, miniBatchTurns, epochs, seed, share, scope, penalty, evalTemperature, stepTimeout);
+          klCoefficient, miniBatchTurns, epochs, seed, share, scope, penalty, evalTemperature, stepTimeout,
+          environmentOptions);
     }
 
     /**
@@ -357,7 +400,17 @@ public final class GameRecipe {
     public Settings withStepTimeout(java.util.Optional<java.time.Duration> timeout) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
-          timeout);
+          timeout, environmentOptions);
+    }
+
+    /**
+     * @param options the game environment's options (for Kuhn Poker {@code reward=win-loss}), empty for its defaults
+     * @return a copy with these options
+     */
+    public Settings withEnvironmentOptions(Map<String, String> options) {
+      return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
+          klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
+          stepTimeout, options);
     }
   }
 
@@ -395,6 +448,13 @@ public final class GameRecipe {
   /** @return the game */
   public Game game() {
     return game;
+  }
+
+  /** @return the environment options of every rollout: the game's, overridden by the settings' */
+  public Map<String, String> environmentOptions() {
+    Map<String, String> merged = new LinkedHashMap<>(game.environmentOptions());
+    merged.putAll(settings.environmentOptions());
+    return java.util.Collections.unmodifiableMap(merged);
   }
 
   /**
@@ -461,8 +521,9 @@ public final class GameRecipe {
   public Path warmStart() {
     Path warm = settings.workDir().resolve("warm-start" + game.cacheSuffix());
     Path recipe = warm.resolve("warm-start-settings.txt");
-    String wanted = String.format(Locale.ROOT, "examples=%d repeat_share=%s seed=%d%n", settings.warmStartExamples(),
-        settings.repeatShare(), settings.seed());
+    String wanted = String.format(Locale.ROOT, "examples=%d repeat_share=%s seed=%d%s%n",
+        settings.warmStartExamples(), settings.repeatShare(), settings.seed(),
+        environmentOptions().isEmpty() ? "" : " options=" + new java.util.TreeMap<>(environmentOptions()));
     if (Files.exists(warm.resolve("model.safetensors"))) {
       String cached;
       try {
@@ -550,6 +611,7 @@ public final class GameRecipe {
         .optPromptStyle(PromptStyle.COMPACT)
         .optSampling(SamplingConfig.training(MAX_NEW_TOKENS));
     settings.stepTimeout().ifPresent(b::optStepTimeout);
+    b.optEnvironmentOptions(environmentOptions());
     return b;
   }
 

@@ -34,5 +34,19 @@ class QuickStartCommandTest {
     assertThat(dir.resolve("warm-start").resolve("model.safetensors")).exists();
     assertThat(dir.resolve("warm-start-transcripts.jsonl")).exists();
     assertThat(Files.readAllLines(dir.resolve("metrics.jsonl"))).hasSize(1);
+    assertThat(dir.resolve("trained").resolve("model.safetensors")).exists();
+    assertThat(dir.resolve("trained").resolve("config.json")).exists();
+  }
+
+  @Test
+  void anEnvironmentOptionTheGameRefusesIsAUsageErrorNamingIt(@TempDir Path dir) {
+    CliRun unknown = CliRun.of("quickstart", "--work-dir", dir.toString(), "--env-option", "cards=5");
+    assertThat(unknown.code()).isEqualTo(2);
+    assertThat(unknown.err()).contains("--env-option").contains("cards").contains("reward");
+    CliRun badValue = CliRun.of("experiment", "kuhn-methods", "--work-dir", dir.toString(), "--env-option",
+        "reward=money");
+    assertThat(badValue.code()).isEqualTo(2);
+    assertThat(badValue.err()).contains("--env-option").contains("'money'").contains("win-loss");
+    assertThat(dir.resolve("warm-start")).doesNotExist();
   }
 }

@@ -21,8 +21,9 @@ import org.magejvm.spi.StepResult;
  *
  * <p>{@link #step} reads the action ({@link KuhnActionParser}); an unreadable one is a no-op and the opponent does
  * not move. A valid action is applied and, if the hand goes on, the opponent replies in the same step. When the hand
- * ends the reward is 5 times the chips the agent won (+-5 or +-10), the score is the chips, and the step is won when
- * the chips are positive; a draw cannot happen. The observation shows the agent's seat, its card and the betting;
+ * ends the reward is 5 times the chips the agent won (+-5 or +-10) by default ({@link RewardMode#CHIPS}, the
+ * reference's) or 5 times the sign of the chips ({@link RewardMode#WIN_LOSS}: +5 won, -5 lost, whatever the stake),
+ * the score is the chips, and the step is won when the chips are positive; a draw cannot happen. The observation shows the agent's seat, its card and the betting;
  * the opponent's card is shown only after a showdown.
  *
  * <p>Not thread-safe.
@@ -32,9 +33,48 @@ public final class KuhnPokerEnvironment implements Environment {
   /** Reward per chip won, as in the reference. */
   public static final double REWARD_PER_CHIP = 5.0;
 
+  /** What the reward at the end of a hand measures. */
+  public enum RewardMode {
+    /** 5 per chip won or lost (+-5 or +-10), as in the reference. */
+    CHIPS("chips"),
+    /**
+     * +5 for a won hand and -5 for a lost one, whatever the stake: the reward then measures what the success rate
+     * counts, so that under the differential return a changed line after a lost attempt is never worse than a
+     * repeated one.
+     */
+    WIN_LOSS("win-loss");
+
+    private final String id;
+
+    RewardMode(String id) {
+      this.id = id;
+    }
+
+    /** @return the option value naming this mode */
+    public String id() {
+      return id;
+    }
+
+    /**
+     * @param value an option value
+     * @return the mode it names
+     * @throws IllegalArgumentException naming the value and the known ones
+     */
+    public static RewardMode parse(String value) {
+      for (RewardMode m : values()) {
+        if (m.id.equals(value)) {
+          return m;
+        }
+      }
+      throw new IllegalArgumentException("Kuhn Poker option 'reward' must be 'chips' or 'win-loss', got '" + value
+          + "'");
+    }
+  }
+
   private static final List<String> LEGAL = List.of(KuhnAction.PASS.text(), KuhnAction.BET.text());
   private static final KuhnActionParser PARSER = new KuhnActionParser();
 
+  private final RewardMode rewardMode;
   private Random random;
   private KuhnDeal deal;
   private KuhnOpponent opponent;
@@ -43,8 +83,19 @@ public final class KuhnPokerEnvironment implements Environment {
   private String history;
   private String observation;
 
-  /** A table that still needs {@link #reset}. */
-  public KuhnPokerEnvironment() {}
+  /** A table with the reference's reward ({@link RewardMode#CHIPS}) that still needs {@link #reset}. */
+  public KuhnPokerEnvironment() {
+    this(RewardMode.CHIPS);
+  }
+
+  /**
+   * A table that still needs {@link #reset}.
+   *
+   * @param rewardMode what the reward at the end of a hand measures
+   */
+  public KuhnPokerEnvironment(RewardMode rewardMode) {
+    this.rewardMode = java.util.Objects.requireNonNull(rewardMode, "rewardMode");
+  }
 
   @Override
   public String id() {
@@ -109,7 +160,7 @@ public final class KuhnPokerEnvironment implements Environment {
     }
     int chips = KuhnRules.payoff(deal, history, agentPlayer);
     return StepResult.valid(observation, anchor, action.text())
-        .optReward(REWARD_PER_CHIP * chips)
+        .optReward(REWARD_PER_CHIP * (rewardMode == RewardMode.CHIPS ? chips : Integer.signum(chips)))
         .optScore(chips)
         .optOutcome(chips > 0 ? Outcome.WON : Outcome.LOST)
         .build();

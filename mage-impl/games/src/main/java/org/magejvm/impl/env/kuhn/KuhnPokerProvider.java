@@ -10,7 +10,9 @@ import org.magejvm.spi.policy.RandomPolicy;
 /**
  * The built-in Kuhn Poker environment, id {@code mage-kuhn-poker}, with the reference's settings: training against
  * {@code conservative} (weight 0.3), {@code aggressive} (0.3) and {@code intermediate} (0.4); {@code cfr} and
- * {@code cfr-mixed} held out; evaluation against {@code cfr} with the agent as player 1. It takes no options.
+ * {@code cfr-mixed} held out; evaluation against {@code cfr} with the agent as player 1. One option, {@value
+ * #OPT_REWARD}: {@code chips} (the default and the reference's: 5 per chip) or {@code win-loss} (+5 for a won hand, -5
+ * for a lost one; see {@link KuhnPokerEnvironment.RewardMode}).
  */
 public final class KuhnPokerProvider extends BaseEnvironmentProvider<KuhnPokerEnvironment> {
 
@@ -18,6 +20,8 @@ public final class KuhnPokerProvider extends BaseEnvironmentProvider<KuhnPokerEn
   public static final String ID = "mage-kuhn-poker";
   /** The provider version. */
   public static final String VERSION = "0.1.0";
+  /** The option choosing the reward: {@code chips} or {@code win-loss}. */
+  public static final String OPT_REWARD = "reward";
   /** Name of the scripted policy choosing uniformly between PASS and BET. */
   public static final String RANDOM_POLICY = "random";
   /** Name of the scripted equilibrium policy (alpha = 0). */
@@ -48,6 +52,8 @@ public final class KuhnPokerProvider extends BaseEnvironmentProvider<KuhnPokerEn
         .optOpponents(POOL)
         .optEvaluationOpponent(KuhnOpponents.CFR)
         .optEvaluationSeat(Seat.SECOND)
+        .addOption(OPT_REWARD, "chips (5 per chip won or lost, the reference's) or win-loss (+5 won, -5 lost)"
+            + " (default chips)")
         .addScriptedPolicy(RANDOM_POLICY, RandomPolicy::new)
         .addScriptedPolicy(NASH_POLICY, KuhnStrategyPolicy::nash)
         .addScriptedPolicy(ADAPTIVE_POLICY, KuhnLinePolicy::adaptive)
@@ -56,6 +62,6 @@ public final class KuhnPokerProvider extends BaseEnvironmentProvider<KuhnPokerEn
 
   @Override
   protected KuhnPokerEnvironment newEnvironment(Map<String, String> options) {
-    return new KuhnPokerEnvironment();
+    return new KuhnPokerEnvironment(KuhnPokerEnvironment.RewardMode.parse(options.getOrDefault(OPT_REWARD, "chips")));
   }
 }

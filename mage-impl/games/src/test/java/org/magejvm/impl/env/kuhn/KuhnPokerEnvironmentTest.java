@@ -97,6 +97,44 @@ class KuhnPokerEnvironmentTest {
   }
 
   @Test
+  void winLossRewardIsFivePerWonOrLostHandWhateverTheStakeAndKeepsChipsAsTheScore() {
+    int twoChipHands = 0;
+    for (int d = 0; d < KuhnDeal.ALL.size(); d++) {
+      KuhnDeal deal = KuhnDeal.ALL.get(d);
+      long seed = seedFor(deal);
+      for (String line : KuhnRules.TERMINAL_HISTORIES) {
+        for (Seat seat : Seat.values()) {
+          int agent = seat == Seat.FIRST ? 0 : 1;
+          KuhnPokerEnvironment chips = new KuhnPokerEnvironment(KuhnPokerEnvironment.RewardMode.CHIPS);
+          KuhnPokerEnvironment winLoss = new KuhnPokerEnvironment(KuhnPokerEnvironment.RewardMode.WIN_LOSS);
+          chips.reset(seed, scripted(line), seat);
+          winLoss.reset(seed, scripted(line), seat);
+          StepResult a = null;
+          StepResult b = null;
+          for (int i = agent; i < line.length(); i += 2) {
+            a = chips.step(act(KuhnAction.fromSymbol(line.charAt(i))));
+            b = winLoss.step(act(KuhnAction.fromSymbol(line.charAt(i))));
+            assertThat(b.observation()).isEqualTo(a.observation());
+          }
+          if (a == null) {
+            continue;
+          }
+          String where = line + " on " + deal + " as player " + agent;
+          assertThat(b.done()).as(where).isTrue();
+          assertThat(b.score()).as(where).isEqualTo(a.score());
+          assertThat(b.won()).as(where).isEqualTo(a.won());
+          assertThat(b.reward()).as(where).isEqualTo(a.won() ? 5.0 : -5.0);
+          if (Math.abs(a.score()) == 2) {
+            twoChipHands++;
+            assertThat(a.reward()).as(where).isEqualTo(10.0 * Math.signum(a.score()));
+          }
+        }
+      }
+    }
+    assertThat(twoChipHands).isPositive();
+  }
+
+  @Test
   void observationsNeverShowTheOpponentsCardBeforeTheEnd() {
     for (KuhnDeal deal : KuhnDeal.ALL) {
       long seed = seedFor(deal);

@@ -43,7 +43,7 @@ class KuhnPokerProviderTest {
         .build());
     assertThat(provider.evaluationOpponent()).isEqualTo("cfr");
     assertThat(provider.evaluationSeat()).isEqualTo(Seat.SECOND);
-    assertThat(provider.options()).isEmpty();
+    assertThat(provider.options()).containsOnlyKeys("reward");
   }
 
   @Test
@@ -64,11 +64,17 @@ class KuhnPokerProviderTest {
   }
 
   @Test
-  void rejectsEveryOption() {
+  void acceptsOnlyTheRewardOption() {
     assertThat(provider.create(Map.of())).isInstanceOf(KuhnPokerEnvironment.class);
     assertThat(provider.create(null)).isInstanceOf(KuhnPokerEnvironment.class);
+    assertThat(provider.options()).containsOnlyKeys("reward");
+    assertThat(provider.create(Map.of("reward", "chips"))).isInstanceOf(KuhnPokerEnvironment.class);
+    assertThat(provider.create(Map.of("reward", "win-loss"))).isInstanceOf(KuhnPokerEnvironment.class);
     assertThatThrownBy(() -> provider.create(Map.of("cards", "5")))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no options").hasMessageContaining("cards");
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cards").hasMessageContaining("reward");
+    assertThatThrownBy(() -> provider.create(Map.of("reward", "money")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'reward'").hasMessageContaining("'money'")
+        .hasMessageContaining("win-loss");
   }
 
   @Test

@@ -1,0 +1,81 @@
+package org.magejvm.examples.cli;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.magejvm.examples.quickstart.GameRecipe;
+import org.magejvm.spi.Environment;
+import org.magejvm.spi.EnvironmentRegistry;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+
+/** The recipe options shared by {@code mage quickstart} and {@code mage experiment} (picocli mixin). */
+final class RecipeOptions {
+
+  @Option(names = "--warm-start-examples", paramLabel = "N", defaultValue = "3200",
+      description = "Scripted turns the warm start trains on, one epoch in batches of 32 (default: ${DEFAULT-VALUE}).")
+  int warmStartExamples;
+
+  @Option(names = "--lr", paramLabel = "X", defaultValue = "5e-4",
+      description = "Learning rate of the reinforcement-learning phase (default: ${DEFAULT-VALUE}).")
+  double learningRate;
+
+  @Option(names = "--kl", paramLabel = "X", defaultValue = "1.0",
+      description = "Weight of the k3 KL penalty to the warm start (a frozen copy); 0 turns it off"
+          + " (default: ${DEFAULT-VALUE}).")
+  double klCoefficient;
+
+  @Option(names = "--eval-temperature", paramLabel = "T",
+      description = "Evaluate at this temperature with neither top-p nor top-k, 0 for greedy (a diagnostic: shows"
+          + " probability shifts the reference's evaluation sampling, temperature 0.7, top-p 0.8, top-k 20, rounds"
+          + " away; default: the reference's).")
+  Double evalTemperature;
+
+  @Option(names = "--env-option", paramLabel = "KEY=VALUE",
+      description = "An option of the game's environment in warm start, training and evaluation (repeatable; see"
+          + " `mage envs`). Kuhn Poker trains with reward=win-loss (+5/-5 per won/lost hand) unless reward=chips (the"
+          + " reference's 5 per chip) is given.")
+  Map<String, String> environmentOptions = new LinkedHashMap<>();
+
+  @Option(names = "--threads", paramLabel = "T", defaultValue = "1",
+      description = "libtorch threads per operation (default: ${DEFAULT-VALUE}; the tiny model's operations are too"
+          + " small to share between cores, and extra threads spin-wait on a busy machine).")
+  int threads;
+
+  /** @return the evaluation temperature, NaN for the reference's evaluation sampling */
+  double evaluationTemperature() {
+    return evalTemperature == null ? Double.NaN : evalTemperature;
+  }
+
+  /**
+   * Adds the sizes these options hold to a limits check.
+   *
+   * @param limits the check
+   * @return the same check
+   */
+  Limits addTo(Limits limits) {
+    return limits
+        .count("--warm-start-examples", warmStartExamples, 1, Limits.MAX_EXAMPLES,
+            "each example keeps its prompt and response in memory")
+        .count("--threads", threads, 1, Limits.MAX_THREADS, Limits.SANE);
+  }
+
+  /**
+   * Creates the game's environment once with the given options, so that an unknown option or a bad value is a usage
+   * error naming it before anything is trained.
+   *
+   * @param spec the command, for the usage error
+   * @param registry where the game's environment is found
+   * @param game the game
+   * @throws picocli.CommandLine.ParameterException naming the option when the environment refuses it
+   */
+  void checkEnvironmentOptions(CommandSpec spec, EnvironmentRegistry registry, GameRecipe.Game game) {
+    Map<String, String> merged = new LinkedHashMap<>(game.environmentOptions());
+    merged.putAll(environmentOptions);
+    try (Environment e = registry.require(game.environment()).create(merged)) {
+      // created only to check the options
+      e.id();
+    } catch (IllegalArgumentException e) {
+      throw Limits.usage(spec, "--env-option: " + e.getMessage());
+    }
+  }
+}
