@@ -32,8 +32,8 @@ final class RecipeOptions {
 
   @Option(names = "--env-option", paramLabel = "KEY=VALUE",
       description = "An option of the game's environment in warm start, training and evaluation (repeatable; see"
-          + " `mage envs`). Kuhn Poker trains with reward=win-loss (+5/-5 per won/lost hand) unless reward=chips (the"
-          + " reference's 5 per chip) is given.")
+          + " `mage envs`): for Kuhn Poker reward=win-loss trains on +5/-5 per won/lost hand instead of the"
+          + " reference's 5 per chip (docs/results.md).")
   Map<String, String> environmentOptions = new LinkedHashMap<>();
 
   @Option(names = "--threads", paramLabel = "T", defaultValue = "1",

@@ -21,6 +21,9 @@ import org.magejvm.spi.EnvironmentRegistry;
  */
 public final class KuhnQuickStart {
 
+  /** Meta-episodes of the scripted player whose prompts the policy probe scores. */
+  static final int PROBE_META_EPISODES = 192;
+
   /** The run directory's subdirectory the trained model is saved to. */
   public static final String TRAINED_DIR = "trained";
 
@@ -44,7 +47,9 @@ public final class KuhnQuickStart {
    * @param listeners training listeners (progress, metrics file, charts)
    * @return {@code before}, {@code after}, {@code after_without_history} (the trained model with no earlier
    *     attempts in its prompt: every attempt is then a fresh sample of its first-attempt play, so the difference to
-   *     {@code after} is what reading the history adds) and {@code ceiling}: metrics per evaluation set
+   *     {@code after} is what reading the history adds) and {@code ceiling}: metrics per evaluation set; and {@code
+   *     bet_probability}: {@code before} and {@code after}, the {@link KuhnPolicyProbe} of the model (P(BET) per
+   *     first-attempt state, {@code spread}, {@code history_shift}, {@code repeat_probability})
    */
   public Map<String, Map<String, Map<String, Number>>> run(
       GameRecipe.Settings settings, MethodPreset method, List<TrainingListener> listeners) {
@@ -55,6 +60,8 @@ public final class KuhnQuickStart {
     try (DjlLanguagePolicy policy = recipe.load(warm)) {
       Map<String, Map<String, Number>> before = recipe.evaluate(policy, ContextMode.HISTORY_ONLY);
       printTable("Before training (the warm start)", before, ceiling);
+      java.util.List<org.magejvm.api.MetaEpisode> probePrompts = recipe.probeMetaEpisodes(PROBE_META_EPISODES);
+      KuhnPolicyProbe.Result probeBefore = KuhnPolicyProbe.probe(policy, probePrompts);
       out.printf(Locale.ROOT, "%nTraining with %s: %d iterations of %d x %d meta-episodes, environment options %s%n",
           method.id(), settings.iterations(), settings.tasks(), method.trainingGroupSize(),
           recipe.environmentOptions());
@@ -67,10 +74,13 @@ public final class KuhnQuickStart {
       printTable("After training", after, ceiling);
       Map<String, Map<String, Number>> withoutHistory = recipe.evaluate(policy, ContextMode.NONE);
       printHistoryEffect(before, after, withoutHistory, ceiling, recipe.game());
+      KuhnPolicyProbe.Result probeAfter = KuhnPolicyProbe.probe(policy, probePrompts);
+      printProbe(probeBefore, probeAfter);
       result.put("before", before);
       result.put("after", after);
       result.put("after_without_history", withoutHistory);
       result.put("ceiling", ceiling);
+      result.put("bet_probability", Map.of("before", probeMap(probeBefore), "after", probeMap(probeAfter)));
     }
     return result;
   }
@@ -123,6 +133,36 @@ public final class KuhnQuickStart {
         + " not from reading the earlier attempts; in Kuhn Poker some fixed strategies win every winnable deal"
         + " against the whole pool, so sr[0] can reach the ceiling without any adaptation: docs/results.md)");
     out.flush();
+  }
+
+  /**
+   * Prints what the model plays before and after training, from its probabilities: P(BET) per first-attempt
+   * information state, their spread, and how far the earlier attempts in the prompt move it.
+   */
+  private void printProbe(KuhnPolicyProbe.Result before, KuhnPolicyProbe.Result after) {
+    out.println();
+    out.println("What the model plays: P(BET) in a first attempt, per seat, card and betting so far");
+    out.printf(Locale.ROOT, "  %-34s %8s %8s%n", "", "before", "after");
+    for (String state : before.firstAttempt().keySet()) {
+      out.printf(Locale.ROOT, "  %-34s %8.3f %8.3f%n", state, before.firstAttempt().get(state),
+          after.firstAttempt().getOrDefault(state, Double.NaN));
+    }
+    out.printf(Locale.ROOT, "  %-34s %8.3f %8.3f%n", "spread over the states", before.spread(), after.spread());
+    out.printf(Locale.ROOT, "  %-34s %8.3f %8.3f%n", "mean |change| from the history", before.historyShift(),
+        after.historyShift());
+    out.printf(Locale.ROOT, "  %-34s %8.3f %8.3f%n", "P(repeat the previous attempt)", before.repeatProbability(),
+        after.repeatProbability());
+    out.printf(Locale.ROOT, "  (a spread near 0 means the model ignores its card and the betting; a change near 0"
+        + " that it ignores its earlier attempts; over %d later-attempt prompts)%n", after.laterPrompts());
+    out.flush();
+  }
+
+  private static Map<String, Number> probeMap(KuhnPolicyProbe.Result r) {
+    Map<String, Number> m = new LinkedHashMap<>(r.firstAttempt());
+    m.put("spread", r.spread());
+    m.put("history_shift", r.historyShift());
+    m.put("repeat_probability", r.repeatProbability());
+    return m;
   }
 
   /**

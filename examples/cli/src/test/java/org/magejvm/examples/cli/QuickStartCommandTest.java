@@ -6,6 +6,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.magejvm.examples.quickstart.GameRecipe;
@@ -19,8 +20,16 @@ class QuickStartCommandTest {
         "--iterations", "1", "--tasks", "1", "--eval-meta-episodes", "4", "--json");
     assertThat(run.code()).as(run.err()).isZero();
     JsonObject root = JsonParser.parseString(run.out()).getAsJsonObject();
-    assertThat(root.keySet()).containsExactly("before", "after", "after_without_history", "ceiling");
-    for (String part : root.keySet()) {
+    assertThat(root.keySet()).containsExactly("before", "after", "after_without_history", "ceiling",
+        "bet_probability");
+    JsonObject probe = root.getAsJsonObject("bet_probability");
+    for (String part : List.of("before", "after")) {
+      assertThat(probe.get(part + "/p0 Jack: nothing yet").getAsDouble()).isBetween(0.0, 1.0);
+      assertThat(probe.get(part + "/p1 King: player 0 bets").getAsDouble()).isBetween(0.0, 1.0);
+      assertThat(probe.get(part + "/spread").getAsDouble()).isBetween(0.0, 1.0);
+      assertThat(probe.get(part + "/history_shift").getAsDouble()).isBetween(0.0, 1.0);
+    }
+    for (String part : List.of("before", "after", "after_without_history", "ceiling")) {
       JsonObject m = root.getAsJsonObject(part);
       for (String opp : GameRecipe.KUHN.pool()) {
         assertThat(m.has(opp + "/success_rate[0]")).as(part + " " + opp).isTrue();

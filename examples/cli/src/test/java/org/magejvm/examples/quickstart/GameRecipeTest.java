@@ -85,8 +85,7 @@ class GameRecipeTest {
   void aCachedWarmStartMadeWithOtherSettingsIsRefused(@TempDir Path dir) throws Exception {
     Path warm = Files.createDirectories(dir.resolve("warm-start"));
     Files.writeString(warm.resolve("model.safetensors"), "");
-    Files.writeString(warm.resolve("warm-start-settings.txt"),
-        "examples=64 repeat_share=0.0 seed=3 options={reward=win-loss}\n");
+    Files.writeString(warm.resolve("warm-start-settings.txt"), "examples=64 repeat_share=0.0 seed=3\n");
     assertThatThrownBy(() -> recipe(dir, 0.5).warmStart())
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("repeat_share=0.0")
@@ -111,22 +110,22 @@ class GameRecipeTest {
 
   @Test
   void environmentOptionsReachTheRolloutsAndTheWarmStartCacheKey(@TempDir Path dir) throws Exception {
-    // the Kuhn recipe trains on won and lost hands; the settings' options override the game's
-    GameRecipe winLoss = recipe(dir, 0.5);
+    // the Kuhn recipe keeps the reference's reward unless the settings say otherwise
+    GameRecipe chips = recipe(dir, 0.5);
+    assertThat(chips.environmentOptions()).isEmpty();
+    assertThat(terminalRewards(play(chips, 0.5))).containsExactly(-10.0, -5.0, 5.0, 10.0);
+    GameRecipe.Settings s = new GameRecipe.Settings(dir, 64, 0, 1, 4, 5e-4, 0.1, 512, 1, 3)
+        .withEnvironmentOptions(java.util.Map.of("reward", "win-loss"));
+    GameRecipe winLoss = new GameRecipe(REGISTRY, s, new PrintWriter(Writer.nullWriter()));
     assertThat(winLoss.environmentOptions()).containsExactly(java.util.Map.entry("reward", "win-loss"));
     assertThat(terminalRewards(play(winLoss, 0.5))).containsExactly(-5.0, 5.0);
-    GameRecipe.Settings s = new GameRecipe.Settings(dir, 64, 0, 1, 4, 5e-4, 0.1, 512, 1, 3)
-        .withEnvironmentOptions(java.util.Map.of("reward", "chips"));
-    GameRecipe chips = new GameRecipe(REGISTRY, s, new PrintWriter(Writer.nullWriter()));
-    assertThat(terminalRewards(play(chips, 0.5))).containsExactly(-10.0, -5.0, 5.0, 10.0);
     // a warm start cached with other options is not taken for one made with these
     Path warm = Files.createDirectories(dir.resolve("warm-start"));
     Files.writeString(warm.resolve("model.safetensors"), "");
-    Files.writeString(warm.resolve("warm-start-settings.txt"),
-        "examples=64 repeat_share=0.5 seed=3 options={reward=win-loss}\n");
-    assertThat(winLoss.warmStart()).isEqualTo(warm);
-    assertThatThrownBy(chips::warmStart).isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("options={reward=win-loss}").hasMessageContaining("options={reward=chips}");
+    Files.writeString(warm.resolve("warm-start-settings.txt"), "examples=64 repeat_share=0.5 seed=3\n");
+    assertThat(chips.warmStart()).isEqualTo(warm);
+    assertThatThrownBy(winLoss::warmStart).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("options={reward=win-loss}").hasMessageContaining("seed=3,");
   }
 
   @Test
