@@ -78,7 +78,8 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
     GameRecipe.Settings settings = new GameRecipe.Settings(workDir, recipe.warmStartExamples, iterations, tasks,
         evalMetaEpisodes, recipe.learningRate, recipe.klCoefficient, 512, 1, seed)
         .withEvaluationTemperature(recipe.evaluationTemperature())
-        .withEnvironmentOptions(recipe.environmentOptions);
+        .withEnvironmentOptions(recipe.environmentOptions)
+        .withWarmStartEpochs(recipe.warmStartEpochs);
     List<MethodPreset> presets = new java.util.ArrayList<>();
     for (String m : methods) {
       MethodPreset p = MethodsExperiment.METHODS.stream().filter(x -> x.id().equals(m)).findFirst().orElse(null);

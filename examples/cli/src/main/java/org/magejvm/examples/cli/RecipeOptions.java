@@ -15,6 +15,11 @@ final class RecipeOptions {
       description = "Scripted turns the warm start trains on, one epoch in batches of 32 (default: ${DEFAULT-VALUE}).")
   int warmStartExamples;
 
+  @Option(names = "--warm-start-epochs", paramLabel = "N", defaultValue = "4",
+      description = "Passes of the warm start over its examples (default: ${DEFAULT-VALUE}; with 1 the tiny model"
+          + " learns only how often to bet, not when: docs/results.md).")
+  int warmStartEpochs;
+
   @Option(names = "--lr", paramLabel = "X", defaultValue = "5e-4",
       description = "Learning rate of the reinforcement-learning phase (default: ${DEFAULT-VALUE}).")
   double learningRate;
@@ -56,6 +61,7 @@ final class RecipeOptions {
     return limits
         .count("--warm-start-examples", warmStartExamples, 1, Limits.MAX_EXAMPLES,
             "each example keeps its prompt and response in memory")
+        .count("--warm-start-epochs", warmStartEpochs, 1, Limits.MAX_ITERATIONS, Limits.SANE)
         .count("--threads", threads, 1, Limits.MAX_THREADS, Limits.SANE);
   }
 

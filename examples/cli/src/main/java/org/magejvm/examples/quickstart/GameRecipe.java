@@ -178,6 +178,13 @@ public final class GameRecipe {
    * +10).
    */
   public static final double DEFAULT_INVALID_PENALTY = 25.0;
+  /**
+   * The default passes of the supervised warm start over its examples. With one pass over 3,200 turns (100 steps) the
+   * tiny model learned only how often to bet: P(BET) was the same in all twelve information states (spread 0.001,
+   * {@link KuhnPolicyProbe}); with four passes it bets with the King and passes with the Jack as the scripted players
+   * do (spread 0.52) and reads its earlier attempts (docs/results.md).
+   */
+  public static final int DEFAULT_WARM_START_EPOCHS = 4;
   /** The default GiGPO anchors: the whole prompt, so that turns after different earlier attempts are not pooled. */
   public static final AnchorScope DEFAULT_ANCHORS = AnchorScope.PROMPT;
 
@@ -205,12 +212,14 @@ public final class GameRecipe {
    *     RolloutConfig#stepTimeout()}), empty for none
    * @param environmentOptions environment options for every rollout of the recipe (warm start, training and
    *     evaluation), added to the game's own ({@link Game#environmentOptions()}) and overriding them
+   * @param warmStartEpochs passes of the supervised warm start over its examples (see {@link
+   *     #DEFAULT_WARM_START_EPOCHS})
    */
   public record Settings(
       Path workDir, int warmStartExamples, int iterations, int tasks, int evalMetaEpisodes, double learningRate,
       double klCoefficient, int miniBatchTurns, int epochs, long seed, double repeatShare, AnchorScope anchors,
       double invalidPenalty, double evalTemperature, java.util.Optional<java.time.Duration> stepTimeout,
-      Map<String, String> environmentOptions) {
+      Map<String, String> environmentOptions, int warmStartEpochs) {
 
     /**
      * Validates.
@@ -231,10 +240,14 @@ public final class GameRecipe {
      * @param evalTemperature evaluation temperature, NaN for the reference's evaluation sampling
      * @param stepTimeout environment call limit
      * @param environmentOptions environment options
+     * @param warmStartEpochs warm-start epochs
      */
     public Settings {
       java.util.Objects.requireNonNull(stepTimeout, "stepTimeout");
       environmentOptions = Map.copyOf(environmentOptions);
+      if (warmStartEpochs < 1) {
+        throw new IllegalArgumentException("the warm start needs at least 1 epoch, got " + warmStartEpochs);
+      }
       if (warmStartExamples < 1 || iterations < 0 || tasks < 1 || evalMetaEpisodes < 1 || miniBatchTurns < 1
           || epochs < 1) {
         throw new IllegalArgumentException("warm-start examples, tasks, evaluation size, minibatch and epochs must be"
@@ -252,6 +265,35 @@ public final class GameRecipe {
         throw new IllegalArgumentException("the evaluation temperature must be in [0, 10] (0: greedy), got "
             + evalTemperature);
       }
+    }
+
+    /**
+     * Settings with the default warm-start epochs.
+     *
+     * @param workDir work directory
+     * @param warmStartExamples warm-start examples
+     * @param iterations iterations
+     * @param tasks tasks
+     * @param evalMetaEpisodes evaluation size
+     * @param learningRate learning rate
+     * @param klCoefficient KL weight
+     * @param miniBatchTurns minibatch
+     * @param epochs epochs
+     * @param seed seed
+     * @param repeatShare warm-start repeat share
+     * @param anchors anchors
+     * @param invalidPenalty invalid-action penalty
+     * @param evalTemperature evaluation temperature, NaN for the reference's evaluation sampling
+     * @param stepTimeout environment call limit
+     * @param environmentOptions environment options
+     */
+    public Settings(Path workDir, int warmStartExamples, int iterations, int tasks, int evalMetaEpisodes,
+        double learningRate, double klCoefficient, int miniBatchTurns, int epochs, long seed, double repeatShare,
+        AnchorScope anchors, double invalidPenalty, double evalTemperature,
+        java.util.Optional<java.time.Duration> stepTimeout, Map<String, String> environmentOptions) {
+      this(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate, klCoefficient,
+          miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature, stepTimeout,
+          environmentOptions, DEFAULT_WARM_START_EPOCHS);
     }
 
     /**
@@ -338,7 +380,7 @@ public final class GameRecipe {
     public Settings withEvaluationTemperature(double temperature) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, temperature,
-          stepTimeout, environmentOptions);
+          stepTimeout, environmentOptions, warmStartEpochs);
     }
 
     /** @return the sampling of evaluations (without its seed) */
@@ -377,7 +419,7 @@ public final class GameRecipe {
     public Settings withSeed(long s) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, s, repeatShare, anchors, invalidPenalty, evalTemperature,
-          stepTimeout, environmentOptions);
+          stepTimeout, environmentOptions, warmStartEpochs);
     }
 
     /**
@@ -389,7 +431,7 @@ public final class GameRecipe {
     public Settings withAblation(double share, AnchorScope scope, double penalty) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, seed, share, scope, penalty, evalTemperature, stepTimeout,
-          environmentOptions);
+          environmentOptions, warmStartEpochs);
     }
 
     /**
@@ -399,7 +441,7 @@ public final class GameRecipe {
     public Settings withStepTimeout(java.util.Optional<java.time.Duration> timeout) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
-          timeout, environmentOptions);
+          timeout, environmentOptions, warmStartEpochs);
     }
 
     /**
@@ -409,7 +451,17 @@ public final class GameRecipe {
     public Settings withEnvironmentOptions(Map<String, String> options) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
-          stepTimeout, options);
+          stepTimeout, options, warmStartEpochs);
+    }
+
+    /**
+     * @param epochs passes of the supervised warm start over its examples
+     * @return a copy with that many
+     */
+    public Settings withWarmStartEpochs(int epochs) {
+      return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
+          klCoefficient, miniBatchTurns, this.epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
+          stepTimeout, environmentOptions, epochs);
     }
   }
 
@@ -520,8 +572,9 @@ public final class GameRecipe {
   public Path warmStart() {
     Path warm = settings.workDir().resolve("warm-start" + game.cacheSuffix());
     Path recipe = warm.resolve("warm-start-settings.txt");
-    String wanted = String.format(Locale.ROOT, "examples=%d repeat_share=%s seed=%d%s%n",
+    String wanted = String.format(Locale.ROOT, "examples=%d repeat_share=%s seed=%d%s%s%n",
         settings.warmStartExamples(), settings.repeatShare(), settings.seed(),
+        settings.warmStartEpochs() == 1 ? "" : " epochs=" + settings.warmStartEpochs(),
         environmentOptions().isEmpty() ? "" : " options=" + new java.util.TreeMap<>(environmentOptions()));
     if (Files.exists(warm.resolve("model.safetensors"))) {
       String cached;
@@ -547,13 +600,15 @@ public final class GameRecipe {
         transcripts);
     out.printf(Locale.ROOT, "Warm start: %d turns of non-adaptive scripted players (after the first attempt %.0f%% of"
         + " turns repeat the previous attempt's action whatever its outcome; the rest the fixed line or a random legal"
-        + " action), one epoch of supervised training%n", transcripts.size(), 100 * settings.repeatShare());
+        + " action), %d epoch(s) of supervised training%n", transcripts.size(), 100 * settings.repeatShare(),
+        settings.warmStartEpochs());
     try (DjlLanguagePolicy policy = load(tiny)) {
       Qwen3Model model = MageTrainer.modelOf(policy);
       SupervisedResult r;
       try (SupervisedTrainer sft = SupervisedTrainer.builderFor(policy)
           .optEnableThinking(false)
           .optBatchSize(32)
+          .optEpochs(settings.warmStartEpochs())
           .optSeed(settings.seed())
           .optOptimizerConfig(AdamWConfig.builder().optLearningRate(3e-3).optWeightDecay(0).optWarmupSteps(5)
               .build())

@@ -85,12 +85,17 @@ class GameRecipeTest {
   void aCachedWarmStartMadeWithOtherSettingsIsRefused(@TempDir Path dir) throws Exception {
     Path warm = Files.createDirectories(dir.resolve("warm-start"));
     Files.writeString(warm.resolve("model.safetensors"), "");
-    Files.writeString(warm.resolve("warm-start-settings.txt"), "examples=64 repeat_share=0.0 seed=3\n");
+    Files.writeString(warm.resolve("warm-start-settings.txt"), "examples=64 repeat_share=0.0 seed=3 epochs=4\n");
     assertThatThrownBy(() -> recipe(dir, 0.5).warmStart())
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("repeat_share=0.0")
         .hasMessageContaining("repeat_share=0.5");
     assertThat(recipe(dir, 0.0).warmStart()).isEqualTo(warm);
+    // one made with another number of passes is refused too
+    GameRecipe onePass = new GameRecipe(REGISTRY, new GameRecipe.Settings(dir, 64, 0, 1, 4, 5e-4, 0.1, 512, 1, 3)
+        .withAblation(0.0, AnchorScope.PROMPT, 25).withWarmStartEpochs(1), new PrintWriter(Writer.nullWriter()));
+    assertThatThrownBy(onePass::warmStart).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("seed=3 epochs=4,").hasMessageContaining("not examples=64 repeat_share=0.0 seed=3;");
   }
 
   /** The rewards of the hands' last turns, as a set. */
@@ -122,10 +127,10 @@ class GameRecipeTest {
     // a warm start cached with other options is not taken for one made with these
     Path warm = Files.createDirectories(dir.resolve("warm-start"));
     Files.writeString(warm.resolve("model.safetensors"), "");
-    Files.writeString(warm.resolve("warm-start-settings.txt"), "examples=64 repeat_share=0.5 seed=3\n");
+    Files.writeString(warm.resolve("warm-start-settings.txt"), "examples=64 repeat_share=0.5 seed=3 epochs=4\n");
     assertThat(chips.warmStart()).isEqualTo(warm);
     assertThatThrownBy(winLoss::warmStart).isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("options={reward=win-loss}").hasMessageContaining("seed=3,");
+        .hasMessageContaining("options={reward=win-loss}").hasMessageContaining("epochs=4,");
   }
 
   @Test
@@ -137,6 +142,9 @@ class GameRecipeTest {
     assertThat(s.anchors()).isEqualTo(AnchorScope.PROMPT);
     assertThatThrownBy(() -> s.withAblation(0.5, AnchorScope.GLOBAL, Double.NaN))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("invalid-action penalty");
+    assertThat(s.warmStartEpochs()).isEqualTo(GameRecipe.DEFAULT_WARM_START_EPOCHS);
+    assertThatThrownBy(() -> s.withWarmStartEpochs(0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1 epoch");
   }
 
   @Test
