@@ -16,9 +16,13 @@ final class RecipeOptions {
   int warmStartExamples;
 
   @Option(names = "--warm-start-epochs", paramLabel = "N", defaultValue = "4",
-      description = "Passes of the warm start over its examples (default: ${DEFAULT-VALUE}; with 1 the tiny model"
-          + " learns only how often to bet, not when: docs/results.md).")
+      description = "Passes of the warm start over its examples (default: ${DEFAULT-VALUE}; with 1 pass at 3e-3,"
+          + " the first recipe's, the tiny model learns only how often to bet, not when: docs/results.md).")
   int warmStartEpochs;
+
+  @Option(names = "--warm-start-lr", paramLabel = "X", defaultValue = "1e-3",
+      description = "Learning rate of the warm start (default: ${DEFAULT-VALUE}; the first recipe's was 3e-3).")
+  double warmStartLearningRate;
 
   @Option(names = "--lr", paramLabel = "X", defaultValue = "5e-4",
       description = "Learning rate of the reinforcement-learning phase (default: ${DEFAULT-VALUE}).")

@@ -179,12 +179,15 @@ public final class GameRecipe {
    */
   public static final double DEFAULT_INVALID_PENALTY = 25.0;
   /**
-   * The default passes of the supervised warm start over its examples. With one pass over 3,200 turns (100 steps) the
-   * tiny model learned only how often to bet: P(BET) was the same in all twelve information states (spread 0.001,
-   * {@link KuhnPolicyProbe}); with four passes it bets with the King and passes with the Jack as the scripted players
-   * do (spread 0.52) and reads its earlier attempts (docs/results.md).
+   * The default passes of the supervised warm start over its examples. With one pass over 3,200 turns (100 steps at
+   * learning rate 3e-3) the tiny model learned only how often to bet: P(BET) was the same in all twelve information
+   * states in every seed we probed ({@link KuhnPolicyProbe}; spread 0.001). With four passes at 3e-3 seed 1 learned to
+   * bet with the King and pass with the Jack as the scripted players do (spread 0.52) but seed 2 did not; four passes
+   * at 1e-3 ({@link #DEFAULT_WARM_START_LEARNING_RATE}) learned it in both (docs/results.md).
    */
   public static final int DEFAULT_WARM_START_EPOCHS = 4;
+  /** The default learning rate of the supervised warm start (see {@link #DEFAULT_WARM_START_EPOCHS}). */
+  public static final double DEFAULT_WARM_START_LEARNING_RATE = 1e-3;
   /** The default GiGPO anchors: the whole prompt, so that turns after different earlier attempts are not pooled. */
   public static final AnchorScope DEFAULT_ANCHORS = AnchorScope.PROMPT;
 
@@ -206,20 +209,22 @@ public final class GameRecipe {
    * @param anchors the GiGPO step-group anchors
    * @param invalidPenalty the invalid-action penalty of credit assignment
    * @param evalTemperature the evaluation's temperature with neither top-p nor top-k (0: greedy), or NaN for the
-   *     reference's evaluation sampling (temperature 0.7, top-p 0.8, top-k 20), which turns any action above 0.8 probability
-   *     into a certainty
+   *     reference's evaluation sampling (temperature 0.7, top-p 0.8, top-k 20), which turns any action above 0.8
+   *     probability into a certainty
    * @param stepTimeout the limit of one environment call in every rollout of the recipe ({@link
    *     RolloutConfig#stepTimeout()}), empty for none
    * @param environmentOptions environment options for every rollout of the recipe (warm start, training and
    *     evaluation), added to the game's own ({@link Game#environmentOptions()}) and overriding them
    * @param warmStartEpochs passes of the supervised warm start over its examples (see {@link
    *     #DEFAULT_WARM_START_EPOCHS})
+   * @param warmStartLearningRate the supervised warm start's AdamW learning rate (see {@link
+   *     #DEFAULT_WARM_START_LEARNING_RATE})
    */
   public record Settings(
       Path workDir, int warmStartExamples, int iterations, int tasks, int evalMetaEpisodes, double learningRate,
       double klCoefficient, int miniBatchTurns, int epochs, long seed, double repeatShare, AnchorScope anchors,
       double invalidPenalty, double evalTemperature, java.util.Optional<java.time.Duration> stepTimeout,
-      Map<String, String> environmentOptions, int warmStartEpochs) {
+      Map<String, String> environmentOptions, int warmStartEpochs, double warmStartLearningRate) {
 
     /**
      * Validates.
@@ -241,12 +246,17 @@ public final class GameRecipe {
      * @param stepTimeout environment call limit
      * @param environmentOptions environment options
      * @param warmStartEpochs warm-start epochs
+     * @param warmStartLearningRate warm-start learning rate
      */
     public Settings {
       java.util.Objects.requireNonNull(stepTimeout, "stepTimeout");
       environmentOptions = Map.copyOf(environmentOptions);
       if (warmStartEpochs < 1) {
         throw new IllegalArgumentException("the warm start needs at least 1 epoch, got " + warmStartEpochs);
+      }
+      if (!(warmStartLearningRate > 0) || Double.isInfinite(warmStartLearningRate)) {
+        throw new IllegalArgumentException("the warm start's learning rate must be finite and > 0, got "
+            + warmStartLearningRate);
       }
       if (warmStartExamples < 1 || iterations < 0 || tasks < 1 || evalMetaEpisodes < 1 || miniBatchTurns < 1
           || epochs < 1) {
@@ -293,7 +303,7 @@ public final class GameRecipe {
         java.util.Optional<java.time.Duration> stepTimeout, Map<String, String> environmentOptions) {
       this(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate, klCoefficient,
           miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature, stepTimeout,
-          environmentOptions, DEFAULT_WARM_START_EPOCHS);
+          environmentOptions, DEFAULT_WARM_START_EPOCHS, DEFAULT_WARM_START_LEARNING_RATE);
     }
 
     /**
@@ -380,7 +390,7 @@ public final class GameRecipe {
     public Settings withEvaluationTemperature(double temperature) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, temperature,
-          stepTimeout, environmentOptions, warmStartEpochs);
+          stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate);
     }
 
     /** @return the sampling of evaluations (without its seed) */
@@ -419,7 +429,7 @@ public final class GameRecipe {
     public Settings withSeed(long s) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, s, repeatShare, anchors, invalidPenalty, evalTemperature,
-          stepTimeout, environmentOptions, warmStartEpochs);
+          stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate);
     }
 
     /**
@@ -431,7 +441,7 @@ public final class GameRecipe {
     public Settings withAblation(double share, AnchorScope scope, double penalty) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, seed, share, scope, penalty, evalTemperature, stepTimeout,
-          environmentOptions, warmStartEpochs);
+          environmentOptions, warmStartEpochs, warmStartLearningRate);
     }
 
     /**
@@ -441,7 +451,7 @@ public final class GameRecipe {
     public Settings withStepTimeout(java.util.Optional<java.time.Duration> timeout) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
-          timeout, environmentOptions, warmStartEpochs);
+          timeout, environmentOptions, warmStartEpochs, warmStartLearningRate);
     }
 
     /**
@@ -451,17 +461,18 @@ public final class GameRecipe {
     public Settings withEnvironmentOptions(Map<String, String> options) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
-          stepTimeout, options, warmStartEpochs);
+          stepTimeout, options, warmStartEpochs, warmStartLearningRate);
     }
 
     /**
      * @param epochs passes of the supervised warm start over its examples
-     * @return a copy with that many
+     * @param lr the supervised warm start's learning rate
+     * @return a copy with these
      */
-    public Settings withWarmStartEpochs(int epochs) {
+    public Settings withWarmStart(int epochs, double lr) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, this.epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
-          stepTimeout, environmentOptions, epochs);
+          stepTimeout, environmentOptions, epochs, lr);
     }
   }
 
@@ -572,9 +583,10 @@ public final class GameRecipe {
   public Path warmStart() {
     Path warm = settings.workDir().resolve("warm-start" + game.cacheSuffix());
     Path recipe = warm.resolve("warm-start-settings.txt");
+    boolean firstRecipe = settings.warmStartEpochs() == 1 && settings.warmStartLearningRate() == 3e-3;
     String wanted = String.format(Locale.ROOT, "examples=%d repeat_share=%s seed=%d%s%s%n",
         settings.warmStartExamples(), settings.repeatShare(), settings.seed(),
-        settings.warmStartEpochs() == 1 ? "" : " epochs=" + settings.warmStartEpochs(),
+        firstRecipe ? "" : " epochs=" + settings.warmStartEpochs() + " lr=" + settings.warmStartLearningRate(),
         environmentOptions().isEmpty() ? "" : " options=" + new java.util.TreeMap<>(environmentOptions()));
     if (Files.exists(warm.resolve("model.safetensors"))) {
       String cached;
@@ -600,8 +612,8 @@ public final class GameRecipe {
         transcripts);
     out.printf(Locale.ROOT, "Warm start: %d turns of non-adaptive scripted players (after the first attempt %.0f%% of"
         + " turns repeat the previous attempt's action whatever its outcome; the rest the fixed line or a random legal"
-        + " action), %d epoch(s) of supervised training%n", transcripts.size(), 100 * settings.repeatShare(),
-        settings.warmStartEpochs());
+        + " action), %d epoch(s) of supervised training at learning rate %s%n", transcripts.size(),
+        100 * settings.repeatShare(), settings.warmStartEpochs(), settings.warmStartLearningRate());
     try (DjlLanguagePolicy policy = load(tiny)) {
       Qwen3Model model = MageTrainer.modelOf(policy);
       SupervisedResult r;
@@ -610,7 +622,8 @@ public final class GameRecipe {
           .optBatchSize(32)
           .optEpochs(settings.warmStartEpochs())
           .optSeed(settings.seed())
-          .optOptimizerConfig(AdamWConfig.builder().optLearningRate(3e-3).optWeightDecay(0).optWarmupSteps(5)
+          .optOptimizerConfig(AdamWConfig.builder().optLearningRate(settings.warmStartLearningRate())
+              .optWeightDecay(0).optWarmupSteps(5)
               .build())
           .build()) {
         r = sft.train(transcripts);

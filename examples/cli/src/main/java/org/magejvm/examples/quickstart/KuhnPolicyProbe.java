@@ -207,6 +207,25 @@ public final class KuhnPolicyProbe {
   }
 
   /**
+   * @param key a state key of {@link #stateKey}
+   * @return a short label for charts: seat, card initial and the betting ({@code "P1 Q vs bet"})
+   */
+  static String shortLabel(String key) {
+    Matcher m = Pattern.compile("p(\\d) (\\w)\\w*: (.*)").matcher(key);
+    if (!m.matches()) {
+      return key;
+    }
+    String betting = switch (m.group(3)) {
+      case "nothing yet" -> "opens";
+      case "player 0 checks, player 1 bets" -> "check, bet";
+      case "player 0 bets" -> "vs bet";
+      case "player 0 checks" -> "vs check";
+      default -> m.group(3);
+    };
+    return "P" + m.group(1) + " " + m.group(2) + " " + betting;
+  }
+
+  /**
    * @param observation a Kuhn Poker observation
    * @return a short key of its information state ({@code "p1 Queen: player 0 bets"}), or null when it is none
    */

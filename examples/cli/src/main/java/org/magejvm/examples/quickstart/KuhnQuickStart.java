@@ -76,6 +76,9 @@ public final class KuhnQuickStart {
       printHistoryEffect(before, after, withoutHistory, ceiling, recipe.game());
       KuhnPolicyProbe.Result probeAfter = KuhnPolicyProbe.probe(policy, probePrompts);
       printProbe(probeBefore, probeAfter);
+      Path chart = writeProbeChart(settings.workDir(), probeBefore, probeAfter);
+      out.println("  (chart: " + chart + ")");
+      out.flush();
       result.put("before", before);
       result.put("after", after);
       result.put("after_without_history", withoutHistory);
@@ -155,6 +158,36 @@ public final class KuhnQuickStart {
     out.printf(Locale.ROOT, "  (a spread near 0 means the model ignores its card and the betting; a change near 0"
         + " that it ignores its earlier attempts; over %d later-attempt prompts)%n", after.laterPrompts());
     out.flush();
+  }
+
+  /**
+   * Draws P(BET) per first-attempt state before and after training as a bar chart.
+   *
+   * @param workDir the run directory (the chart goes to its charts directory)
+   * @param before the probe before training
+   * @param after the probe after training
+   * @return the PNG file
+   */
+  static Path writeProbeChart(Path workDir, KuhnPolicyProbe.Result before, KuhnPolicyProbe.Result after) {
+    List<String> labels = new ArrayList<>();
+    double[] b = new double[before.firstAttempt().size()];
+    double[] a = new double[b.length];
+    int i = 0;
+    for (Map.Entry<String, Double> e : before.firstAttempt().entrySet()) {
+      labels.add(KuhnPolicyProbe.shortLabel(e.getKey()));
+      b[i] = e.getValue();
+      a[i] = after.firstAttempt().getOrDefault(e.getKey(), Double.NaN);
+      i++;
+    }
+    Map<String, double[]> means = new LinkedHashMap<>();
+    means.put("before training", b);
+    means.put("after training", a);
+    Map<String, double[]> none = new LinkedHashMap<>();
+    none.put("before training", new double[b.length]);
+    none.put("after training", new double[b.length]);
+    return org.magejvm.impl.train.TrainingCharts.writeComparison(
+        workDir.resolve(org.magejvm.impl.train.TrainingCharts.DIRECTORY), "bet_probability",
+        "P(BET) in a first attempt by seat, card and betting", "P(BET)", labels, means, none).get(0);
   }
 
   private static Map<String, Number> probeMap(KuhnPolicyProbe.Result r) {

@@ -45,6 +45,7 @@ class QuickStartCommandTest {
     assertThat(Files.readAllLines(dir.resolve("metrics.jsonl"))).hasSize(1);
     assertThat(dir.resolve("trained").resolve("model.safetensors")).exists();
     assertThat(dir.resolve("trained").resolve("config.json")).exists();
+    assertThat(dir.resolve("charts").resolve("bet_probability.png")).exists();
   }
 
   @Test

@@ -85,7 +85,8 @@ class GameRecipeTest {
   void aCachedWarmStartMadeWithOtherSettingsIsRefused(@TempDir Path dir) throws Exception {
     Path warm = Files.createDirectories(dir.resolve("warm-start"));
     Files.writeString(warm.resolve("model.safetensors"), "");
-    Files.writeString(warm.resolve("warm-start-settings.txt"), "examples=64 repeat_share=0.0 seed=3 epochs=4\n");
+    Files.writeString(warm.resolve("warm-start-settings.txt"),
+        "examples=64 repeat_share=0.0 seed=3 epochs=4 lr=0.001\n");
     assertThatThrownBy(() -> recipe(dir, 0.5).warmStart())
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("repeat_share=0.0")
@@ -93,9 +94,10 @@ class GameRecipeTest {
     assertThat(recipe(dir, 0.0).warmStart()).isEqualTo(warm);
     // one made with another number of passes is refused too
     GameRecipe onePass = new GameRecipe(REGISTRY, new GameRecipe.Settings(dir, 64, 0, 1, 4, 5e-4, 0.1, 512, 1, 3)
-        .withAblation(0.0, AnchorScope.PROMPT, 25).withWarmStartEpochs(1), new PrintWriter(Writer.nullWriter()));
+        .withAblation(0.0, AnchorScope.PROMPT, 25).withWarmStart(1, 3e-3), new PrintWriter(Writer.nullWriter()));
     assertThatThrownBy(onePass::warmStart).isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("seed=3 epochs=4,").hasMessageContaining("not examples=64 repeat_share=0.0 seed=3;");
+        .hasMessageContaining("seed=3 epochs=4 lr=0.001,")
+        .hasMessageContaining("not examples=64 repeat_share=0.0 seed=3;");
   }
 
   /** The rewards of the hands' last turns, as a set. */
@@ -127,10 +129,11 @@ class GameRecipeTest {
     // a warm start cached with other options is not taken for one made with these
     Path warm = Files.createDirectories(dir.resolve("warm-start"));
     Files.writeString(warm.resolve("model.safetensors"), "");
-    Files.writeString(warm.resolve("warm-start-settings.txt"), "examples=64 repeat_share=0.5 seed=3 epochs=4\n");
+    Files.writeString(warm.resolve("warm-start-settings.txt"),
+        "examples=64 repeat_share=0.5 seed=3 epochs=4 lr=0.001\n");
     assertThat(chips.warmStart()).isEqualTo(warm);
     assertThatThrownBy(winLoss::warmStart).isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("options={reward=win-loss}").hasMessageContaining("epochs=4,");
+        .hasMessageContaining("options={reward=win-loss}").hasMessageContaining("epochs=4 lr=0.001,");
   }
 
   @Test
@@ -143,8 +146,11 @@ class GameRecipeTest {
     assertThatThrownBy(() -> s.withAblation(0.5, AnchorScope.GLOBAL, Double.NaN))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("invalid-action penalty");
     assertThat(s.warmStartEpochs()).isEqualTo(GameRecipe.DEFAULT_WARM_START_EPOCHS);
-    assertThatThrownBy(() -> s.withWarmStartEpochs(0))
+    assertThat(s.warmStartLearningRate()).isEqualTo(GameRecipe.DEFAULT_WARM_START_LEARNING_RATE);
+    assertThatThrownBy(() -> s.withWarmStart(0, 1e-3))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1 epoch");
+    assertThatThrownBy(() -> s.withWarmStart(1, 0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("learning rate");
   }
 
   @Test

@@ -21,6 +21,9 @@ class KuhnPolicyProbeTest {
     assertThat(KuhnPolicyProbe.stateKey("You are player 1. Your card: Queen. Betting so far: player 0 bets."))
         .isEqualTo("p1 Queen: player 0 bets");
     assertThat(KuhnPolicyProbe.stateKey("Place your mark")).isNull();
+    assertThat(KuhnPolicyProbe.shortLabel("p1 Queen: player 0 bets")).isEqualTo("P1 Q vs bet");
+    assertThat(KuhnPolicyProbe.shortLabel("p0 King: player 0 checks, player 1 bets")).isEqualTo("P0 K check, bet");
+    assertThat(KuhnPolicyProbe.shortLabel("p0 Jack: nothing yet")).isEqualTo("P0 J opens");
   }
 
   @Test

@@ -23,8 +23,8 @@ import org.magejvm.spi.StepResult;
  * not move. A valid action is applied and, if the hand goes on, the opponent replies in the same step. When the hand
  * ends the reward is 5 times the chips the agent won (+-5 or +-10) by default ({@link RewardMode#CHIPS}, the
  * reference's) or 5 times the sign of the chips ({@link RewardMode#WIN_LOSS}: +5 won, -5 lost, whatever the stake),
- * the score is the chips, and the step is won when the chips are positive; a draw cannot happen. The observation shows the agent's seat, its card and the betting;
- * the opponent's card is shown only after a showdown.
+ * the score is the chips, and the step is won when the chips are positive; a draw cannot happen. The observation
+ * shows the agent's seat, its card and the betting; the opponent's card is shown only after a showdown.
  *
  * <p>Not thread-safe.
  */
