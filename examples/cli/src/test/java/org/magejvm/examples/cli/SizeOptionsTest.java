@@ -91,11 +91,13 @@ class SizeOptionsTest {
     add(out, experiment, "--eval-meta-episodes", MAX, "0", "-1");
     add(out, experiment, "--threads", MAX, "0", "-1");
     add(out, experiment, "--warm-start-examples", MAX, "0", "-1");
+    add(out, experiment, "--warm-start-epochs", MAX, "0", "-1");
     String[] quickstart = {"quickstart", "--work-dir", tmp.resolve("qs").toString()};
     add(out, quickstart, "--iterations", MAX, "-1");
     add(out, quickstart, "--tasks", MAX, "0", "-1");
     add(out, quickstart, "--eval-meta-episodes", MAX, "0", "-1");
     add(out, quickstart, "--warm-start-examples", MAX, "0", "-1");
+    add(out, quickstart, "--warm-start-epochs", MAX, "0", "-1");
     add(out, quickstart, "--threads", MAX, "0", "-1");
     add(out, quickstart, "--step-timeout", MAX, "0", "-1");
     return out.stream();
