@@ -69,7 +69,7 @@ public final class TrainingCharts {
    * @param categories the x-axis categories (for example the methods)
    * @param means per series (for example {@code pool success_rate[2]}), one mean per category
    * @param spreads per series, one error-bar half-width per category (for example the sample standard deviation;
-   *     0 where there is one seed)
+   *     0 where there is one seed); a series whose spreads are all 0 is drawn without error bars
    * @return the files written
    * @throws IllegalArgumentException when a series' arrays do not match the categories
    * @throws UncheckedIOException naming the file when the chart cannot be written
@@ -79,6 +79,9 @@ public final class TrainingCharts {
     CategoryChart chart = new CategoryChartBuilder().width(900).height(480).title(title).xAxisTitle("")
         .yAxisTitle(yAxis).build();
     chart.getStyler().setYAxisMin(0.0);
+    if (categories.size() > 6) {
+      chart.getStyler().setXAxisLabelRotation(45); // many categories: keep their labels apart
+    }
     for (Map.Entry<String, double[]> e : means.entrySet()) {
       double[] spread = spreads.get(e.getKey());
       if (e.getValue().length != categories.size() || spread == null || spread.length != categories.size()) {
@@ -91,7 +94,11 @@ public final class TrainingCharts {
         m.add(e.getValue()[i]);
         err.add(spread[i]);
       }
-      chart.addSeries(e.getKey(), categories, m, err);
+      if (err.stream().allMatch(x -> x == 0)) {
+        chart.addSeries(e.getKey(), categories, m); // no spread: no error bars
+      } else {
+        chart.addSeries(e.getKey(), categories, m, err);
+      }
     }
     try {
       Files.createDirectories(outDir);

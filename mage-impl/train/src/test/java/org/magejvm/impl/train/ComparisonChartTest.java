@@ -32,6 +32,28 @@ class ComparisonChartTest {
   }
 
   @Test
+  void seriesWithoutSpreadHaveNoErrorBars(@TempDir Path dir) throws Exception {
+    List<String> states = List.of("a", "b", "c", "d", "e", "f", "g", "h");
+    double[] values = {0.2, 0.4, 0.7, 0.7, 0.2, 0.7, 0.3, 0.3};
+    String none = Files.readString(TrainingCharts.writeComparison(dir, "none", "t", "y", states,
+        Map.of("s", values), Map.of("s", new double[8])).get(1));
+    double[] small = new double[8];
+    java.util.Arrays.fill(small, 0.01);
+    String bars = Files.readString(TrainingCharts.writeComparison(dir, "bars", "t", "y", states,
+        Map.of("s", values), Map.of("s", small)).get(1));
+    // XChart draws each error bar as lines: 3 per bar here (the stem and two caps)
+    assertThat(count(bars, "<line") - count(none, "<line")).isEqualTo(3 * 8);
+  }
+
+  private static int count(String text, String what) {
+    int n = 0;
+    for (int i = text.indexOf(what); i >= 0; i = text.indexOf(what, i + 1)) {
+      n++;
+    }
+    return n;
+  }
+
+  @Test
   void aSeriesOfTheWrongLengthIsRefused(@TempDir Path dir) {
     assertThatThrownBy(() -> TrainingCharts.writeComparison(dir, "m", "t", "y", List.of("a", "b"),
         Map.of("s", new double[] {1}), Map.of("s", new double[] {0})))
