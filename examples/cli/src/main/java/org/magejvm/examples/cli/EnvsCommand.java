@@ -14,9 +14,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code mage envs}: lists every discovered environment provider with its version and jar. */
+/** {@code mage envs}: lists every discovered environment provider with its version, jar, opponents and options. */
 @Command(name = "envs", mixinStandardHelpOptions = true,
-    description = "List every discovered environment provider: id, version, jar location.")
+    description = "List every discovered environment provider: id, version, jar location, opponents, scripted"
+        + " policies and the options its create() takes (--env-option KEY=VALUE).")
 final class EnvsCommand implements Callable<Integer> {
 
   @Option(names = "--json", description = "Print JSON instead of a table.")
@@ -41,6 +42,7 @@ final class EnvsCommand implements Callable<Integer> {
         row.put("location", info.location());
         row.put("opponents", p.opponents().ids());
         row.put("policies", p.scriptedPolicies());
+        row.put("options", p.options());
         rows.add(row);
       }
       out.println(new GsonBuilder().setPrettyPrinting().create().toJson(rows));
@@ -53,6 +55,9 @@ final class EnvsCommand implements Callable<Integer> {
           out.printf("%-18s opponents: %s%n", "", String.join(", ", p.opponents().ids()));
         }
         out.printf("%-18s policies:  %s%n", "", String.join(", ", p.scriptedPolicies()));
+        for (Map.Entry<String, String> o : p.options().entrySet()) {
+          out.printf("%-18s option:    %s: %s%n", "", o.getKey(), o.getValue());
+        }
       }
     }
     out.flush();
