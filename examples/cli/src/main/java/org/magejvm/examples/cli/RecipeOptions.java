@@ -79,9 +79,7 @@ final class RecipeOptions {
    * @throws picocli.CommandLine.ParameterException naming the option when the environment refuses it
    */
   void checkEnvironmentOptions(CommandSpec spec, EnvironmentRegistry registry, GameRecipe.Game game) {
-    Map<String, String> merged = new LinkedHashMap<>(game.environmentOptions());
-    merged.putAll(environmentOptions);
-    try (Environment e = registry.require(game.environment()).create(merged)) {
+    try (Environment e = registry.require(game.environment()).create(environmentOptions)) {
       // created only to check the options
       e.id();
     } catch (IllegalArgumentException e) {

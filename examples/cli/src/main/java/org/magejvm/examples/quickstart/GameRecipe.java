@@ -80,13 +80,10 @@ public final class GameRecipe {
    * @param cacheSuffix appended to the names of the cached tiny model and warm start ("" for Kuhn Poker, which
    *     keeps the names of earlier versions)
    * @param draws whether the game has draws (their rates are then reported beside the success rates)
-   * @param environmentOptions the recipe's environment options for this game; {@link Settings#environmentOptions()}
-   *     entries override them
    */
   public record Game(
       String environment, List<String> pool, String heldOut, Seat heldOutSeat, Seating poolSeating,
-      String fixedPolicy, String referencePolicy, String referenceLabel, String cacheSuffix, boolean draws,
-      Map<String, String> environmentOptions) {
+      String fixedPolicy, String referencePolicy, String referenceLabel, String cacheSuffix, boolean draws) {
 
     /**
      * Validates and copies.
@@ -101,10 +98,8 @@ public final class GameRecipe {
      * @param referenceLabel its label
      * @param cacheSuffix cache name suffix
      * @param draws whether the game has draws
-     * @param environmentOptions the recipe's environment options
      */
     public Game {
-      environmentOptions = Map.copyOf(environmentOptions);
       java.util.Objects.requireNonNull(environment, "environment");
       pool = List.copyOf(pool);
       java.util.Objects.requireNonNull(heldOut, "heldOut");
@@ -146,8 +141,7 @@ public final class GameRecipe {
    * ceiling of every set without exploiting anyone (docs/results.md).
    */
   public static final Game KUHN = new Game("mage-kuhn-poker", List.of("conservative", "aggressive", "intermediate"),
-      "cfr", Seat.SECOND, Seating.mixed(0.5), "fixed-line", "adaptive", "winnable-deal ceiling", "", false,
-      Map.of());
+      "cfr", Seat.SECOND, Seating.mixed(0.5), "fixed-line", "adaptive", "winnable-deal ceiling", "", false);
 
   /**
    * Tic-Tac-Toe: one evaluation set per pool opponent (MCTS with 100 simulations, the six preferred-position players,
@@ -160,7 +154,7 @@ public final class GameRecipe {
       List.of("mcts-100", "preferred-center-first", "preferred-corners-first", "preferred-edges-first",
           "preferred-main-diagonal", "preferred-anti-diagonal", "preferred-reverse", "random"),
       "mcts-1000", Seat.FIRST, Seating.of(Seat.FIRST), "minimax", "minimax", "minimax (not a ceiling)",
-      "-tictactoe", true, Map.of());
+      "-tictactoe", true);
 
   /** Response tokens per turn (an action answer is a handful of tokens). */
   public static final int MAX_NEW_TOKENS = 16;
@@ -213,8 +207,8 @@ public final class GameRecipe {
    *     probability into a certainty
    * @param stepTimeout the limit of one environment call in every rollout of the recipe ({@link
    *     RolloutConfig#stepTimeout()}), empty for none
-   * @param environmentOptions environment options for every rollout of the recipe (warm start, training and
-   *     evaluation), added to the game's own ({@link Game#environmentOptions()}) and overriding them
+   * @param environmentOptions the game environment's options for every rollout of the recipe (warm start, training
+   *     and evaluation), empty for its defaults
    * @param warmStartEpochs passes of the supervised warm start over its examples (see {@link
    *     #DEFAULT_WARM_START_EPOCHS})
    * @param warmStartLearningRate the supervised warm start's AdamW learning rate (see {@link
@@ -512,11 +506,9 @@ public final class GameRecipe {
     return game;
   }
 
-  /** @return the environment options of every rollout: the game's, overridden by the settings' */
+  /** @return the environment options of every rollout (the settings') */
   public Map<String, String> environmentOptions() {
-    Map<String, String> merged = new LinkedHashMap<>(game.environmentOptions());
-    merged.putAll(settings.environmentOptions());
-    return java.util.Collections.unmodifiableMap(merged);
+    return settings.environmentOptions();
   }
 
   /**

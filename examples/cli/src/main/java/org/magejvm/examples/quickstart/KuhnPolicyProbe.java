@@ -30,6 +30,7 @@ public final class KuhnPolicyProbe {
 
   private static final Pattern STATE = Pattern.compile(
       "You are player (\\d)\\. Your card: (\\w+)\\. Betting so far: ([^.]*)\\.");
+  private static final Pattern KEY = Pattern.compile("p(\\d) (\\w)\\w*: (.*)");
 
   /**
    * The probe's result.
@@ -211,7 +212,7 @@ public final class KuhnPolicyProbe {
    * @return a short label for charts: seat, card initial and the betting ({@code "P1 Q vs bet"})
    */
   static String shortLabel(String key) {
-    Matcher m = Pattern.compile("p(\\d) (\\w)\\w*: (.*)").matcher(key);
+    Matcher m = KEY.matcher(key);
     if (!m.matches()) {
       return key;
     }
