@@ -79,7 +79,8 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
         evalMetaEpisodes, recipe.learningRate, recipe.klCoefficient, 512, 1, seed)
         .withEvaluationTemperature(recipe.evaluationTemperature())
         .withEnvironmentOptions(recipe.environmentOptions)
-        .withWarmStart(recipe.warmStartEpochs, recipe.warmStartLearningRate);
+        .withWarmStart(recipe.warmStartEpochs, recipe.warmStartLearningRate)
+        .withMaxUpdateKl(recipe.maxUpdateKl);
     List<MethodPreset> presets = new java.util.ArrayList<>();
     for (String m : methods) {
       MethodPreset p = MethodsExperiment.METHODS.stream().filter(x -> x.id().equals(m)).findFirst().orElse(null);

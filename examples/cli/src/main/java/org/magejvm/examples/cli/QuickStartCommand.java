@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import org.magejvm.api.AnchorScope;
 import org.magejvm.examples.quickstart.KuhnQuickStart;
 import org.magejvm.examples.quickstart.GameRecipe;
+import org.magejvm.examples.quickstart.ShippedWarmStart;
 import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.impl.train.ChartListener;
 import org.magejvm.impl.train.MetricsFileListener;
@@ -74,6 +75,11 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
       description = "Decoder layers of the tiny model written on first use (default: ${DEFAULT-VALUE}).")
   int modelLayers;
 
+  @Option(names = "--no-shipped-warm-start",
+      description = "Train the warm start in the work directory even when the one shipped with mage fits the settings"
+          + " (it does for the defaults with seed 1; a new work directory then takes about 3 minutes longer).")
+  boolean noShippedWarmStart;
+
   @Option(names = "--step-timeout", paramLabel = "SECONDS",
       description = "Fail a meta-episode whose environment call (create, reset, step, render) takes longer than this;"
           + " the others go on (default: no limit).")
@@ -81,6 +87,10 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
 
   @Option(names = "--json", description = "Print the before/after table as one JSON object instead of text.")
   boolean json;
+
+  /** The shape of the shipped warm start's model (the default of --model-width and --model-layers). */
+  private static final int SHIPPED_WIDTH = 64;
+  private static final int SHIPPED_LAYERS = 2;
 
   @CommandLine.Mixin RecipeOptions recipe;
 
@@ -102,7 +112,7 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
         iterations != null ? iterations : quick ? 5 : 40, tasks != null ? tasks : 4,
         evalMetaEpisodes != null ? evalMetaEpisodes : quick ? 16 : 48, recipe.learningRate, recipe.klCoefficient,
         512, 1, seed, repeatShare, anchors, invalidPenalty, recipe.evaluationTemperature(), timeout,
-        recipe.environmentOptions, recipe.warmStartEpochs, recipe.warmStartLearningRate);
+        recipe.environmentOptions, recipe.warmStartEpochs, recipe.warmStartLearningRate, recipe.maxUpdateKl);
     Limits.endOfOptions();
     LibtorchThreads.apply(recipe.threads);
     PrintWriter out = spec.commandLine().getOut();
@@ -116,7 +126,14 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
       if (!json) {
         listeners.add(bar);
       }
-      new GameRecipe(registry, settings, progress).tinyModel(modelWidth, modelLayers);
+      GameRecipe game = new GameRecipe(registry, settings, progress);
+      if (!noShippedWarmStart && modelWidth == SHIPPED_WIDTH && modelLayers == SHIPPED_LAYERS
+          && !java.nio.file.Files.exists(game.tinyModelDir()) && ShippedWarmStart.install(game)) {
+        progress.println("Warm start: the one shipped with mage for these settings (seed " + seed + "), copied to "
+            + game.warmStartDir() + "; --no-shipped-warm-start trains it afresh (about 3 minutes)");
+      } else {
+        game.tinyModel(modelWidth, modelLayers);
+      }
       result = new KuhnQuickStart(registry, progress).run(settings, MethodPreset.MAGE,
           listeners);
     }

@@ -33,6 +33,11 @@ final class RecipeOptions {
           + " (default: ${DEFAULT-VALUE}).")
   double klCoefficient;
 
+  @Option(names = "--max-update-kl", paramLabel = "X", defaultValue = "0.05",
+      description = "Undo an update that moves the policy on its own batch by a larger mean per-token KL divergence"
+          + " than X; 0 turns the check off (default: ${DEFAULT-VALUE}).")
+  double maxUpdateKl;
+
   @Option(names = "--eval-temperature", paramLabel = "T",
       description = "Evaluate at this temperature with neither top-p nor top-k, 0 for greedy (a diagnostic: shows"
           + " probability shifts the reference's evaluation sampling, temperature 0.7, top-p 0.8, top-k 20, rounds"
@@ -62,11 +67,27 @@ final class RecipeOptions {
    * @return the same check
    */
   Limits addTo(Limits limits) {
+    positive(limits, "--lr", learningRate);
+    positive(limits, "--warm-start-lr", warmStartLearningRate);
+    nonNegative(limits, "--kl", klCoefficient);
+    nonNegative(limits, "--max-update-kl", maxUpdateKl);
     return limits
         .count("--warm-start-examples", warmStartExamples, 1, Limits.MAX_EXAMPLES,
             "each example keeps its prompt and response in memory")
         .count("--warm-start-epochs", warmStartEpochs, 1, Limits.MAX_ITERATIONS, Limits.SANE)
         .count("--threads", threads, 1, Limits.MAX_THREADS, Limits.SANE);
+  }
+
+  private static void positive(Limits limits, String option, double value) {
+    if (!(value > 0) || Double.isInfinite(value)) {
+      limits.error(option + " must be a finite number above 0, got " + value);
+    }
+  }
+
+  private static void nonNegative(Limits limits, String option, double value) {
+    if (!(value >= 0) || Double.isInfinite(value)) {
+      limits.error(option + " must be a finite number, 0 or above, got " + value);
+    }
   }
 
   /**

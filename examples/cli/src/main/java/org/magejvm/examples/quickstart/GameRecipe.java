@@ -182,6 +182,11 @@ public final class GameRecipe {
   public static final int DEFAULT_WARM_START_EPOCHS = 4;
   /** The default learning rate of the supervised warm start (see {@link #DEFAULT_WARM_START_EPOCHS}). */
   public static final double DEFAULT_WARM_START_LEARNING_RATE = 1e-3;
+  /**
+   * The default limit of the mean per-token KL divergence one update may cause on its own batch before it is undone
+   * ({@link PolicyUpdater.Settings#maxUpdateKl()}).
+   */
+  public static final double DEFAULT_MAX_UPDATE_KL = 0.05;
   /** The default GiGPO anchors: the whole prompt, so that turns after different earlier attempts are not pooled. */
   public static final AnchorScope DEFAULT_ANCHORS = AnchorScope.PROMPT;
 
@@ -213,12 +218,15 @@ public final class GameRecipe {
    *     #DEFAULT_WARM_START_EPOCHS})
    * @param warmStartLearningRate the supervised warm start's AdamW learning rate (see {@link
    *     #DEFAULT_WARM_START_LEARNING_RATE})
+   * @param maxUpdateKl the largest mean per-token KL divergence one update may cause on its batch before it is
+   *     undone ({@link PolicyUpdater.Settings#maxUpdateKl()}; see {@link #DEFAULT_MAX_UPDATE_KL}), 0 for no check
    */
   public record Settings(
       Path workDir, int warmStartExamples, int iterations, int tasks, int evalMetaEpisodes, double learningRate,
       double klCoefficient, int miniBatchTurns, int epochs, long seed, double repeatShare, AnchorScope anchors,
       double invalidPenalty, double evalTemperature, java.util.Optional<java.time.Duration> stepTimeout,
-      Map<String, String> environmentOptions, int warmStartEpochs, double warmStartLearningRate) {
+      Map<String, String> environmentOptions, int warmStartEpochs, double warmStartLearningRate,
+      double maxUpdateKl) {
 
     /**
      * Validates.
@@ -241,8 +249,13 @@ public final class GameRecipe {
      * @param environmentOptions environment options
      * @param warmStartEpochs warm-start epochs
      * @param warmStartLearningRate warm-start learning rate
+     * @param maxUpdateKl the update's KL limit, 0 for none
      */
     public Settings {
+      if (!(maxUpdateKl >= 0) || Double.isInfinite(maxUpdateKl)) {
+        throw new IllegalArgumentException("the update's KL limit must be finite and >= 0 (0: no check), got "
+            + maxUpdateKl);
+      }
       java.util.Objects.requireNonNull(stepTimeout, "stepTimeout");
       environmentOptions = Map.copyOf(environmentOptions);
       if (warmStartEpochs < 1) {
@@ -297,7 +310,7 @@ public final class GameRecipe {
         java.util.Optional<java.time.Duration> stepTimeout, Map<String, String> environmentOptions) {
       this(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate, klCoefficient,
           miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature, stepTimeout,
-          environmentOptions, DEFAULT_WARM_START_EPOCHS, DEFAULT_WARM_START_LEARNING_RATE);
+          environmentOptions, DEFAULT_WARM_START_EPOCHS, DEFAULT_WARM_START_LEARNING_RATE, DEFAULT_MAX_UPDATE_KL);
     }
 
     /**
@@ -384,7 +397,7 @@ public final class GameRecipe {
     public Settings withEvaluationTemperature(double temperature) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, temperature,
-          stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate);
+          stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl);
     }
 
     /** @return the sampling of evaluations (without its seed) */
@@ -423,7 +436,7 @@ public final class GameRecipe {
     public Settings withSeed(long s) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, s, repeatShare, anchors, invalidPenalty, evalTemperature,
-          stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate);
+          stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl);
     }
 
     /**
@@ -435,7 +448,7 @@ public final class GameRecipe {
     public Settings withAblation(double share, AnchorScope scope, double penalty) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, seed, share, scope, penalty, evalTemperature, stepTimeout,
-          environmentOptions, warmStartEpochs, warmStartLearningRate);
+          environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl);
     }
 
     /**
@@ -445,7 +458,7 @@ public final class GameRecipe {
     public Settings withStepTimeout(java.util.Optional<java.time.Duration> timeout) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
-          timeout, environmentOptions, warmStartEpochs, warmStartLearningRate);
+          timeout, environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl);
     }
 
     /**
@@ -455,7 +468,7 @@ public final class GameRecipe {
     public Settings withEnvironmentOptions(Map<String, String> options) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
-          stepTimeout, options, warmStartEpochs, warmStartLearningRate);
+          stepTimeout, options, warmStartEpochs, warmStartLearningRate, maxUpdateKl);
     }
 
     /**
@@ -466,7 +479,17 @@ public final class GameRecipe {
     public Settings withWarmStart(int epochs, double lr) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, this.epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
-          stepTimeout, environmentOptions, epochs, lr);
+          stepTimeout, environmentOptions, epochs, lr, maxUpdateKl);
+    }
+
+    /**
+     * @param limit the largest mean per-token KL divergence one update may cause before it is undone, 0 for none
+     * @return a copy with that limit
+     */
+    public Settings withMaxUpdateKl(double limit) {
+      return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
+          klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
+          stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate, limit);
     }
   }
 
@@ -506,6 +529,11 @@ public final class GameRecipe {
     return game;
   }
 
+  /** @return the settings */
+  public Settings settings() {
+    return settings;
+  }
+
   /** @return the environment options of every rollout (the settings') */
   public Map<String, String> environmentOptions() {
     return settings.environmentOptions();
@@ -516,8 +544,13 @@ public final class GameRecipe {
    *     one written now with the default shape (width 64, 2 layers)
    */
   public Path tinyModel() {
-    Path dir = settings.workDir().resolve("tiny-qwen3" + game.cacheSuffix());
+    Path dir = tinyModelDir();
     return Files.exists(dir.resolve("model.safetensors")) ? dir : tinyModel(64, 2);
+  }
+
+  /** @return where the untrained tiny model is cached in the work directory (it may not exist yet) */
+  public Path tinyModelDir() {
+    return settings.workDir().resolve("tiny-qwen3" + game.cacheSuffix());
   }
 
   /**
@@ -528,11 +561,21 @@ public final class GameRecipe {
    * @param layers the decoder layers
    * @return the directory
    * @throws IllegalArgumentException when the shape is impossible
-   * @throws IllegalStateException when the cached model has another shape
+   * @throws IllegalStateException when the cached model or the cached warm start has another shape
    */
   public Path tinyModel(int width, int layers) {
     requireModelShape(width, layers);
-    Path dir = settings.workDir().resolve("tiny-qwen3" + game.cacheSuffix());
+    Path dir = tinyModelDir();
+    Path warm = warmStartDir();
+    if (Files.exists(warm.resolve("config.json"))) {
+      // a warm start cached (or shipped) without its tiny model must have the asked shape as well
+      Qwen3Config cached = Qwen3Config.fromFile(warm);
+      if (cached.hiddenSize() != width || cached.numHiddenLayers() != layers) {
+        throw new IllegalStateException("the warm start cached in " + warm + " has width " + cached.hiddenSize()
+            + " and " + cached.numHiddenLayers() + " layers, not " + width + " and " + layers
+            + "; use another work directory or delete " + warm);
+      }
+    }
     if (!Files.exists(dir.resolve("model.safetensors"))) {
       out.println("Writing a tiny Qwen3 checkpoint (width " + width + ", " + layers + " layers; tokenizer learned from "
           + game.environment() + " prompts) to " + dir);
@@ -567,19 +610,35 @@ public final class GameRecipe {
     }
   }
 
+  /** The file in a warm start's directory that records the settings it was made with ({@link #warmStartKey()}). */
+  public static final String WARM_START_SETTINGS_FILE = "warm-start-settings.txt";
+
+  /** @return where the warm start is cached in the work directory */
+  public Path warmStartDir() {
+    return settings.workDir().resolve("warm-start" + game.cacheSuffix());
+  }
+
+  /**
+   * @return the settings the warm start depends on, as recorded in {@link #WARM_START_SETTINGS_FILE} (one line): a
+   *     cached warm start is reused only when its line is the same
+   */
+  public String warmStartKey() {
+    boolean firstRecipe = settings.warmStartEpochs() == 1 && settings.warmStartLearningRate() == 3e-3;
+    return String.format(Locale.ROOT, "examples=%d repeat_share=%s seed=%d%s%s%n",
+        settings.warmStartExamples(), settings.repeatShare(), settings.seed(),
+        firstRecipe ? "" : " epochs=" + settings.warmStartEpochs() + " lr=" + settings.warmStartLearningRate(),
+        environmentOptions().isEmpty() ? "" : " options=" + new java.util.TreeMap<>(environmentOptions()));
+  }
+
   /**
    * @return the warm-started model's directory (trained on first use, then reused while the warm-start settings are
    *     the same)
    * @throws IllegalStateException when the cached warm start was made with other warm-start settings
    */
   public Path warmStart() {
-    Path warm = settings.workDir().resolve("warm-start" + game.cacheSuffix());
-    Path recipe = warm.resolve("warm-start-settings.txt");
-    boolean firstRecipe = settings.warmStartEpochs() == 1 && settings.warmStartLearningRate() == 3e-3;
-    String wanted = String.format(Locale.ROOT, "examples=%d repeat_share=%s seed=%d%s%s%n",
-        settings.warmStartExamples(), settings.repeatShare(), settings.seed(),
-        firstRecipe ? "" : " epochs=" + settings.warmStartEpochs() + " lr=" + settings.warmStartLearningRate(),
-        environmentOptions().isEmpty() ? "" : " options=" + new java.util.TreeMap<>(environmentOptions()));
+    Path warm = warmStartDir();
+    Path recipe = warm.resolve(WARM_START_SETTINGS_FILE);
+    String wanted = warmStartKey();
     if (Files.exists(warm.resolve("model.safetensors"))) {
       String cached;
       try {
@@ -746,7 +805,8 @@ public final class GameRecipe {
           .setOptimizer(optimizer)
           .setAdamW(adamw)
           .optReference(reference)
-          .optUpdateSettings(new PolicyUpdater.Settings(settings.miniBatchTurns(), 64, settings.epochs(), true, true))
+          .optUpdateSettings(new PolicyUpdater.Settings(settings.miniBatchTurns(), 64, settings.epochs(), true, true,
+              settings.maxUpdateKl()))
           .optValidateEvery(0)
           .optSeed(Seeds.derive(trainingSeed, 13, 0));
       listeners.forEach(b::addListener);

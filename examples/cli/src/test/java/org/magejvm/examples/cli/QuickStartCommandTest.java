@@ -49,6 +49,30 @@ class QuickStartCommandTest {
   }
 
   @Test
+  void theDefaultWarmStartComesFromTheJarAndEveryUpdateIsChecked(@TempDir Path dir) throws Exception {
+    CliRun run = CliRun.of("quickstart", "--work-dir", dir.toString(), "--iterations", "2", "--tasks", "1",
+        "--eval-meta-episodes", "4");
+    assertThat(run.code()).as(run.err()).isZero();
+    assertThat(run.out()).contains("Warm start: the one shipped with mage").doesNotContain("supervised training");
+    assertThat(dir.resolve("tiny-qwen3")).doesNotExist();
+    assertThat(dir.resolve("warm-start").resolve("model.safetensors")).exists();
+    List<String> lines = Files.readAllLines(dir.resolve("metrics.jsonl"));
+    assertThat(lines).hasSize(2);
+    for (String line : lines) {
+      JsonObject m = JsonParser.parseString(line).getAsJsonObject();
+      assertThat(m.get("rejected_updates").getAsInt()).isBetween(0, 1);
+      if (m.get("trained_turns").getAsInt() > 0) {
+        assertThat(m.get("update_kl").getAsDouble()).isFinite().isNotNegative();
+      }
+    }
+    // a second run finds it in the work directory like any cached warm start
+    CliRun again = CliRun.of("quickstart", "--work-dir", dir.toString(), "--iterations", "0", "--tasks", "1",
+        "--eval-meta-episodes", "1");
+    assertThat(again.code()).as(again.err()).isZero();
+    assertThat(again.out()).doesNotContain("Warm start:");
+  }
+
+  @Test
   void anEnvironmentOptionTheGameRefusesIsAUsageErrorNamingIt(@TempDir Path dir) {
     CliRun unknown = CliRun.of("quickstart", "--work-dir", dir.toString(), "--env-option", "cards=5");
     assertThat(unknown.code()).isEqualTo(2);

@@ -100,6 +100,12 @@ class SizeOptionsTest {
     add(out, quickstart, "--warm-start-epochs", MAX, "0", "-1");
     add(out, quickstart, "--threads", MAX, "0", "-1");
     add(out, quickstart, "--step-timeout", MAX, "0", "-1");
+    for (String[] base : List.of(experiment, quickstart)) {
+      add(out, base, "--lr", "0", "-1e-3", "NaN", "Infinity");
+      add(out, base, "--warm-start-lr", "0", "-1", "NaN");
+      add(out, base, "--kl", "-0.1", "NaN");
+      add(out, base, "--max-update-kl", "-0.05", "NaN", "Infinity");
+    }
     return out.stream();
   }
 

@@ -410,6 +410,109 @@ public final class AdamW implements AutoCloseable {
   }
 
   /**
+   * Copies the parameters, both moments and the step counts, so that {@link #restore(Snapshot)} can undo the updates
+   * that follow (the trust-region check of {@link PolicyUpdater} undoes an update that moved the policy too far). The
+   * copies live on the parameters' device and take three times the trainable parameters' memory until the snapshot
+   * is closed.
+   *
+   * @return the snapshot; close it when done
+   * @throws IllegalStateException when the optimizer is closed
+   */
+  public Snapshot snapshot() {
+    checkOpen();
+    NDManager copies = manager.newSubManager();
+    GradMode noGrad = GradMode.disabled();
+    try {
+      Map<String, NDArray[]> state = new LinkedHashMap<>();
+      for (Map.Entry<String, NDArray> e : parameters.entrySet()) {
+        state.put(e.getKey(), new NDArray[] {
+            copy(e.getValue(), copies), copy(firstMoments.get(e.getKey()), copies),
+            copy(secondMoments.get(e.getKey()), copies)});
+      }
+      return new Snapshot(this, copies, state, stepCount, skippedCount);
+    } catch (RuntimeException e) {
+      copies.close();
+      throw e;
+    } finally {
+      noGrad.close();
+    }
+  }
+
+  private static NDArray copy(NDArray a, NDManager into) {
+    NDArray c = a.duplicate();
+    c.attach(into);
+    return c;
+  }
+
+  /**
+   * Puts back the parameters, moments and step counts a snapshot of this optimizer holds (written in place: the
+   * parameter arrays stay the same objects) and zeroes the gradients. The snapshot stays open and can be restored
+   * again.
+   *
+   * @param snapshot a snapshot taken by this optimizer
+   * @throws IllegalArgumentException when the snapshot belongs to another optimizer
+   * @throws IllegalStateException when the optimizer or the snapshot is closed
+   */
+  public void restore(Snapshot snapshot) {
+    checkOpen();
+    Objects.requireNonNull(snapshot, "snapshot");
+    if (snapshot.owner != this) {
+      throw new IllegalArgumentException("the snapshot was taken by another optimizer");
+    }
+    if (snapshot.closed) {
+      throw new IllegalStateException("the snapshot is closed");
+    }
+    NDIndex all = new NDIndex("...");
+    GradMode noGrad = GradMode.disabled();
+    try {
+      for (Map.Entry<String, NDArray> e : parameters.entrySet()) {
+        NDArray[] saved = snapshot.state.get(e.getKey());
+        e.getValue().set(all, saved[0]);
+        firstMoments.get(e.getKey()).set(all, saved[1]);
+        secondMoments.get(e.getKey()).set(all, saved[2]);
+      }
+    } finally {
+      noGrad.close();
+    }
+    stepCount = snapshot.stepCount;
+    skippedCount = snapshot.skippedCount;
+    zeroGradients();
+  }
+
+  /** A copy of an optimizer's parameters and state ({@link AdamW#snapshot()}); holds device memory until closed. */
+  public static final class Snapshot implements AutoCloseable {
+    private final AdamW owner;
+    private final NDManager copies;
+    private final Map<String, NDArray[]> state;
+    private final long stepCount;
+    private final long skippedCount;
+    private boolean closed;
+
+    private Snapshot(AdamW owner, NDManager copies, Map<String, NDArray[]> state, long stepCount,
+        long skippedCount) {
+      this.owner = owner;
+      this.copies = copies;
+      this.state = state;
+      this.stepCount = stepCount;
+      this.skippedCount = skippedCount;
+    }
+
+    /** @return the optimizer's step count when the snapshot was taken */
+    public long stepCount() {
+      return stepCount;
+    }
+
+    /** Releases the copies. Idempotent. */
+    @Override
+    public void close() {
+      if (!closed) {
+        closed = true;
+        copies.close();
+      }
+    }
+  }
+
+  /**
    * Saves the complete state into a directory (created if missing): the moments file first, then {@value
    * #STATE_FILE} by an atomic rename; moments files of earlier saves in the directory are deleted afterwards.
    *

@@ -457,6 +457,12 @@ public final class MageTrainer {
     metrics.put("optimizer_steps", update.optimizerSteps());
     metrics.put("skipped_steps", update.skippedSteps());
     metrics.put("grad_norm", update.meanGradNorm());
+    if (!Double.isNaN(update.updateKl())) {
+      metrics.put("update_kl", update.updateKl());
+    }
+    if (updateSettings.maxUpdateKl() > 0) {
+      metrics.put("rejected_updates", update.rejected() ? 1 : 0);
+    }
     metrics.put("learning_rate", adamw.learningRate());
     update.diagnostics().forEach(metrics::put);
     metrics.put("timing/rollout_s", (t1 - t0) / 1e9);

@@ -36,9 +36,18 @@ import org.magejvm.api.annotation.Api;
  * little (a minibatch's gradient is the same however it is cut). Rows whose advantage is exactly zero
  * contribute no policy gradient; with {@link Settings#skipZeroAdvantage()} they are left out of the update (and out of
  * the token normaliser) and counted, which changes only the entropy and KL terms' weight.
+ *
+ * <p>With {@link Settings#maxUpdateKl()} above 0 the update is checked after its last step: the rows are scored again
+ * and the mean per-token KL divergence from the policy before the update (the k3 estimate over the rows' own tokens)
+ * is compared with the limit. An update that moved the policy further is undone (parameters and optimizer state put
+ * back, {@link Report#rejected()}), so one unlucky batch cannot throw the policy out of its answer format. The
+ * reference has no such check: with one optimizer step per batch PPO's ratio clip never acts (the ratio is exactly 1
+ * at the first step), so nothing else bounds a step.
  */
 @Api(status = Api.Status.EXPERIMENTAL)
 public final class PolicyUpdater {
+
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PolicyUpdater.class);
 
   /**
    * How the update runs.
@@ -49,9 +58,13 @@ public final class PolicyUpdater {
    * @param recomputeOldLogProbs recompute the old log-probabilities at temperature 1 before the update (the
    *     reference's way) instead of taking the ones recorded while sampling
    * @param skipZeroAdvantage leave rows with a zero advantage out of the update
+   * @param maxUpdateKl the largest mean per-token KL divergence (old to new policy, on the batch's tokens) an update
+   *     may cause before it is undone; 0 turns the check off (the reference's behaviour). The check costs one more
+   *     scoring pass over the batch and a copy of the trainable parameters and optimizer state
    */
   public record Settings(
-      int miniBatchTurns, int microBatchTurns, int epochs, boolean recomputeOldLogProbs, boolean skipZeroAdvantage) {
+      int miniBatchTurns, int microBatchTurns, int epochs, boolean recomputeOldLogProbs, boolean skipZeroAdvantage,
+      double maxUpdateKl) {
 
     /**
      * Validates.
@@ -61,12 +74,40 @@ public final class PolicyUpdater {
      * @param epochs epochs
      * @param recomputeOldLogProbs recompute old log-probs
      * @param skipZeroAdvantage skip zero-advantage rows
+     * @param maxUpdateKl the update's KL limit, 0 for none
      */
     public Settings {
       if (miniBatchTurns < 1 || microBatchTurns < 1 || epochs < 1) {
         throw new IllegalArgumentException("miniBatchTurns, microBatchTurns and epochs must be >= 1, got "
             + miniBatchTurns + ", " + microBatchTurns + " and " + epochs);
       }
+      if (!(maxUpdateKl >= 0) || Double.isInfinite(maxUpdateKl)) {
+        throw new IllegalArgumentException("maxUpdateKl must be finite and >= 0 (0: no check), got " + maxUpdateKl);
+      }
+    }
+
+    /**
+     * Settings without the update's KL check.
+     *
+     * @param miniBatchTurns minibatch size
+     * @param microBatchTurns micro-batch size
+     * @param epochs epochs
+     * @param recomputeOldLogProbs recompute old log-probs
+     * @param skipZeroAdvantage skip zero-advantage rows
+     */
+    public Settings(
+        int miniBatchTurns, int microBatchTurns, int epochs, boolean recomputeOldLogProbs, boolean skipZeroAdvantage) {
+      this(miniBatchTurns, microBatchTurns, epochs, recomputeOldLogProbs, skipZeroAdvantage, 0);
+    }
+
+    /**
+     * These settings with another KL limit.
+     *
+     * @param limit the update's KL limit, 0 for none
+     * @return the new settings
+     */
+    public Settings withMaxUpdateKl(double limit) {
+      return new Settings(miniBatchTurns, microBatchTurns, epochs, recomputeOldLogProbs, skipZeroAdvantage, limit);
     }
 
     /** @return 64-turn minibatches, 8-turn micro-batches, one epoch, recomputed old log-probs, zero rows skipped */
@@ -118,6 +159,9 @@ public final class PolicyUpdater {
    * @param skippedSteps AdamW steps skipped for a non-finite loss or gradient
    * @param meanGradNorm the mean gradient norm (before clipping) over the steps that were not skipped
    * @param diagnostics the loss diagnostics, averaged over minibatches
+   * @param updateKl the mean per-token KL divergence the update caused on its rows (k3 estimate), NaN when not
+   *     measured ({@link Settings#maxUpdateKl()} is 0 or nothing was trained)
+   * @param rejected whether the update was undone for exceeding {@link Settings#maxUpdateKl()}
    */
   public record Report(
       int rows,
@@ -127,7 +171,9 @@ public final class PolicyUpdater {
       int optimizerSteps,
       int skippedSteps,
       double meanGradNorm,
-      Map<String, Double> diagnostics) {}
+      Map<String, Double> diagnostics,
+      double updateKl,
+      boolean rejected) {}
 
   private final Qwen3Model model;
   private final ReferencePolicy reference;
@@ -194,12 +240,25 @@ public final class PolicyUpdater {
     }
     if (rows.isEmpty()) {
       afterScoring.run();
-      return new Report(given.size(), 0, zero, empty, 0, 0, 0, Map.of());
+      return new Report(given.size(), 0, zero, empty, 0, 0, 0, Map.of(), Double.NaN, false);
     }
     List<float[]> old = settings.recomputeOldLogProbs() ? score(model, rows) : recorded(rows);
     List<float[]> ref = reference == null ? null : reference.apply(m -> score(m, rows));
     afterScoring.run();
 
+    if (settings.maxUpdateKl() <= 0) {
+      return optimize(given.size(), rows, zero, empty, old, ref, null, null);
+    }
+    // the KL check compares temperature-1 scores before and after; recorded rollout log-probs may be at another
+    // temperature, so they are scored afresh when they were not recomputed
+    List<float[]> baseline = settings.recomputeOldLogProbs() ? old : score(model, rows);
+    try (AdamW.Snapshot before = optimizer.snapshot()) {
+      return optimize(given.size(), rows, zero, empty, old, ref, before, baseline);
+    }
+  }
+
+  private Report optimize(int given, List<Row> rows, int zero, int empty, List<float[]> old, List<float[]> ref,
+      AdamW.Snapshot before, List<float[]> baseline) {
     LossDiagnostics sum = null;
     int minibatches = 0;
     int steps = 0;
@@ -226,8 +285,38 @@ public final class PolicyUpdater {
     for (Map.Entry<String, Double> e : sum.toMap().entrySet()) {
       diagnostics.put(e.getKey(), e.getValue() / minibatches);
     }
-    return new Report(given.size(), rows.size(), zero, empty, steps, skipped,
-        steps == skipped ? 0 : normSum / (steps - skipped), diagnostics);
+    double kl = Double.NaN;
+    boolean rejected = false;
+    if (before != null && steps > skipped) {
+      kl = meanKl(baseline, score(model, rows));
+      if (!(kl <= settings.maxUpdateKl())) {
+        optimizer.restore(before);
+        rejected = true;
+        LOG.warn("update undone: it moved the policy by a mean KL of {} per token on its {} rows, above the limit {}",
+            String.format(java.util.Locale.ROOT, "%.4g", kl), rows.size(), settings.maxUpdateKl());
+      }
+    }
+    return new Report(given, rows.size(), zero, empty, steps, skipped,
+        steps == skipped ? 0 : normSum / (steps - skipped), diagnostics, kl, rejected);
+  }
+
+  /**
+   * The mean over all tokens of the k3 estimate {@code r - 1 - log r}, {@code r = p_new / p_old}, of KL(old || new)
+   * on tokens sampled from the old policy; NaN when a log-probability is not finite.
+   */
+  static double meanKl(List<float[]> old, List<float[]> now) {
+    double sum = 0;
+    long tokens = 0;
+    for (int i = 0; i < old.size(); i++) {
+      float[] o = old.get(i);
+      float[] n = now.get(i);
+      for (int t = 0; t < o.length; t++) {
+        double logRatio = (double) n[t] - o[t];
+        sum += Math.expm1(logRatio) - logRatio;
+        tokens++;
+      }
+    }
+    return tokens == 0 ? 0 : sum / tokens;
   }
 
   /**

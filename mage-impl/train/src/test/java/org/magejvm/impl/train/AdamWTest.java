@@ -310,6 +310,58 @@ class AdamWTest {
     }
   }
 
+  @Test
+  void restoringASnapshotUndoesTheStepsSinceBitForBit() {
+    AdamWConfig config = trajectoryConfig();
+    Map<String, NDArray> p = Params.create(manager, initial(), SHAPES, DataType.FLOAT32);
+    Map<String, NDArray> twin = Params.create(manager, initial(), SHAPES, DataType.FLOAT32);
+    try (AdamW opt = new AdamW(p, config); AdamW reference = new AdamW(twin, config)) {
+      for (int t = 0; t < 2; t++) {
+        Params.addGradients(p, gradients(t, SCALES[t]));
+        opt.step();
+        Params.addGradients(twin, gradients(t, SCALES[t]));
+        reference.step();
+      }
+      Map<String, String> before = snapshot(opt, p);
+      try (AdamW.Snapshot saved = opt.snapshot()) {
+        assertThat(saved.stepCount()).isEqualTo(2);
+        for (int t = 2; t < 4; t++) {
+          Params.addGradients(p, gradients(t, SCALES[t]));
+          opt.step();
+        }
+        assertThat(snapshot(opt, p)).isNotEqualTo(before);
+        // a gradient left pending is dropped too
+        Params.addGradients(p, gradients(4, 1.0));
+        opt.restore(saved);
+        assertThat(snapshot(opt, p)).isEqualTo(before);
+        assertThat(opt.stepCount()).isEqualTo(2);
+        assertAllZero(Params.gradients(p));
+        // the same arrays were written: the next steps match an optimizer that never took the undone ones
+        for (int t = 2; t < 5; t++) {
+          Params.addGradients(p, gradients(t + 10, SCALES[t]));
+          opt.step();
+          Params.addGradients(twin, gradients(t + 10, SCALES[t]));
+          reference.step();
+        }
+        assertThat(snapshot(opt, p)).isEqualTo(snapshot(reference, twin));
+        assertThatThrownBy(() -> reference.restore(saved)).isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("another optimizer");
+      }
+    }
+  }
+
+  @Test
+  void aClosedSnapshotCannotBeRestored() {
+    Map<String, NDArray> p = Params.create(manager, initial(), SHAPES, DataType.FLOAT64);
+    try (AdamW opt = new AdamW(p, trajectoryConfig())) {
+      AdamW.Snapshot saved = opt.snapshot();
+      saved.close();
+      saved.close();
+      assertThatThrownBy(() -> opt.restore(saved)).isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("closed");
+    }
+  }
+
   /** Every parameter's and moment's bytes, hex-encoded, for bit-identity checks. */
   private static Map<String, String> snapshot(AdamW opt, Map<String, NDArray> params) {
     Map<String, String> s = new java.util.TreeMap<>();

@@ -1,6 +1,7 @@
 package org.magejvm.impl.train;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import ai.djl.Device;
@@ -81,6 +82,64 @@ class PolicyUpdaterTest {
         assertThat(report.diagnostics().get("actor/ppo_kl")).isCloseTo(0.0, within(1e-6));
       }
     }
+  }
+
+  @Test
+  void anUpdateAboveTheKlLimitIsUndoneAndOneBelowItIsKept() {
+    for (double limit : new double[] {1e6, 1e-12, 0}) {
+      try (Qwen3Model model = Qwen3Model.random(CONFIG, 7, Device.cpu(), DataType.FLOAT64)) {
+        model.weights().requireGradients(true);
+        try (AdamW adamw = new AdamW(model.weights().parameters(),
+            AdamWConfig.builder().optLearningRate(1e-2).optWeightDecay(0).build())) {
+          PolicyUpdater updater = new PolicyUpdater(model, null, gigpo(0.01), adamw,
+              new PolicyUpdater.Settings(2, 2, 2, true, true, limit));
+          List<PolicyUpdater.Row> rows = rows();
+          List<PolicyUpdater.Row> trained = rows.subList(0, 4);
+          List<float[]> before = updater.oldLogProbs(trained);
+          PolicyUpdater.Report report = updater.update(rows);
+          List<float[]> after = updater.oldLogProbs(trained);
+          // two epochs of two minibatches: the check covers the whole update, all four steps
+          assertThat(report.optimizerSteps()).as("limit %s", limit).isEqualTo(4);
+          if (limit == 0) {
+            assertThat(report.updateKl()).isNaN();
+            assertThat(report.rejected()).isFalse();
+            assertThat(adamw.stepCount()).isEqualTo(4);
+          } else if (limit > 1) {
+            assertThat(report.rejected()).isFalse();
+            assertThat(report.updateKl()).isPositive()
+                .isCloseTo(PolicyUpdater.meanKl(before, after), within(1e-12));
+            assertThat(adamw.stepCount()).isEqualTo(4);
+          } else {
+            assertThat(report.rejected()).isTrue();
+            assertThat(report.updateKl()).isGreaterThan(limit);
+            assertThat(adamw.stepCount()).isZero();
+            for (int i = 0; i < before.size(); i++) {
+              assertThat(after.get(i)).as("row %d after the undone update", i).containsExactly(before.get(i));
+            }
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void meanKlIsTheK3EstimateOverAllTokens() {
+    List<float[]> old = List.of(new float[] {(float) Math.log(0.5), 0f}, new float[] {(float) Math.log(0.25)});
+    List<float[]> now = List.of(new float[] {(float) Math.log(0.25), 0f}, new float[] {(float) Math.log(0.25)});
+    // r = 0.5 on the first token: 0.5 - 1 - log 0.5 = 0.19315; the other two tokens did not move
+    assertThat(PolicyUpdater.meanKl(old, now)).isCloseTo((0.5 - 1 - Math.log(0.5)) / 3, within(1e-7));
+    assertThat(PolicyUpdater.meanKl(old, List.of(new float[] {Float.NaN, 0f}, new float[] {0f}))).isNaN();
+    assertThat(PolicyUpdater.meanKl(List.of(), List.of())).isZero();
+  }
+
+  @Test
+  void theKlLimitMustBeFiniteAndNotNegative() {
+    for (double bad : new double[] {-0.1, Double.NaN, Double.POSITIVE_INFINITY}) {
+      assertThatThrownBy(() -> new PolicyUpdater.Settings(64, 8, 1, true, true, bad))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxUpdateKl");
+    }
+    assertThat(PolicyUpdater.Settings.defaults().maxUpdateKl()).isZero();
+    assertThat(PolicyUpdater.Settings.defaults().withMaxUpdateKl(0.05).maxUpdateKl()).isEqualTo(0.05);
   }
 
   @Test

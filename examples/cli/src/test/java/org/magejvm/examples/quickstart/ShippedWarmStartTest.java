@@ -1,0 +1,109 @@
+package org.magejvm.examples.quickstart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.magejvm.api.Generation;
+import org.magejvm.api.MetaEpisode;
+import org.magejvm.api.Phase;
+import org.magejvm.api.PolicyRequest;
+import org.magejvm.api.SamplingConfig;
+import org.magejvm.api.Turn;
+import org.magejvm.impl.llm.DjlLanguagePolicy;
+import org.magejvm.impl.llm.model.Qwen3Config;
+import org.magejvm.spi.EnvironmentRegistry;
+
+/** The warm start shipped for the quick start's defaults: when it applies, what it installs, and that it plays. */
+class ShippedWarmStartTest {
+
+  private static final EnvironmentRegistry REGISTRY = EnvironmentRegistry.discover();
+
+  /** The quick start's defaults as far as the warm start depends on them (3,200 examples is the CLI's default). */
+  private static GameRecipe.Settings defaults(Path dir, long seed) {
+    return new GameRecipe.Settings(dir, 3200, 40, 4, 48, 5e-4, 1.0, 512, 1, seed);
+  }
+
+  private static GameRecipe recipe(GameRecipe.Settings s) {
+    return new GameRecipe(REGISTRY, s, new PrintWriter(Writer.nullWriter()));
+  }
+
+  @Test
+  void itIsShippedForTheDefaultsWithSeedOneAndForNothingElse(@TempDir Path dir) {
+    // fails when a default the warm start depends on changes: regenerate the shipped files (docs/results.md)
+    assertThat(ShippedWarmStart.available(recipe(defaults(dir, 1)))).isTrue();
+    assertThat(ShippedWarmStart.available(recipe(defaults(dir, 2)))).isFalse();
+    assertThat(ShippedWarmStart.available(recipe(defaults(dir, 1).withWarmStart(1, 3e-3)))).isFalse();
+    assertThat(ShippedWarmStart.available(recipe(defaults(dir, 1).withEnvironmentOptions(
+        Map.of("reward", "win-loss"))))).isFalse();
+    assertThat(ShippedWarmStart.available(recipe(new GameRecipe.Settings(dir, 640, 40, 4, 48, 5e-4, 1.0, 512, 1,
+        1)))).isFalse();
+  }
+
+  @Test
+  void installCopiesTheShippedFilesOnceAndTheRecipeReusesThem(@TempDir Path dir) throws Exception {
+    GameRecipe recipe = recipe(defaults(dir, 1));
+    assertThat(ShippedWarmStart.install(recipe)).isTrue();
+    Path warm = recipe.warmStartDir();
+    for (String file : ShippedWarmStart.FILES) {
+      try (InputStream in = ShippedWarmStart.class.getResourceAsStream(
+          ShippedWarmStart.resourceFolder(recipe) + file)) {
+        assertThat(Files.readAllBytes(warm.resolve(file))).as(file).isEqualTo(in.readAllBytes());
+      }
+    }
+    assertThat(Files.readString(warm.resolve(GameRecipe.WARM_START_SETTINGS_FILE))).isEqualTo(recipe.warmStartKey());
+    // no temporary directory is left beside it, and a second install leaves the first alone
+    try (var entries = Files.list(dir)) {
+      assertThat(entries.map(p -> p.getFileName().toString())).containsExactly("warm-start");
+    }
+    assertThat(ShippedWarmStart.install(recipe)).isFalse();
+    // the recipe takes it as its cached warm start, without writing the untrained tiny model
+    assertThat(recipe.warmStart()).isEqualTo(warm);
+    assertThat(recipe.tinyModelDir()).doesNotExist();
+    Qwen3Config config = Qwen3Config.fromFile(warm);
+    assertThat(config.hiddenSize()).isEqualTo(64);
+    assertThat(config.numHiddenLayers()).isEqualTo(2);
+    // asking for another model shape in the same work directory is refused rather than silently mixed
+    assertThatThrownBy(() -> recipe.tinyModel(128, 2)).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining(warm.toString()).hasMessageContaining("width 64");
+  }
+
+  @Test
+  void anExistingWarmStartDirectoryIsNeverOverwritten(@TempDir Path dir) throws Exception {
+    GameRecipe recipe = recipe(defaults(dir, 1));
+    Files.createDirectories(recipe.warmStartDir());
+    assertThat(ShippedWarmStart.install(recipe)).isFalse();
+    try (var entries = Files.list(recipe.warmStartDir())) {
+      assertThat(entries).isEmpty();
+    }
+  }
+
+  @Test
+  void theShippedModelAnswersInTheActionFormat(@TempDir Path dir) {
+    GameRecipe recipe = recipe(defaults(dir, 1));
+    assertThat(ShippedWarmStart.install(recipe)).isTrue();
+    List<PolicyRequest> requests = new ArrayList<>();
+    for (MetaEpisode m : recipe.probeMetaEpisodes(8)) {
+      Turn first = m.episodes().get(0).turns().get(0);
+      requests.add(new PolicyRequest(first.prompt(), Phase.PLAY, "probe-" + requests.size(), 0, 0,
+          List.of("PASS", "BET"), null, List.of()));
+    }
+    SamplingConfig greedy = SamplingConfig.builder().optTemperature(0).optMaxNewTokens(16).build();
+    try (DjlLanguagePolicy policy = recipe.load(recipe.warmStartDir())) {
+      List<Generation> answers = policy.generate(requests, greedy);
+      assertThat(answers).hasSize(8);
+      for (Generation g : answers) {
+        assertThat(g.text().strip()).isIn("<action>PASS</action>", "<action>BET</action>");
+      }
+    }
+  }
+}
