@@ -58,7 +58,9 @@ import org.magejvm.spi.PromptStyle;
  *
  * <p>Arguments are {@code key=value} pairs, all optional: {@code models=tiny,10m}, {@code warmup=1},
  * {@code iterations=3} (measured), {@code tasks=16} and {@code group=8} (the preset's), {@code layers10m=12},
- * {@code seed=1}, {@code skipzero=false}, {@code dir=} (where the checkpoints are written; a new temporary
+ * {@code seed=1}, {@code skipzero=false}, {@code maxkl=0} (the update check's KL limit, {@link
+ * PolicyUpdater.Settings#maxUpdateKl()}; 0 leaves it off, a huge value such as {@code 1e9} measures its cost without
+ * ever redoing an update), {@code dir=} (where the checkpoints are written; a new temporary
  * directory by default).
  *
  * <p>Run with {@code ./mage bench iteration [key=value...]} after {@code mvn -B -q package -DskipTests}.
@@ -84,6 +86,7 @@ public final class IterationBench {
     opt.put("layers10m", "12");
     opt.put("seed", "1");
     opt.put("skipzero", "false");
+    opt.put("maxkl", "0");
     opt.put("dir", "");
     BenchArgs.apply(opt, args);
     Engine engine = Engine.getEngine("PyTorch");
@@ -163,7 +166,8 @@ public final class IterationBench {
             .setOptimizer(optimizer)
             .setAdamW(adamw)
             .optUpdateSettings(new PolicyUpdater.Settings(d.miniBatchTurns(), d.microBatchTurns(), d.epochs(),
-                d.recomputeOldLogProbs(), Boolean.parseBoolean(opt.get("skipzero"))))
+                d.recomputeOldLogProbs(), Boolean.parseBoolean(opt.get("skipzero")),
+                Double.parseDouble(opt.get("maxkl"))))
             .optValidateEvery(0)
             .optSeed(seed)
             .optMemoryProbe(MemoryProbe.processRss())

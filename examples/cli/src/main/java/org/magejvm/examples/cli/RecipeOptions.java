@@ -34,8 +34,9 @@ final class RecipeOptions {
   double klCoefficient;
 
   @Option(names = "--max-update-kl", paramLabel = "X", defaultValue = "0.05",
-      description = "Undo an update that moves the policy on its own batch by a larger mean per-token KL divergence"
-          + " than X; 0 turns the check off (default: ${DEFAULT-VALUE}).")
+      description = "Redo an update that moves the policy on its batch's turns by a larger mean per-token KL"
+          + " divergence than X with half the learning rate (at most 3 times; the last try is kept); 0 turns the"
+          + " check off (default: ${DEFAULT-VALUE}).")
   double maxUpdateKl;
 
   @Option(names = "--eval-temperature", paramLabel = "T",

@@ -264,9 +264,26 @@ public final class AdamW implements AutoCloseable {
    * @throws IllegalStateException when the optimizer is closed
    */
   public StepReport step() {
+    return step(1.0);
+  }
+
+  /**
+   * {@link #step()} with the scheduled learning rate multiplied by {@code scale} (for this update only; weight decay
+   * uses the scaled rate too). {@link PolicyUpdater}'s update check retries an update that moved the policy too far
+   * with half the rate.
+   *
+   * @param rateScale the factor, finite and above 0
+   * @return what was done (its learning rate is the scaled one)
+   * @throws IllegalArgumentException when the scale is not finite and above 0
+   * @throws IllegalStateException when the optimizer is closed
+   */
+  public StepReport step(double rateScale) {
     checkOpen();
+    if (!(rateScale > 0) || Double.isInfinite(rateScale)) {
+      throw new IllegalArgumentException("the learning-rate scale must be finite and above 0, got " + rateScale);
+    }
     long next = stepCount + 1;
-    double lr = config.learningRateAt(next);
+    double lr = config.learningRateAt(next) * rateScale;
     GradMode noGrad = GradMode.disabled(); // in-place writes to leaves that require gradients
     try (NDScope scope = new NDScope()) {
       scope.suppressNotUsedWarning();

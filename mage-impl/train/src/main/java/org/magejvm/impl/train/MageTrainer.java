@@ -461,7 +461,7 @@ public final class MageTrainer {
       metrics.put("update_kl", update.updateKl());
     }
     if (updateSettings.maxUpdateKl() > 0) {
-      metrics.put("rejected_updates", update.rejected() ? 1 : 0);
+      metrics.put("update_backtracks", update.backtracks());
     }
     metrics.put("learning_rate", adamw.learningRate());
     update.diagnostics().forEach(metrics::put);

@@ -37,17 +37,22 @@ import org.magejvm.api.annotation.Api;
  * contribute no policy gradient; with {@link Settings#skipZeroAdvantage()} they are left out of the update (and out of
  * the token normaliser) and counted, which changes only the entropy and KL terms' weight.
  *
- * <p>With {@link Settings#maxUpdateKl()} above 0 the update is checked after its last step: the rows are scored again
- * and the mean per-token KL divergence from the policy before the update (the k3 estimate over the rows' own tokens)
- * is compared with the limit. An update that moved the policy further is undone (parameters and optimizer state put
- * back, {@link Report#rejected()}), so one unlucky batch cannot throw the policy out of its answer format. The
- * reference has no such check: with one optimizer step per batch PPO's ratio clip never acts (the ratio is exactly 1
- * at the first step), so nothing else bounds a step.
+ * <p>With {@link Settings#maxUpdateKl()} above 0 the update is checked after its last step, as a backtracking line
+ * search: every turn of the batch with a response (the zero-advantage ones too, which see prompts the trained ones may
+ * not) is scored again, and the mean per-token KL divergence from the policy before the update (the k3 estimate over
+ * the turns' own tokens) is compared with the limit. An update that moved the policy further is undone (parameters
+ * and optimizer state put back) and run again with half the learning rate, at most {@value #MAX_BACKTRACKS} times;
+ * the last try is kept whatever its divergence, so a policy that has to move far (out of a broken answer format, say)
+ * still moves ({@link Report#backtracks()}, {@link Report#stepScale()}). The reference has no such check: with one
+ * optimizer step per batch PPO's ratio clip never acts (the ratio is exactly 1 at the first step), so nothing else
+ * bounds a step.
  */
 @Api(status = Api.Status.EXPERIMENTAL)
 public final class PolicyUpdater {
 
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PolicyUpdater.class);
+  /** How many times the update check halves the learning rate of an update before it keeps the last try. */
+  public static final int MAX_BACKTRACKS = 3;
 
   /**
    * How the update runs.
@@ -59,8 +64,9 @@ public final class PolicyUpdater {
    *     reference's way) instead of taking the ones recorded while sampling
    * @param skipZeroAdvantage leave rows with a zero advantage out of the update
    * @param maxUpdateKl the largest mean per-token KL divergence (old to new policy, on the batch's tokens) an update
-   *     may cause before it is undone; 0 turns the check off (the reference's behaviour). The check costs one more
-   *     scoring pass over the batch and a copy of the trainable parameters and optimizer state
+   *     may cause before it is retried with half the learning rate; 0 turns the check off (the reference's
+   *     behaviour). The check costs two more scoring passes over the batch (one per try after the first), a copy of
+   *     the trainable parameters and optimizer state, and a whole update per retry
    */
   public record Settings(
       int miniBatchTurns, int microBatchTurns, int epochs, boolean recomputeOldLogProbs, boolean skipZeroAdvantage,
@@ -159,9 +165,11 @@ public final class PolicyUpdater {
    * @param skippedSteps AdamW steps skipped for a non-finite loss or gradient
    * @param meanGradNorm the mean gradient norm (before clipping) over the steps that were not skipped
    * @param diagnostics the loss diagnostics, averaged over minibatches
-   * @param updateKl the mean per-token KL divergence the update caused on its rows (k3 estimate), NaN when not
-   *     measured ({@link Settings#maxUpdateKl()} is 0 or nothing was trained)
-   * @param rejected whether the update was undone for exceeding {@link Settings#maxUpdateKl()}
+   * @param updateKl the mean per-token KL divergence the kept update caused on the batch's turns (k3 estimate), NaN
+   *     when not measured ({@link Settings#maxUpdateKl()} is 0 or nothing was trained)
+   * @param backtracks how many tries were undone for exceeding {@link Settings#maxUpdateKl()} (0 to {@value
+   *     #MAX_BACKTRACKS})
+   * @param stepScale the factor of the learning rate of the kept try (1, 1/2, 1/4 or 1/8)
    */
   public record Report(
       int rows,
@@ -173,7 +181,8 @@ public final class PolicyUpdater {
       double meanGradNorm,
       Map<String, Double> diagnostics,
       double updateKl,
-      boolean rejected) {}
+      int backtracks,
+      double stepScale) {}
 
   private final Qwen3Model model;
   private final ReferencePolicy reference;
@@ -240,25 +249,48 @@ public final class PolicyUpdater {
     }
     if (rows.isEmpty()) {
       afterScoring.run();
-      return new Report(given.size(), 0, zero, empty, 0, 0, 0, Map.of(), Double.NaN, false);
+      return new Report(given.size(), 0, zero, empty, 0, 0, 0, Map.of(), Double.NaN, 0, 1.0);
     }
     List<float[]> old = settings.recomputeOldLogProbs() ? score(model, rows) : recorded(rows);
     List<float[]> ref = reference == null ? null : reference.apply(m -> score(m, rows));
     afterScoring.run();
 
     if (settings.maxUpdateKl() <= 0) {
-      return optimize(given.size(), rows, zero, empty, old, ref, null, null);
+      return optimize(given.size(), rows, zero, empty, old, ref, 1.0);
     }
-    // the KL check compares temperature-1 scores before and after; recorded rollout log-probs may be at another
-    // temperature, so they are scored afresh when they were not recomputed
-    List<float[]> baseline = settings.recomputeOldLogProbs() ? old : score(model, rows);
+    // the check scores every turn with a response, trained or not, at temperature 1 before and after
+    List<Row> checked = new ArrayList<>();
+    for (Row r : given) {
+      if (r.response().length > 0) {
+        checked.add(r);
+      }
+    }
+    List<float[]> baseline = score(model, checked);
     try (AdamW.Snapshot before = optimizer.snapshot()) {
-      return optimize(given.size(), rows, zero, empty, old, ref, before, baseline);
+      double scale = 1.0;
+      for (int tries = 0; ; tries++) {
+        Report r = optimize(given.size(), rows, zero, empty, old, ref, scale);
+        if (r.optimizerSteps() == r.skippedSteps()) {
+          return r;
+        }
+        double kl = meanKl(baseline, score(model, checked));
+        if (kl <= settings.maxUpdateKl() || tries == MAX_BACKTRACKS) {
+          if (tries == MAX_BACKTRACKS && !(kl <= settings.maxUpdateKl())) {
+            LOG.warn("update kept at 1/{} of the learning rate with a mean KL of {} per token over {} turns, still"
+                + " above the limit {}", 1 << MAX_BACKTRACKS, String.format(java.util.Locale.ROOT, "%.4g", kl),
+                checked.size(), settings.maxUpdateKl());
+          }
+          return new Report(r.rows(), r.trainedRows(), r.skippedZeroAdvantage(), r.emptyResponses(),
+              r.optimizerSteps(), r.skippedSteps(), r.meanGradNorm(), r.diagnostics(), kl, tries, scale);
+        }
+        optimizer.restore(before);
+        scale /= 2;
+      }
     }
   }
 
   private Report optimize(int given, List<Row> rows, int zero, int empty, List<float[]> old, List<float[]> ref,
-      AdamW.Snapshot before, List<float[]> baseline) {
+      double scale) {
     LossDiagnostics sum = null;
     int minibatches = 0;
     int steps = 0;
@@ -270,7 +302,7 @@ public final class PolicyUpdater {
         int end = Math.min(rows.size(), start + settings.miniBatchTurns());
         LossDiagnostics mini = accumulate(tf, rows.subList(start, end), old.subList(start, end),
             ref == null ? null : ref.subList(start, end));
-        StepReport step = Double.isFinite(mini.loss()) ? optimizer.step() : optimizer.skip();
+        StepReport step = Double.isFinite(mini.loss()) ? optimizer.step(scale) : optimizer.skip();
         steps++;
         if (step.skipped()) {
           skipped++;
@@ -285,24 +317,14 @@ public final class PolicyUpdater {
     for (Map.Entry<String, Double> e : sum.toMap().entrySet()) {
       diagnostics.put(e.getKey(), e.getValue() / minibatches);
     }
-    double kl = Double.NaN;
-    boolean rejected = false;
-    if (before != null && steps > skipped) {
-      kl = meanKl(baseline, score(model, rows));
-      if (!(kl <= settings.maxUpdateKl())) {
-        optimizer.restore(before);
-        rejected = true;
-        LOG.warn("update undone: it moved the policy by a mean KL of {} per token on its {} rows, above the limit {}",
-            String.format(java.util.Locale.ROOT, "%.4g", kl), rows.size(), settings.maxUpdateKl());
-      }
-    }
     return new Report(given, rows.size(), zero, empty, steps, skipped,
-        steps == skipped ? 0 : normSum / (steps - skipped), diagnostics, kl, rejected);
+        steps == skipped ? 0 : normSum / (steps - skipped), diagnostics, Double.NaN, 0, scale);
   }
 
   /**
    * The mean over all tokens of the k3 estimate {@code r - 1 - log r}, {@code r = p_new / p_old}, of KL(old || new)
-   * on tokens sampled from the old policy; NaN when a log-probability is not finite.
+   * on tokens sampled from the old policy; infinite or NaN when a log-probability is not finite (the check then undoes
+   * the update).
    */
   static double meanKl(List<float[]> old, List<float[]> now) {
     double sum = 0;

@@ -351,6 +351,28 @@ class AdamWTest {
   }
 
   @Test
+  void aScaledStepIsAStepAtTheScaledRate() {
+    AdamWConfig config = trajectoryConfig();
+    AdamWConfig half = config.toBuilder().optLearningRate(config.learningRate() * 0.5).build();
+    Map<String, NDArray> p = Params.create(manager, initial(), SHAPES, DataType.FLOAT64);
+    Map<String, NDArray> twin = Params.create(manager, initial(), SHAPES, DataType.FLOAT64);
+    try (AdamW opt = new AdamW(p, config); AdamW reference = new AdamW(twin, half)) {
+      for (int t = 0; t < 3; t++) {
+        Params.addGradients(p, gradients(t, SCALES[t]));
+        StepReport r = opt.step(0.5);
+        Params.addGradients(twin, gradients(t, SCALES[t]));
+        StepReport q = reference.step();
+        assertThat(r.learningRate()).isEqualTo(q.learningRate());
+      }
+      assertThat(snapshot(opt, p)).isEqualTo(snapshot(reference, twin));
+      for (double bad : new double[] {0, -1, Double.NaN, Double.POSITIVE_INFINITY}) {
+        assertThatThrownBy(() -> opt.step(bad)).isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("scale");
+      }
+    }
+  }
+
+  @Test
   void aClosedSnapshotCannotBeRestored() {
     Map<String, NDArray> p = Params.create(manager, initial(), SHAPES, DataType.FLOAT64);
     try (AdamW opt = new AdamW(p, trajectoryConfig())) {

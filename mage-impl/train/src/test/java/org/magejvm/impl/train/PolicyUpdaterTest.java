@@ -84,42 +84,61 @@ class PolicyUpdaterTest {
     }
   }
 
-  @Test
-  void anUpdateAboveTheKlLimitIsUndoneAndOneBelowItIsKept() {
-    for (double limit : new double[] {1e6, 1e-12, 0}) {
-      try (Qwen3Model model = Qwen3Model.random(CONFIG, 7, Device.cpu(), DataType.FLOAT64)) {
-        model.weights().requireGradients(true);
-        try (AdamW adamw = new AdamW(model.weights().parameters(),
-            AdamWConfig.builder().optLearningRate(1e-2).optWeightDecay(0).build())) {
-          PolicyUpdater updater = new PolicyUpdater(model, null, gigpo(0.01), adamw,
-              new PolicyUpdater.Settings(2, 2, 2, true, true, limit));
-          List<PolicyUpdater.Row> rows = rows();
-          List<PolicyUpdater.Row> trained = rows.subList(0, 4);
-          List<float[]> before = updater.oldLogProbs(trained);
-          PolicyUpdater.Report report = updater.update(rows);
-          List<float[]> after = updater.oldLogProbs(trained);
-          // two epochs of two minibatches: the check covers the whole update, all four steps
-          assertThat(report.optimizerSteps()).as("limit %s", limit).isEqualTo(4);
-          if (limit == 0) {
-            assertThat(report.updateKl()).isNaN();
-            assertThat(report.rejected()).isFalse();
-            assertThat(adamw.stepCount()).isEqualTo(4);
-          } else if (limit > 1) {
-            assertThat(report.rejected()).isFalse();
-            assertThat(report.updateKl()).isPositive()
-                .isCloseTo(PolicyUpdater.meanKl(before, after), within(1e-12));
-            assertThat(adamw.stepCount()).isEqualTo(4);
-          } else {
-            assertThat(report.rejected()).isTrue();
-            assertThat(report.updateKl()).isGreaterThan(limit);
-            assertThat(adamw.stepCount()).isZero();
-            for (int i = 0; i < before.size(); i++) {
-              assertThat(after.get(i)).as("row %d after the undone update", i).containsExactly(before.get(i));
-            }
-          }
-        }
+  /** One two-epoch, two-minibatch update of a fresh model; returns the report and the log-probs of all rows after. */
+  private static PolicyUpdater.Report updateOnce(double lr, double limit, List<List<float[]>> scores) {
+    try (Qwen3Model model = Qwen3Model.random(CONFIG, 7, Device.cpu(), DataType.FLOAT64)) {
+      model.weights().requireGradients(true);
+      try (AdamW adamw = new AdamW(model.weights().parameters(),
+          AdamWConfig.builder().optLearningRate(lr).optWeightDecay(0.01).build())) {
+        PolicyUpdater updater = new PolicyUpdater(model, null, gigpo(0.01), adamw,
+            new PolicyUpdater.Settings(2, 2, 2, true, true, limit));
+        List<PolicyUpdater.Row> rows = rows();
+        scores.add(updater.oldLogProbs(rows));
+        PolicyUpdater.Report report = updater.update(rows);
+        scores.add(updater.oldLogProbs(rows));
+        assertThat(adamw.stepCount()).isEqualTo(report.optimizerSteps());
+        return report;
       }
     }
+  }
+
+  @Test
+  void theUpdateCheckMeasuresEveryTurnAndHalvesTheRateOfAnUpdateThatMovesTooFar() {
+    // no check: nothing measured
+    List<List<float[]>> plain = new ArrayList<>();
+    PolicyUpdater.Report off = updateOnce(1e-2, 0, plain);
+    assertThat(off.updateKl()).isNaN();
+    assertThat(off.backtracks()).isZero();
+    assertThat(off.stepScale()).isEqualTo(1.0);
+    // a limit never reached: the same update, and its KL over all five turns (the zero-advantage one included)
+    List<List<float[]>> loose = new ArrayList<>();
+    PolicyUpdater.Report kept = updateOnce(1e-2, 1e6, loose);
+    assertThat(kept.optimizerSteps()).isEqualTo(4); // two epochs of two minibatches, all checked as one update
+    assertThat(kept.backtracks()).isZero();
+    assertThat(kept.stepScale()).isEqualTo(1.0);
+    assertThat(kept.updateKl()).isPositive().isEqualTo(PolicyUpdater.meanKl(loose.get(0), loose.get(1)));
+    assertThat(kept.updateKl()).isNotEqualTo(PolicyUpdater.meanKl(loose.get(0).subList(0, 4),
+        loose.get(1).subList(0, 4)));
+    for (int i = 0; i < 5; i++) {
+      assertThat(loose.get(1).get(i)).as("row %d", i).containsExactly(plain.get(1).get(i));
+    }
+    // a limit no update meets: three halvings, and the kept try is exactly an update at an eighth of the rate
+    List<List<float[]>> tight = new ArrayList<>();
+    PolicyUpdater.Report last = updateOnce(1e-2, 1e-12, tight);
+    assertThat(last.backtracks()).isEqualTo(PolicyUpdater.MAX_BACKTRACKS);
+    assertThat(last.stepScale()).isEqualTo(0.125);
+    List<List<float[]>> eighth = new ArrayList<>();
+    updateOnce(1e-2 * 0.125, 0, eighth);
+    for (int i = 0; i < 5; i++) {
+      assertThat(tight.get(1).get(i)).as("row %d", i).containsExactly(eighth.get(1).get(i));
+    }
+    assertThat(last.updateKl()).isEqualTo(PolicyUpdater.meanKl(tight.get(0), tight.get(1)))
+        .isLessThan(kept.updateKl());
+    // a limit between the two: the first try that meets it is kept
+    double between = Math.sqrt(kept.updateKl() * last.updateKl());
+    PolicyUpdater.Report middle = updateOnce(1e-2, between, new ArrayList<>());
+    assertThat(middle.backtracks()).isBetween(1, PolicyUpdater.MAX_BACKTRACKS);
+    assertThat(middle.updateKl()).isLessThanOrEqualTo(between);
   }
 
   @Test
