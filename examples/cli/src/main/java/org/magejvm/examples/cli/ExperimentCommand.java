@@ -86,7 +86,8 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
         .withEvaluationTemperature(recipe.evaluationTemperature())
         .withEnvironmentOptions(recipe.environmentOptions)
         .withWarmStart(recipe.warmStartEpochs, recipe.warmStartLearningRate)
-        .withMaxUpdateKl(recipe.maxUpdateKl);
+        .withMaxUpdateKl(recipe.maxUpdateKl)
+        .withMaxAnchorDrop(recipe.maxAnchorDrop);
     List<MethodPreset> presets = new java.util.ArrayList<>();
     for (String m : methods) {
       MethodPreset p = MethodsExperiment.METHODS.stream().filter(x -> x.id().equals(m)).findFirst().orElse(null);

@@ -112,7 +112,8 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
         iterations != null ? iterations : quick ? 5 : 40, tasks != null ? tasks : 4,
         evalMetaEpisodes != null ? evalMetaEpisodes : quick ? 16 : 48, recipe.learningRate, recipe.klCoefficient,
         512, 1, seed, repeatShare, anchors, invalidPenalty, recipe.evaluationTemperature(), timeout,
-        recipe.environmentOptions, recipe.warmStartEpochs, recipe.warmStartLearningRate, recipe.maxUpdateKl);
+        recipe.environmentOptions, recipe.warmStartEpochs, recipe.warmStartLearningRate, recipe.maxUpdateKl,
+        recipe.maxAnchorDrop);
     Limits.endOfOptions();
     LibtorchThreads.apply(recipe.threads);
     PrintWriter out = spec.commandLine().getOut();

@@ -33,11 +33,17 @@ final class RecipeOptions {
           + " (default: ${DEFAULT-VALUE}).")
   double klCoefficient;
 
-  @Option(names = "--max-update-kl", paramLabel = "X", defaultValue = "0.05",
+  @Option(names = "--max-update-kl", paramLabel = "X", defaultValue = "0",
       description = "Redo an update that moves the policy on its batch's turns by a larger mean per-token KL"
           + " divergence than X with half the learning rate (at most 3 times; the last try is kept); 0 turns the"
           + " check off (default: ${DEFAULT-VALUE}).")
   double maxUpdateKl;
+
+  @Option(names = "--max-anchor-drop", paramLabel = "X", defaultValue = "0.01",
+      description = "Redo an update that lowers the log-probability of 256 scripted answers (the format the model was"
+          + " warm-started on) by more than X per token with half the learning rate, and undo it when its last try"
+          + " (an eighth of the rate) still does; 0 turns the check off (default: ${DEFAULT-VALUE}).")
+  double maxAnchorDrop;
 
   @Option(names = "--eval-temperature", paramLabel = "T",
       description = "Evaluate at this temperature with neither top-p nor top-k, 0 for greedy (a diagnostic: shows"
@@ -72,6 +78,7 @@ final class RecipeOptions {
     positive(limits, "--warm-start-lr", warmStartLearningRate);
     nonNegative(limits, "--kl", klCoefficient);
     nonNegative(limits, "--max-update-kl", maxUpdateKl);
+    nonNegative(limits, "--max-anchor-drop", maxAnchorDrop);
     return limits
         .count("--warm-start-examples", warmStartExamples, 1, Limits.MAX_EXAMPLES,
             "each example keeps its prompt and response in memory")

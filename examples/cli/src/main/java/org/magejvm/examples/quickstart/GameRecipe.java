@@ -184,11 +184,24 @@ public final class GameRecipe {
   public static final double DEFAULT_WARM_START_LEARNING_RATE = 1e-3;
   /**
    * The default limit of the mean per-token KL divergence one update may cause on its batch's turns before it is redone
-   * with half the learning rate ({@link PolicyUpdater.Settings#maxUpdateKl()}). Without it, one update of the seed-1
-   * quick start moved its batch by 0.743 and broke the answer format for five iterations; every other update of
-   * seeds 1 to 3 stayed at or below 0.016 (docs/results.md).
+   * with half the learning rate ({@link PolicyUpdater.Settings#maxUpdateKl()}): off. It caught the update that broke
+   * the seed-1 quick start's answer format (0.743 on its batch) but not LaMer's (0.0011 on its batch, which held none
+   * of the states it broke), and even a quarter of the first broke the format (docs/results.md); the anchor check
+   * ({@link #DEFAULT_MAX_ANCHOR_DROP}) catches both.
    */
-  public static final double DEFAULT_MAX_UPDATE_KL = 0.05;
+  public static final double DEFAULT_MAX_UPDATE_KL = 0;
+  /**
+   * The default limit of the mean per-token drop of the {@link #ANCHOR_TURNS} anchor answers' log-probability one update
+   * may cause ({@link PolicyUpdater.Settings#maxAnchorDrop()}). Measured on seed 1 (docs/results.md): the updates that
+   * broke the answer format lowered the anchors by 1.078 (MAGE) and 0.106 (LaMer) per token, every other update by at
+   * most 0.005.
+   */
+  public static final double DEFAULT_MAX_ANCHOR_DROP = 0.01;
+  /**
+   * How many turns of the warm start's scripted players (a fresh sample, not the warm start's own examples) serve as
+   * anchors: answers in the format the model must keep.
+   */
+  public static final int ANCHOR_TURNS = 256;
   /** The default GiGPO anchors: the whole prompt, so that turns after different earlier attempts are not pooled. */
   public static final AnchorScope DEFAULT_ANCHORS = AnchorScope.PROMPT;
 
@@ -223,13 +236,16 @@ public final class GameRecipe {
    * @param maxUpdateKl the largest mean per-token KL divergence one update may cause on its batch before it is
    *     redone with half the learning rate ({@link PolicyUpdater.Settings#maxUpdateKl()}; see {@link
    *     #DEFAULT_MAX_UPDATE_KL}), 0 for no check
+   * @param maxAnchorDrop the largest mean per-token drop of the log-probability of {@link #ANCHOR_TURNS} scripted
+   *     answers one update may cause ({@link PolicyUpdater.Settings#maxAnchorDrop()}; see {@link
+   *     #DEFAULT_MAX_ANCHOR_DROP}), 0 for no check
    */
   public record Settings(
       Path workDir, int warmStartExamples, int iterations, int tasks, int evalMetaEpisodes, double learningRate,
       double klCoefficient, int miniBatchTurns, int epochs, long seed, double repeatShare, AnchorScope anchors,
       double invalidPenalty, double evalTemperature, java.util.Optional<java.time.Duration> stepTimeout,
       Map<String, String> environmentOptions, int warmStartEpochs, double warmStartLearningRate,
-      double maxUpdateKl) {
+      double maxUpdateKl, double maxAnchorDrop) {
 
     /**
      * Validates.
@@ -253,8 +269,13 @@ public final class GameRecipe {
      * @param warmStartEpochs warm-start epochs
      * @param warmStartLearningRate warm-start learning rate
      * @param maxUpdateKl the update's KL limit, 0 for none
+     * @param maxAnchorDrop the anchors' log-probability drop limit, 0 for none
      */
     public Settings {
+      if (!(maxAnchorDrop >= 0) || Double.isInfinite(maxAnchorDrop)) {
+        throw new IllegalArgumentException("the anchors' drop limit must be finite and >= 0 (0: no check), got "
+            + maxAnchorDrop);
+      }
       if (!(maxUpdateKl >= 0) || Double.isInfinite(maxUpdateKl)) {
         throw new IllegalArgumentException("the update's KL limit must be finite and >= 0 (0: no check), got "
             + maxUpdateKl);
@@ -313,7 +334,8 @@ public final class GameRecipe {
         java.util.Optional<java.time.Duration> stepTimeout, Map<String, String> environmentOptions) {
       this(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate, klCoefficient,
           miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature, stepTimeout,
-          environmentOptions, DEFAULT_WARM_START_EPOCHS, DEFAULT_WARM_START_LEARNING_RATE, DEFAULT_MAX_UPDATE_KL);
+          environmentOptions, DEFAULT_WARM_START_EPOCHS, DEFAULT_WARM_START_LEARNING_RATE, DEFAULT_MAX_UPDATE_KL,
+          DEFAULT_MAX_ANCHOR_DROP);
     }
 
     /**
@@ -400,7 +422,7 @@ public final class GameRecipe {
     public Settings withEvaluationTemperature(double temperature) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, temperature,
-          stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl);
+          stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl, maxAnchorDrop);
     }
 
     /** @return the sampling of evaluations (without its seed) */
@@ -439,7 +461,7 @@ public final class GameRecipe {
     public Settings withSeed(long s) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, s, repeatShare, anchors, invalidPenalty, evalTemperature,
-          stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl);
+          stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl, maxAnchorDrop);
     }
 
     /**
@@ -451,7 +473,7 @@ public final class GameRecipe {
     public Settings withAblation(double share, AnchorScope scope, double penalty) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, seed, share, scope, penalty, evalTemperature, stepTimeout,
-          environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl);
+          environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl, maxAnchorDrop);
     }
 
     /**
@@ -461,7 +483,7 @@ public final class GameRecipe {
     public Settings withStepTimeout(java.util.Optional<java.time.Duration> timeout) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
-          timeout, environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl);
+          timeout, environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl, maxAnchorDrop);
     }
 
     /**
@@ -471,7 +493,7 @@ public final class GameRecipe {
     public Settings withEnvironmentOptions(Map<String, String> options) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
-          stepTimeout, options, warmStartEpochs, warmStartLearningRate, maxUpdateKl);
+          stepTimeout, options, warmStartEpochs, warmStartLearningRate, maxUpdateKl, maxAnchorDrop);
     }
 
     /**
@@ -482,7 +504,7 @@ public final class GameRecipe {
     public Settings withWarmStart(int epochs, double lr) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, this.epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
-          stepTimeout, environmentOptions, epochs, lr, maxUpdateKl);
+          stepTimeout, environmentOptions, epochs, lr, maxUpdateKl, maxAnchorDrop);
     }
 
     /**
@@ -493,7 +515,18 @@ public final class GameRecipe {
     public Settings withMaxUpdateKl(double limit) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
-          stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate, limit);
+          stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate, limit, maxAnchorDrop);
+    }
+
+    /**
+     * @param limit the largest mean per-token drop of the anchor answers' log-probability one update may cause, 0 for
+     *     none
+     * @return a copy with that limit
+     */
+    public Settings withMaxAnchorDrop(double limit) {
+      return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
+          klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
+          stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl, limit);
     }
   }
 
@@ -713,13 +746,38 @@ public final class GameRecipe {
 
   /** Chat transcripts (one user prompt, one assistant answer) of non-adaptive scripted players' turns. */
   private List<Transcript> transcripts(int count) {
+    return transcripts(count, 9, 10);
+  }
+
+  /**
+   * The anchor turns of the update check: {@link #ANCHOR_TURNS} scripted turns (drawn apart from the warm start's
+   * examples) as the policy sees them, the prompt rendered by its chat template and the answer ended by its first
+   * stop token.
+   *
+   * @param policy the policy being trained
+   * @return the anchor rows
+   */
+  public List<PolicyUpdater.Row> anchorTurns(DjlLanguagePolicy policy) {
+    int stop = policy.stopTokenIds().iterator().next();
+    List<PolicyUpdater.Row> rows = new ArrayList<>(ANCHOR_TURNS);
+    for (Transcript t : transcripts(ANCHOR_TURNS, 16, 17)) {
+      int[] prompt = policy.tokenizer().encode(policy.renderPrompt(t.messages().get(0).content()));
+      int[] content = policy.tokenizer().encode(t.messages().get(1).content());
+      int[] response = java.util.Arrays.copyOf(content, content.length + 1);
+      response[content.length] = stop;
+      rows.add(new PolicyUpdater.Row(prompt, response, null, 0));
+    }
+    return rows;
+  }
+
+  private List<Transcript> transcripts(int count, int configStream, int playerStream) {
     List<Transcript> out = new ArrayList<>(count);
     int round = 0;
     while (out.size() < count) {
       RolloutConfig config = rollout(MethodPreset.MAGE, 16).optGroupSize(4)
-          .optSeed(Seeds.derive(settings.seed(), 9, round)).build();
+          .optSeed(Seeds.derive(settings.seed(), configStream, round)).build();
       try (LanguagePolicy mix = new MixedScripted(provider, game.fixedPolicy(),
-          Seeds.derive(settings.seed(), 10, round), settings.repeatShare())) {
+          Seeds.derive(settings.seed(), playerStream, round), settings.repeatShare())) {
         for (MetaEpisode m : new MetaEpisodeRunner(registry).run(config, mix).metaEpisodes()) {
           for (var e : m.episodes()) {
             for (Turn t : e.turns()) {
@@ -810,7 +868,8 @@ public final class GameRecipe {
           .setAdamW(adamw)
           .optReference(reference)
           .optUpdateSettings(new PolicyUpdater.Settings(settings.miniBatchTurns(), 64, settings.epochs(), true, true,
-              settings.maxUpdateKl()))
+              settings.maxUpdateKl(), settings.maxAnchorDrop()))
+          .optAnchorTurns(settings.maxAnchorDrop() > 0 ? anchorTurns(policy) : List.of())
           .optValidateEvery(0)
           .optSeed(Seeds.derive(trainingSeed, 13, 0));
       listeners.forEach(b::addListener);

@@ -61,8 +61,11 @@ class QuickStartCommandTest {
     for (String line : lines) {
       JsonObject m = JsonParser.parseString(line).getAsJsonObject();
       assertThat(m.get("update_backtracks").getAsInt()).isBetween(0, 3);
+      assertThat(m.get("update_undone").getAsInt()).isBetween(0, 1);
       if (m.get("trained_turns").getAsInt() > 0) {
-        assertThat(m.get("update_kl").getAsDouble()).isFinite().isNotNegative();
+        // the anchor check is on by default (the KL check is not)
+        assertThat(m.get("anchor_logprob_change").getAsDouble()).isFinite();
+        assertThat(m.has("update_kl")).isFalse();
       }
     }
     // a second run finds it in the work directory like any cached warm start

@@ -105,6 +105,7 @@ class SizeOptionsTest {
       add(out, base, "--warm-start-lr", "0", "-1", "NaN");
       add(out, base, "--kl", "-0.1", "NaN");
       add(out, base, "--max-update-kl", "-0.05", "NaN", "Infinity");
+      add(out, base, "--max-anchor-drop", "-0.02", "NaN");
     }
     return out.stream();
   }

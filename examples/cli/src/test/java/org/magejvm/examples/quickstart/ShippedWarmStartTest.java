@@ -88,6 +88,27 @@ class ShippedWarmStartTest {
   }
 
   @Test
+  void theAnchorTurnsAreScriptedAnswersTokenizedAsThePolicySeesThem(@TempDir Path dir) {
+    GameRecipe recipe = recipe(defaults(dir, 1));
+    assertThat(ShippedWarmStart.install(recipe)).isTrue();
+    try (DjlLanguagePolicy policy = recipe.load(recipe.warmStartDir())) {
+      List<org.magejvm.impl.train.PolicyUpdater.Row> anchors = recipe.anchorTurns(policy);
+      assertThat(anchors).hasSize(GameRecipe.ANCHOR_TURNS);
+      int stop = policy.stopTokenIds().iterator().next();
+      java.util.Set<String> answers = new java.util.HashSet<>();
+      for (var a : anchors) {
+        int[] r = a.response();
+        assertThat(r[r.length - 1]).isEqualTo(stop);
+        answers.add(policy.tokenizer().decode(java.util.Arrays.copyOf(r, r.length - 1), false));
+        assertThat(policy.tokenizer().decode(a.prompt(), false)).contains("Kuhn poker").contains("<|im_start|>assistant");
+      }
+      assertThat(answers).containsExactlyInAnyOrder("<action>PASS</action>", "<action>BET</action>");
+      // drawn apart from the warm start's examples, and the same on every call
+      assertThat(recipe.anchorTurns(policy).get(7).prompt()).containsExactly(anchors.get(7).prompt());
+    }
+  }
+
+  @Test
   void theShippedModelAnswersInTheActionFormat(@TempDir Path dir) {
     GameRecipe recipe = recipe(defaults(dir, 1));
     assertThat(ShippedWarmStart.install(recipe)).isTrue();

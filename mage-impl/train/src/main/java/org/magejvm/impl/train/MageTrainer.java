@@ -197,7 +197,7 @@ public final class MageTrainer {
     optimizer = b.optimizer;
     adamw = b.adamw;
     Qwen3Model model = modelOf(policy);
-    updater = new PolicyUpdater(model, b.reference, optimizer, adamw, b.updateSettings);
+    updater = new PolicyUpdater(model, b.reference, optimizer, adamw, b.updateSettings, b.anchorTurns);
     updateSettings = b.updateSettings;
     withReference = b.reference != null;
     fineTuning = b.fineTuning;
@@ -460,8 +460,12 @@ public final class MageTrainer {
     if (!Double.isNaN(update.updateKl())) {
       metrics.put("update_kl", update.updateKl());
     }
-    if (updateSettings.maxUpdateKl() > 0) {
+    if (!Double.isNaN(update.anchorChange())) {
+      metrics.put("anchor_logprob_change", update.anchorChange());
+    }
+    if (updateSettings.maxUpdateKl() > 0 || updateSettings.maxAnchorDrop() > 0) {
       metrics.put("update_backtracks", update.backtracks());
+      metrics.put("update_undone", update.undone() ? 1 : 0);
     }
     metrics.put("learning_rate", adamw.learningRate());
     update.diagnostics().forEach(metrics::put);
@@ -580,6 +584,7 @@ public final class MageTrainer {
     private ReferencePolicy reference;
     private FineTuning fineTuning;
     private PolicyUpdater.Settings updateSettings = PolicyUpdater.Settings.defaults();
+    private List<PolicyUpdater.Row> anchorTurns = List.of();
     private final List<Validation> validations = new ArrayList<>();
     private int validateEvery = 5;
     private double maxFailureShare = 0.25;
@@ -708,6 +713,19 @@ public final class MageTrainer {
      */
     public Builder optUpdateSettings(PolicyUpdater.Settings v) {
       updateSettings = Objects.requireNonNull(v, "updateSettings");
+      return this;
+    }
+
+    /**
+     * Turns whose log-probabilities no update may lower by more than {@link PolicyUpdater.Settings#maxAnchorDrop()}
+     * per token (see {@link PolicyUpdater#PolicyUpdater(Qwen3Model, ReferencePolicy, PolicyOptimizer, AdamW,
+     * PolicyUpdater.Settings, List)}); used only when that limit is above 0.
+     *
+     * @param v the anchor turns, for example a few hundred warm-start transcripts tokenized as the policy sees them
+     * @return this builder
+     */
+    public Builder optAnchorTurns(List<PolicyUpdater.Row> v) {
+      anchorTurns = List.copyOf(Objects.requireNonNull(v, "anchorTurns"));
       return this;
     }
 

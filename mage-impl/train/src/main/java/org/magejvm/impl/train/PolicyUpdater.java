@@ -43,7 +43,10 @@ import org.magejvm.api.annotation.Api;
  * the turns' own tokens) is compared with the limit. An update that moved the policy further is undone (parameters
  * and optimizer state put back) and run again with half the learning rate, at most {@value #MAX_BACKTRACKS} times;
  * the last try is kept whatever its divergence, so a policy that has to move far (out of a broken answer format, say)
- * still moves ({@link Report#backtracks()}, {@link Report#stepScale()}). The reference has no such check: with one
+ * still moves ({@link Report#backtracks()}, {@link Report#stepScale()}). With {@link Settings#maxAnchorDrop()} above 0
+ * and anchor turns given, each try must also keep the anchors' mean per-token log-probability within the limit; that
+ * test is one-sided (an update that raises them always passes it) and strict: when the last try still fails it, the
+ * update is undone ({@link Report#undone()}). The reference has no such check: with one
  * optimizer step per batch PPO's ratio clip never acts (the ratio is exactly 1 at the first step), so nothing else
  * bounds a step.
  */
@@ -67,10 +70,14 @@ public final class PolicyUpdater {
    *     may cause before it is retried with half the learning rate; 0 turns the check off (the reference's
    *     behaviour). The check costs two more scoring passes over the batch (one per try after the first), a copy of
    *     the trainable parameters and optimizer state, and a whole update per retry
+   * @param maxAnchorDrop the largest mean per-token drop of the anchor turns' log-probabilities ({@link
+   *     PolicyUpdater#PolicyUpdater(Qwen3Model, ReferencePolicy, PolicyOptimizer, AdamW, Settings, List) anchors}:
+   *     answers in the format the policy must keep) an update may cause; a try that drops them more is redone at half
+   *     the learning rate, and when the last try still does, the update is undone. 0 turns the check off
    */
   public record Settings(
       int miniBatchTurns, int microBatchTurns, int epochs, boolean recomputeOldLogProbs, boolean skipZeroAdvantage,
-      double maxUpdateKl) {
+      double maxUpdateKl, double maxAnchorDrop) {
 
     /**
      * Validates.
@@ -81,6 +88,7 @@ public final class PolicyUpdater {
      * @param recomputeOldLogProbs recompute old log-probs
      * @param skipZeroAdvantage skip zero-advantage rows
      * @param maxUpdateKl the update's KL limit, 0 for none
+     * @param maxAnchorDrop the anchors' log-probability drop limit, 0 for none
      */
     public Settings {
       if (miniBatchTurns < 1 || microBatchTurns < 1 || epochs < 1) {
@@ -90,6 +98,25 @@ public final class PolicyUpdater {
       if (!(maxUpdateKl >= 0) || Double.isInfinite(maxUpdateKl)) {
         throw new IllegalArgumentException("maxUpdateKl must be finite and >= 0 (0: no check), got " + maxUpdateKl);
       }
+      if (!(maxAnchorDrop >= 0) || Double.isInfinite(maxAnchorDrop)) {
+        throw new IllegalArgumentException("maxAnchorDrop must be finite and >= 0 (0: no check), got "
+            + maxAnchorDrop);
+      }
+    }
+
+    /**
+     * Settings without the anchor check.
+     *
+     * @param miniBatchTurns minibatch size
+     * @param microBatchTurns micro-batch size
+     * @param epochs epochs
+     * @param recomputeOldLogProbs recompute old log-probs
+     * @param skipZeroAdvantage skip zero-advantage rows
+     * @param maxUpdateKl the update's KL limit, 0 for none
+     */
+    public Settings(int miniBatchTurns, int microBatchTurns, int epochs, boolean recomputeOldLogProbs,
+        boolean skipZeroAdvantage, double maxUpdateKl) {
+      this(miniBatchTurns, microBatchTurns, epochs, recomputeOldLogProbs, skipZeroAdvantage, maxUpdateKl, 0);
     }
 
     /**
@@ -103,7 +130,7 @@ public final class PolicyUpdater {
      */
     public Settings(
         int miniBatchTurns, int microBatchTurns, int epochs, boolean recomputeOldLogProbs, boolean skipZeroAdvantage) {
-      this(miniBatchTurns, microBatchTurns, epochs, recomputeOldLogProbs, skipZeroAdvantage, 0);
+      this(miniBatchTurns, microBatchTurns, epochs, recomputeOldLogProbs, skipZeroAdvantage, 0, 0);
     }
 
     /**
@@ -113,7 +140,19 @@ public final class PolicyUpdater {
      * @return the new settings
      */
     public Settings withMaxUpdateKl(double limit) {
-      return new Settings(miniBatchTurns, microBatchTurns, epochs, recomputeOldLogProbs, skipZeroAdvantage, limit);
+      return new Settings(miniBatchTurns, microBatchTurns, epochs, recomputeOldLogProbs, skipZeroAdvantage, limit,
+          maxAnchorDrop);
+    }
+
+    /**
+     * These settings with another anchor limit.
+     *
+     * @param limit the anchors' log-probability drop limit, 0 for none
+     * @return the new settings
+     */
+    public Settings withMaxAnchorDrop(double limit) {
+      return new Settings(miniBatchTurns, microBatchTurns, epochs, recomputeOldLogProbs, skipZeroAdvantage,
+          maxUpdateKl, limit);
     }
 
     /** @return 64-turn minibatches, 8-turn micro-batches, one epoch, recomputed old log-probs, zero rows skipped */
@@ -170,6 +209,9 @@ public final class PolicyUpdater {
    * @param backtracks how many tries were undone for exceeding {@link Settings#maxUpdateKl()} (0 to {@value
    *     #MAX_BACKTRACKS})
    * @param stepScale the factor of the learning rate of the kept try (1, 1/2, 1/4 or 1/8)
+   * @param anchorChange the mean per-token change of the anchor turns' log-probabilities the kept (or, when undone,
+   *     the last) try caused, negative for a drop; NaN when not measured
+   * @param undone whether the update was undone because even its last try dropped the anchors too far
    */
   public record Report(
       int rows,
@@ -182,7 +224,9 @@ public final class PolicyUpdater {
       Map<String, Double> diagnostics,
       double updateKl,
       int backtracks,
-      double stepScale) {}
+      double stepScale,
+      double anchorChange,
+      boolean undone) {}
 
   private final Qwen3Model model;
   private final ReferencePolicy reference;
@@ -190,6 +234,7 @@ public final class PolicyUpdater {
   private final AdamW optimizer;
   private final Settings settings;
   private final boolean withEntropy;
+  private final List<Row> anchors;
 
   /**
    * An updater.
@@ -204,6 +249,33 @@ public final class PolicyUpdater {
   public PolicyUpdater(
       Qwen3Model model, ReferencePolicy reference, PolicyOptimizer policyOptimizer, AdamW optimizer,
       Settings settings) {
+    this(model, reference, policyOptimizer, optimizer, settings, List.of());
+  }
+
+  /**
+   * An updater with anchor turns for {@link Settings#maxAnchorDrop()}: turns (prompt and response ids; their
+   * advantages are ignored) whose log-probabilities an update must not lower by more than the limit, per token on
+   * average, such as transcripts of the answer format the policy was warm-started on. A broken answer format shows
+   * there even when the batch holds none of the states it broke on; legitimate learning moves them little per update
+   * (it raises some answers and lowers others). Scoring them costs one forward pass over them before an update and
+   * one after every try.
+   *
+   * @param model the policy being trained (the optimizer holds its trainable parameters)
+   * @param reference the reference policy for the KL term, or null when the loss has no KL term
+   * @param policyOptimizer the policy optimizer whose loss is minimised
+   * @param optimizer AdamW over {@code model}'s trainable parameters
+   * @param settings batching and checks
+   * @param anchors the anchor turns (copied), empty for none
+   */
+  public PolicyUpdater(
+      Qwen3Model model, ReferencePolicy reference, PolicyOptimizer policyOptimizer, AdamW optimizer,
+      Settings settings, List<Row> anchors) {
+    this.anchors = List.copyOf(Objects.requireNonNull(anchors, "anchors"));
+    for (int i = 0; i < this.anchors.size(); i++) {
+      if (this.anchors.get(i).response().length == 0) {
+        throw new IllegalArgumentException("anchor turn " + i + " has an empty response");
+      }
+    }
     this.model = Objects.requireNonNull(model, "model");
     this.reference = reference;
     this.loss = Objects.requireNonNull(policyOptimizer, "policyOptimizer").loss();
@@ -249,23 +321,26 @@ public final class PolicyUpdater {
     }
     if (rows.isEmpty()) {
       afterScoring.run();
-      return new Report(given.size(), 0, zero, empty, 0, 0, 0, Map.of(), Double.NaN, 0, 1.0);
+      return new Report(given.size(), 0, zero, empty, 0, 0, 0, Map.of(), Double.NaN, 0, 1.0, Double.NaN, false);
     }
     List<float[]> old = settings.recomputeOldLogProbs() ? score(model, rows) : recorded(rows);
     List<float[]> ref = reference == null ? null : reference.apply(m -> score(m, rows));
     afterScoring.run();
 
-    if (settings.maxUpdateKl() <= 0) {
+    boolean checkKl = settings.maxUpdateKl() > 0;
+    boolean checkAnchors = settings.maxAnchorDrop() > 0 && !anchors.isEmpty();
+    if (!checkKl && !checkAnchors) {
       return optimize(given.size(), rows, zero, empty, old, ref, 1.0);
     }
-    // the check scores every turn with a response, trained or not, at temperature 1 before and after
+    // the KL check scores every turn with a response, trained or not, at temperature 1 before and after
     List<Row> checked = new ArrayList<>();
     for (Row r : given) {
       if (r.response().length > 0) {
         checked.add(r);
       }
     }
-    List<float[]> baseline = score(model, checked);
+    List<float[]> baseline = checkKl ? score(model, checked) : null;
+    List<float[]> anchorBaseline = checkAnchors ? score(model, anchors) : null;
     try (AdamW.Snapshot before = optimizer.snapshot()) {
       double scale = 1.0;
       for (int tries = 0; ; tries++) {
@@ -273,20 +348,48 @@ public final class PolicyUpdater {
         if (r.optimizerSteps() == r.skippedSteps()) {
           return r;
         }
-        double kl = meanKl(baseline, score(model, checked));
-        if (kl <= settings.maxUpdateKl() || tries == MAX_BACKTRACKS) {
-          if (tries == MAX_BACKTRACKS && !(kl <= settings.maxUpdateKl())) {
+        double kl = checkKl ? meanKl(baseline, score(model, checked)) : Double.NaN;
+        double change = checkAnchors ? meanChange(anchorBaseline, score(model, anchors)) : Double.NaN;
+        boolean klOk = !checkKl || kl <= settings.maxUpdateKl();
+        boolean anchorsOk = !checkAnchors || change >= -settings.maxAnchorDrop();
+        if ((klOk || tries == MAX_BACKTRACKS) && anchorsOk) {
+          if (!klOk) {
             LOG.warn("update kept at 1/{} of the learning rate with a mean KL of {} per token over {} turns, still"
                 + " above the limit {}", 1 << MAX_BACKTRACKS, String.format(java.util.Locale.ROOT, "%.4g", kl),
                 checked.size(), settings.maxUpdateKl());
           }
           return new Report(r.rows(), r.trainedRows(), r.skippedZeroAdvantage(), r.emptyResponses(),
-              r.optimizerSteps(), r.skippedSteps(), r.meanGradNorm(), r.diagnostics(), kl, tries, scale);
+              r.optimizerSteps(), r.skippedSteps(), r.meanGradNorm(), r.diagnostics(), kl, tries, scale, change,
+              false);
         }
         optimizer.restore(before);
+        if (tries == MAX_BACKTRACKS) {
+          LOG.warn("update undone: even at 1/{} of the learning rate it lowered the log-probability of the {} anchor"
+              + " turns by {} per token, above the limit {}", 1 << MAX_BACKTRACKS, anchors.size(),
+              String.format(java.util.Locale.ROOT, "%.4g", -change), settings.maxAnchorDrop());
+          return new Report(r.rows(), r.trainedRows(), r.skippedZeroAdvantage(), r.emptyResponses(),
+              r.optimizerSteps(), r.skippedSteps(), r.meanGradNorm(), r.diagnostics(), kl, tries, scale, change,
+              true);
+        }
         scale /= 2;
       }
     }
+  }
+
+  /** The mean over all tokens of {@code now - before}; NaN when a log-probability is not finite. */
+  static double meanChange(List<float[]> before, List<float[]> now) {
+    double sum = 0;
+    long tokens = 0;
+    for (int i = 0; i < before.size(); i++) {
+      float[] b = before.get(i);
+      float[] n = now.get(i);
+      for (int t = 0; t < b.length; t++) {
+        sum += (double) n[t] - b[t];
+        tokens++;
+      }
+    }
+    double mean = tokens == 0 ? 0 : sum / tokens;
+    return Double.isFinite(mean) ? mean : Double.NaN;
   }
 
   private Report optimize(int given, List<Row> rows, int zero, int empty, List<float[]> old, List<float[]> ref,
@@ -318,7 +421,7 @@ public final class PolicyUpdater {
       diagnostics.put(e.getKey(), e.getValue() / minibatches);
     }
     return new Report(given, rows.size(), zero, empty, steps, skipped,
-        steps == skipped ? 0 : normSum / (steps - skipped), diagnostics, Double.NaN, 0, scale);
+        steps == skipped ? 0 : normSum / (steps - skipped), diagnostics, Double.NaN, 0, scale, Double.NaN, false);
   }
 
   /**

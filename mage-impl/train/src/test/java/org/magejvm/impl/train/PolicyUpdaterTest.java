@@ -142,6 +142,65 @@ class PolicyUpdaterTest {
   }
 
   @Test
+  void anUpdateThatLowersTheAnchorsIsRetriedAndFinallyUndoneWhileOneThatRaisesThemIsKept() {
+    List<PolicyUpdater.Row> rows = rows();
+    // rows 2 and 3 have negative advantages: the update lowers them; rows 0 and 1 positive: it raises them
+    List<PolicyUpdater.Row> lowered = rows.subList(2, 4);
+    List<PolicyUpdater.Row> raised = rows.subList(0, 2);
+    for (List<PolicyUpdater.Row> anchors : List.of(lowered, raised)) {
+      try (Qwen3Model model = Qwen3Model.random(CONFIG, 7, Device.cpu(), DataType.FLOAT64)) {
+        model.weights().requireGradients(true);
+        try (AdamW adamw = new AdamW(model.weights().parameters(),
+            AdamWConfig.builder().optLearningRate(1e-2).optWeightDecay(0).build())) {
+          PolicyUpdater updater = new PolicyUpdater(model, null, gigpo(0), adamw,
+              new PolicyUpdater.Settings(64, 2, 1, true, true, 0, 1e-12), anchors);
+          List<float[]> before = updater.oldLogProbs(rows);
+          PolicyUpdater.Report report = updater.update(rows);
+          List<float[]> after = updater.oldLogProbs(rows);
+          assertThat(report.updateKl()).isNaN();
+          if (anchors == lowered) {
+            assertThat(report.undone()).isTrue();
+            assertThat(report.backtracks()).isEqualTo(PolicyUpdater.MAX_BACKTRACKS);
+            assertThat(report.anchorChange()).isNegative();
+            assertThat(adamw.stepCount()).isZero();
+            for (int i = 0; i < rows.size(); i++) {
+              assertThat(after.get(i)).as("row %d after the undone update", i).containsExactly(before.get(i));
+            }
+          } else {
+            assertThat(report.undone()).isFalse();
+            assertThat(report.backtracks()).isZero();
+            assertThat(report.stepScale()).isEqualTo(1.0);
+            assertThat(report.anchorChange()).isPositive()
+                .isEqualTo(PolicyUpdater.meanChange(before.subList(0, 2), after.subList(0, 2)));
+            assertThat(adamw.stepCount()).isEqualTo(1);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void meanChangeAveragesOverTokensAndAnEmptyAnchorIsRefused() {
+    List<float[]> before = List.of(new float[] {-1f, -2f}, new float[] {-0.5f});
+    List<float[]> now = List.of(new float[] {-1.5f, -2f}, new float[] {-0.25f});
+    assertThat(PolicyUpdater.meanChange(before, now)).isCloseTo((-0.5 + 0 + 0.25) / 3, within(1e-7));
+    assertThat(PolicyUpdater.meanChange(before, List.of(new float[] {Float.NEGATIVE_INFINITY, 0f},
+        new float[] {0f}))).isNaN();
+    try (Qwen3Model model = Qwen3Model.random(CONFIG, 7, Device.cpu(), DataType.FLOAT64)) {
+      model.weights().requireGradients(true);
+      try (AdamW adamw = new AdamW(model.weights().parameters(), AdamWConfig.defaults())) {
+        assertThatThrownBy(() -> new PolicyUpdater(model, null, gigpo(0), adamw, PolicyUpdater.Settings.defaults(),
+            List.of(new PolicyUpdater.Row(new int[] {4}, new int[0], null, 0))))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("anchor turn 0");
+      }
+    }
+    for (double bad : new double[] {-1, Double.NaN, Double.POSITIVE_INFINITY}) {
+      assertThatThrownBy(() -> new PolicyUpdater.Settings(64, 8, 1, true, true, 0, bad))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxAnchorDrop");
+    }
+  }
+
+  @Test
   void meanKlIsTheK3EstimateOverAllTokens() {
     List<float[]> old = List.of(new float[] {(float) Math.log(0.5), 0f}, new float[] {(float) Math.log(0.25)});
     List<float[]> now = List.of(new float[] {(float) Math.log(0.25), 0f}, new float[] {(float) Math.log(0.25)});
