@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.DoubleUnaryOperator;
 import java.util.stream.IntStream;
 import org.magejvm.api.LossAggregation;
 import org.magejvm.api.LossDiagnostics;
@@ -308,17 +309,18 @@ public final class PolicyUpdater {
    */
   public Report update(List<Row> given, Runnable afterScoring) {
     List<Row> rows = new ArrayList<>();
-    int zero = 0;
+    List<Row> skippedZero = new ArrayList<>();
     int empty = 0;
     for (Row r : given) {
       if (r.response().length == 0) {
         empty++;
       } else if (settings.skipZeroAdvantage() && r.advantage() == 0) {
-        zero++;
+        skippedZero.add(r);
       } else {
         rows.add(r);
       }
     }
+    int zero = skippedZero.size();
     if (rows.isEmpty()) {
       afterScoring.run();
       return new Report(given.size(), 0, zero, empty, 0, 0, 0, Map.of(), Double.NaN, 0, 1.0, Double.NaN, false);
@@ -332,14 +334,15 @@ public final class PolicyUpdater {
     if (!checkKl && !checkAnchors) {
       return optimize(given.size(), rows, zero, empty, old, ref, 1.0);
     }
-    // the KL check scores every turn with a response, trained or not, at temperature 1 before and after
-    List<Row> checked = new ArrayList<>();
-    for (Row r : given) {
-      if (r.response().length > 0) {
-        checked.add(r);
-      }
+    // the KL check scores every turn with a response, trained or not, at temperature 1 before and after; the trained
+    // turns' recomputed old log-probs are those scores already
+    List<Row> checked = new ArrayList<>(rows);
+    checked.addAll(skippedZero);
+    List<float[]> baseline = null;
+    if (checkKl) {
+      baseline = new ArrayList<>(settings.recomputeOldLogProbs() ? old : score(model, rows));
+      baseline.addAll(score(model, skippedZero));
     }
-    List<float[]> baseline = checkKl ? score(model, checked) : null;
     List<float[]> anchorBaseline = checkAnchors ? score(model, anchors) : null;
     try (AdamW.Snapshot before = optimizer.snapshot()) {
       double scale = 1.0;
@@ -352,44 +355,49 @@ public final class PolicyUpdater {
         double change = checkAnchors ? meanChange(anchorBaseline, score(model, anchors)) : Double.NaN;
         boolean klOk = !checkKl || kl <= settings.maxUpdateKl();
         boolean anchorsOk = !checkAnchors || change >= -settings.maxAnchorDrop();
-        if ((klOk || tries == MAX_BACKTRACKS) && anchorsOk) {
+        boolean last = tries == MAX_BACKTRACKS;
+        if ((klOk || last) && anchorsOk) {
           if (!klOk) {
             LOG.warn("update kept at 1/{} of the learning rate with a mean KL of {} per token over {} turns, still"
                 + " above the limit {}", 1 << MAX_BACKTRACKS, String.format(java.util.Locale.ROOT, "%.4g", kl),
                 checked.size(), settings.maxUpdateKl());
           }
-          return new Report(r.rows(), r.trainedRows(), r.skippedZeroAdvantage(), r.emptyResponses(),
-              r.optimizerSteps(), r.skippedSteps(), r.meanGradNorm(), r.diagnostics(), kl, tries, scale, change,
-              false);
-        }
-        optimizer.restore(before);
-        if (tries == MAX_BACKTRACKS) {
+        } else {
+          optimizer.restore(before);
+          if (!last) {
+            scale /= 2;
+            continue;
+          }
           LOG.warn("update undone: even at 1/{} of the learning rate it lowered the log-probability of the {} anchor"
               + " turns by {} per token, above the limit {}", 1 << MAX_BACKTRACKS, anchors.size(),
               String.format(java.util.Locale.ROOT, "%.4g", -change), settings.maxAnchorDrop());
-          return new Report(r.rows(), r.trainedRows(), r.skippedZeroAdvantage(), r.emptyResponses(),
-              r.optimizerSteps(), r.skippedSteps(), r.meanGradNorm(), r.diagnostics(), kl, tries, scale, change,
-              true);
         }
-        scale /= 2;
+        boolean undone = !anchorsOk;
+        return new Report(r.rows(), r.trainedRows(), r.skippedZeroAdvantage(), r.emptyResponses(),
+            r.optimizerSteps(), r.skippedSteps(), r.meanGradNorm(), r.diagnostics(), kl, tries, scale, change, undone);
       }
     }
   }
 
   /** The mean over all tokens of {@code now - before}; NaN when a log-probability is not finite. */
   static double meanChange(List<float[]> before, List<float[]> now) {
+    double mean = meanPerToken(before, now, logRatio -> logRatio);
+    return Double.isFinite(mean) ? mean : Double.NaN;
+  }
+
+  /** The mean over all tokens of {@code f(now - before)} (row by row, token by token), 0 when there is none. */
+  private static double meanPerToken(List<float[]> before, List<float[]> now, DoubleUnaryOperator f) {
     double sum = 0;
     long tokens = 0;
     for (int i = 0; i < before.size(); i++) {
       float[] b = before.get(i);
       float[] n = now.get(i);
       for (int t = 0; t < b.length; t++) {
-        sum += (double) n[t] - b[t];
+        sum += f.applyAsDouble((double) n[t] - b[t]);
         tokens++;
       }
     }
-    double mean = tokens == 0 ? 0 : sum / tokens;
-    return Double.isFinite(mean) ? mean : Double.NaN;
+    return tokens == 0 ? 0 : sum / tokens;
   }
 
   private Report optimize(int given, List<Row> rows, int zero, int empty, List<float[]> old, List<float[]> ref,
@@ -426,22 +434,11 @@ public final class PolicyUpdater {
 
   /**
    * The mean over all tokens of the k3 estimate {@code r - 1 - log r}, {@code r = p_new / p_old}, of KL(old || new)
-   * on tokens sampled from the old policy; infinite or NaN when a log-probability is not finite (the check then undoes
-   * the update).
+   * on tokens sampled from the old policy; infinite or NaN when a log-probability is not finite (the check then counts
+   * the limit as exceeded).
    */
   static double meanKl(List<float[]> old, List<float[]> now) {
-    double sum = 0;
-    long tokens = 0;
-    for (int i = 0; i < old.size(); i++) {
-      float[] o = old.get(i);
-      float[] n = now.get(i);
-      for (int t = 0; t < o.length; t++) {
-        double logRatio = (double) n[t] - o[t];
-        sum += Math.expm1(logRatio) - logRatio;
-        tokens++;
-      }
-    }
-    return tokens == 0 ? 0 : sum / tokens;
+    return meanPerToken(old, now, logRatio -> Math.expm1(logRatio) - logRatio);
   }
 
   /**
