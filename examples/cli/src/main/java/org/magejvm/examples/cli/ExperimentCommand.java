@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.magejvm.examples.quickstart.MethodsExperiment;
 import org.magejvm.examples.quickstart.GameRecipe;
-import org.magejvm.examples.quickstart.ShippedWarmStart;
 import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.spi.EnvironmentRegistry;
 import picocli.CommandLine;
@@ -55,11 +54,6 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
       description = "Seed of the tiny model, the warm start and the evaluation sets (default: ${DEFAULT-VALUE}).")
   long seed;
 
-  @Option(names = "--no-shipped-warm-start",
-      description = "Train the warm start in the work directory even when the one shipped with mage fits the settings"
-          + " (it does for kuhn-methods with the default options).")
-  boolean noShippedWarmStart;
-
   @CommandLine.Mixin RecipeOptions recipe;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -100,11 +94,7 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
     Limits.endOfOptions();
     LibtorchThreads.apply(recipe.threads);
     PrintWriter out = spec.commandLine().getOut();
-    GameRecipe base = new GameRecipe(registry, game, settings, out);
-    if (!noShippedWarmStart && !java.nio.file.Files.exists(base.tinyModelDir()) && ShippedWarmStart.install(base)) {
-      out.println("Warm start: the one shipped with mage for these settings, copied to " + base.warmStartDir()
-          + "; --no-shipped-warm-start trains it afresh (about 3 minutes)");
-    }
+    recipe.installShippedWarmStart(new GameRecipe(registry, game, settings, out), true, out);
     new MethodsExperiment(registry, game, out).run(settings, seeds, presets);
     return 0;
   }

@@ -75,11 +75,6 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
       description = "Decoder layers of the tiny model written on first use (default: ${DEFAULT-VALUE}).")
   int modelLayers;
 
-  @Option(names = "--no-shipped-warm-start",
-      description = "Train the warm start in the work directory even when the one shipped with mage fits the settings"
-          + " (it does for the defaults with seed 1; a new work directory then takes about 3 minutes longer).")
-  boolean noShippedWarmStart;
-
   @Option(names = "--step-timeout", paramLabel = "SECONDS",
       description = "Fail a meta-episode whose environment call (create, reset, step, render) takes longer than this;"
           + " the others go on (default: no limit).")
@@ -87,10 +82,6 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
 
   @Option(names = "--json", description = "Print the before/after table as one JSON object instead of text.")
   boolean json;
-
-  /** The shape of the shipped warm start's model (the default of --model-width and --model-layers). */
-  private static final int SHIPPED_WIDTH = 64;
-  private static final int SHIPPED_LAYERS = 2;
 
   @CommandLine.Mixin RecipeOptions recipe;
 
@@ -128,11 +119,8 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
         listeners.add(bar);
       }
       GameRecipe game = new GameRecipe(registry, settings, progress);
-      if (!noShippedWarmStart && modelWidth == SHIPPED_WIDTH && modelLayers == SHIPPED_LAYERS
-          && !java.nio.file.Files.exists(game.tinyModelDir()) && ShippedWarmStart.install(game)) {
-        progress.println("Warm start: the one shipped with mage for these settings (seed " + seed + "), copied to "
-            + game.warmStartDir() + "; --no-shipped-warm-start trains it afresh (about 3 minutes)");
-      } else {
+      if (!recipe.installShippedWarmStart(game, modelWidth == ShippedWarmStart.WIDTH
+          && modelLayers == ShippedWarmStart.LAYERS, progress)) {
         game.tinyModel(modelWidth, modelLayers);
       }
       result = new KuhnQuickStart(registry, progress).run(settings, MethodPreset.MAGE,

@@ -3,6 +3,7 @@ package org.magejvm.examples.cli;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.magejvm.examples.quickstart.GameRecipe;
+import org.magejvm.examples.quickstart.ShippedWarmStart;
 import org.magejvm.spi.Environment;
 import org.magejvm.spi.EnvironmentRegistry;
 import picocli.CommandLine.Model.CommandSpec;
@@ -57,6 +58,12 @@ final class RecipeOptions {
           + " reference's 5 per chip (docs/results.md).")
   Map<String, String> environmentOptions = new LinkedHashMap<>();
 
+  @Option(names = "--no-shipped-warm-start",
+      description = "Train the warm start in the work directory even when the one shipped with mage fits the settings"
+          + " (it does for the quick start and kuhn-methods with their defaults and seed 1; training it takes about 3"
+          + " minutes).")
+  boolean noShippedWarmStart;
+
   @Option(names = "--threads", paramLabel = "T", defaultValue = "1",
       description = "libtorch threads per operation (default: ${DEFAULT-VALUE}; the tiny model's operations are too"
           + " small to share between cores, and extra threads spin-wait on a busy machine).")
@@ -65,6 +72,24 @@ final class RecipeOptions {
   /** @return the evaluation temperature, NaN for the reference's evaluation sampling */
   double evaluationTemperature() {
     return evalTemperature == null ? Double.NaN : evalTemperature;
+  }
+
+  /**
+   * Copies the shipped warm start into the recipe's work directory unless {@code --no-shipped-warm-start} is given
+   * ({@link ShippedWarmStart#install}), and says so.
+   *
+   * @param game the recipe
+   * @param shippedShape whether the run asks for the shipped model's shape
+   * @param out where to say it
+   * @return whether it was installed
+   */
+  boolean installShippedWarmStart(GameRecipe game, boolean shippedShape, java.io.PrintWriter out) {
+    if (noShippedWarmStart || !shippedShape || !ShippedWarmStart.install(game)) {
+      return false;
+    }
+    out.println("Warm start: the one shipped with mage for these settings (seed " + game.settings().seed()
+        + "), copied to " + game.warmStartDir() + "; --no-shipped-warm-start trains it afresh (about 3 minutes)");
+    return true;
   }
 
   /**

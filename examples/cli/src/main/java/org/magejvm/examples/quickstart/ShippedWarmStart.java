@@ -21,6 +21,10 @@ import java.util.stream.Stream;
  */
 public final class ShippedWarmStart {
 
+  /** The residual width of the shipped warm starts' model (the quick start's default). */
+  public static final int WIDTH = 64;
+  /** The decoder layers of the shipped warm starts' model (the quick start's default). */
+  public static final int LAYERS = 2;
   /** The files of a shipped warm start, a Hugging Face model directory plus the recorded settings. */
   static final List<String> FILES = List.of("config.json", "model.safetensors", "tokenizer.json",
       "tokenizer_config.json", GameRecipe.WARM_START_SETTINGS_FILE);
@@ -46,8 +50,9 @@ public final class ShippedWarmStart {
 
   /**
    * Copies the shipped warm start into the recipe's warm-start directory when one is {@linkplain #available
-   * available} and the work directory holds no warm start yet (a directory of that name, even an incomplete one, is
-   * left alone: the recipe then trains or refuses as it would). The files are written into a temporary directory
+   * available} and the work directory holds neither a warm start nor a tiny model yet (a directory of either name,
+   * even an incomplete one, is left alone: the recipe then trains from its own tiny model, or refuses, as it
+   * would). The files are written into a temporary directory
    * next to it and renamed into place, so an interrupted copy leaves no half warm start.
    *
    * @param recipe the recipe
@@ -57,7 +62,7 @@ public final class ShippedWarmStart {
    */
   public static boolean install(GameRecipe recipe) {
     Path warm = recipe.warmStartDir();
-    if (Files.exists(warm) || !available(recipe)) {
+    if (Files.exists(warm) || Files.exists(recipe.tinyModelDir()) || !available(recipe)) {
       return false;
     }
     Path tmp = null;

@@ -88,6 +88,14 @@ class ShippedWarmStartTest {
   }
 
   @Test
+  void aTinyModelOfTheUsersOwnKeepsTheShippedWarmStartOut(@TempDir Path dir) throws Exception {
+    GameRecipe recipe = recipe(defaults(dir, 1));
+    Files.createDirectories(recipe.tinyModelDir());
+    assertThat(ShippedWarmStart.install(recipe)).isFalse();
+    assertThat(recipe.warmStartDir()).doesNotExist();
+  }
+
+  @Test
   void theAnchorTurnsAreScriptedAnswersTokenizedAsThePolicySeesThem(@TempDir Path dir) {
     GameRecipe recipe = recipe(defaults(dir, 1));
     assertThat(ShippedWarmStart.install(recipe)).isTrue();
