@@ -279,10 +279,7 @@ class AdamWTest {
     Map<String, NDArray> twin = Params.create(manager, initial(), SHAPES, DataType.FLOAT32);
     try (AdamW opt = new AdamW(p, config); AdamW reference = new AdamW(twin, config)) {
       for (int t = 0; t < 2; t++) {
-        Params.addGradients(p, gradients(t, SCALES[t]));
-        opt.step();
-        Params.addGradients(twin, gradients(t, SCALES[t]));
-        reference.step();
+        stepBoth(gradients(t, SCALES[t]), p, opt, twin, reference);
       }
       for (double bad : new double[] {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
         Map<String, String> before = snapshot(opt, p);
@@ -301,10 +298,7 @@ class AdamWTest {
       assertThat(opt.skippedCount()).isEqualTo(3);
       // the skips left no trace: the next steps match an optimizer that never saw them, bit for bit
       for (int t = 2; t < 5; t++) {
-        Params.addGradients(p, gradients(t, SCALES[t]));
-        opt.step();
-        Params.addGradients(twin, gradients(t, SCALES[t]));
-        reference.step();
+        stepBoth(gradients(t, SCALES[t]), p, opt, twin, reference);
       }
       assertThat(snapshot(opt, p)).isEqualTo(snapshot(reference, twin));
     }
@@ -317,10 +311,7 @@ class AdamWTest {
     Map<String, NDArray> twin = Params.create(manager, initial(), SHAPES, DataType.FLOAT32);
     try (AdamW opt = new AdamW(p, config); AdamW reference = new AdamW(twin, config)) {
       for (int t = 0; t < 2; t++) {
-        Params.addGradients(p, gradients(t, SCALES[t]));
-        opt.step();
-        Params.addGradients(twin, gradients(t, SCALES[t]));
-        reference.step();
+        stepBoth(gradients(t, SCALES[t]), p, opt, twin, reference);
       }
       Map<String, String> before = snapshot(opt, p);
       try (AdamW.Snapshot saved = opt.snapshot()) {
@@ -338,10 +329,7 @@ class AdamWTest {
         assertAllZero(Params.gradients(p));
         // the same arrays were written: the next steps match an optimizer that never took the undone ones
         for (int t = 2; t < 5; t++) {
-          Params.addGradients(p, gradients(t + 10, SCALES[t]));
-          opt.step();
-          Params.addGradients(twin, gradients(t + 10, SCALES[t]));
-          reference.step();
+          stepBoth(gradients(t + 10, SCALES[t]), p, opt, twin, reference);
         }
         assertThat(snapshot(opt, p)).isEqualTo(snapshot(reference, twin));
         assertThatThrownBy(() -> reference.restore(saved)).isInstanceOf(IllegalArgumentException.class)
@@ -382,6 +370,15 @@ class AdamWTest {
       assertThatThrownBy(() -> opt.restore(saved)).isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("closed");
     }
+  }
+
+  /** Adds the same gradients to two parameter sets and steps each one's optimizer. */
+  private static void stepBoth(Map<String, double[]> grads, Map<String, NDArray> p, AdamW opt,
+      Map<String, NDArray> twin, AdamW reference) {
+    Params.addGradients(p, grads);
+    opt.step();
+    Params.addGradients(twin, grads);
+    reference.step();
   }
 
   /** Every parameter's and moment's bytes, hex-encoded, for bit-identity checks. */
