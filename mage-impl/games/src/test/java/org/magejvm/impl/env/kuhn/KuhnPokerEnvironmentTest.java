@@ -38,60 +38,90 @@ class KuhnPokerEnvironmentTest {
     throw new AssertionError("no seed below 1000 deals " + deal);
   }
 
-  @Test
-  void everyDealSeatAndBettingLineEndsWithTheExactPayoff() {
-    int hands = 0;
+  /**
+   * One hand of the exhaustive tests.
+   *
+   * @param dealIndex the deal's index in {@link KuhnDeal#ALL}
+   * @param deal the deal
+   * @param seed a seed that deals it
+   * @param line the terminal betting line
+   * @param seat the agent's seat
+   */
+  private record Hand(int dealIndex, KuhnDeal deal, long seed, String line, Seat seat) {
+    int agent() {
+      return seat == Seat.FIRST ? 0 : 1;
+    }
+
+    String where() {
+      return line + " on " + deal + " as player " + agent();
+    }
+  }
+
+  /** Every deal, terminal betting line and seat. */
+  private static List<Hand> everyHand() {
+    List<Hand> hands = new ArrayList<>();
     for (int d = 0; d < KuhnDeal.ALL.size(); d++) {
       KuhnDeal deal = KuhnDeal.ALL.get(d);
       long seed = seedFor(deal);
       for (String line : KuhnRules.TERMINAL_HISTORIES) {
         for (Seat seat : Seat.values()) {
-          int agent = seat == Seat.FIRST ? 0 : 1;
-          KuhnPokerEnvironment env = new KuhnPokerEnvironment();
-          KuhnOpponent opp = scripted(line);
-          String first = env.reset(seed, opp, seat);
-          assertThat(env.deal()).isEqualTo(deal);
-          assertThat(first).startsWith("You are player " + agent + ". Your card: "
-              + deal.card(agent).displayName() + ".");
-          StepResult last = null;
-          int agentMoves = 0;
-          for (int i = 0; i < line.length(); i++) {
-            if (i % 2 != agent) {
-              continue;
-            }
-            assertThat(env.state().history()).isEqualTo(line.substring(0, i));
-            assertThat(env.legalActions()).containsExactly("PASS", "BET");
-            last = env.step(act(KuhnAction.fromSymbol(line.charAt(i))));
-            agentMoves++;
-            assertThat(last.actionValid()).isTrue();
-            assertThat(last.action()).isEqualTo(line.charAt(i) == 'b' ? "BET" : "PASS");
-          }
-          assertThat(agentMoves).isPositive();
-          int chips = KuhnRulesTest.PAYOFF_PLAYER0.get(line)[d] * (agent == 0 ? 1 : -1);
-          String where = line + " on " + deal + " as player " + agent;
-          assertThat(last.done()).as(where).isTrue();
-          assertThat(env.isDone()).isTrue();
-          assertThat(last.reward()).as(where).isEqualTo(5.0 * chips);
-          assertThat(last.score()).as(where).isEqualTo(chips);
-          assertThat(last.won()).as(where).isEqualTo(chips > 0);
-          assertThat(last.draw()).isFalse();
-          assertThat(env.legalActions()).isEmpty();
-          KuhnState state = env.state();
-          assertThat(state.history()).isEqualTo(line);
-          assertThat(state.agentChips()).isEqualTo(chips);
-          KuhnCard theirs = deal.card(1 - agent);
-          if (KuhnRules.isShowdown(line)) {
-            assertThat(state.opponentCard()).contains(theirs);
-            assertThat(last.observation()).as(where).contains("opponent had the " + theirs.displayName());
-          } else {
-            assertThat(state.opponentCard()).isEmpty();
-            assertThat(last.observation()).as(where).doesNotContain(theirs.displayName());
-          }
-          assertThat(last.observation()).contains(chips > 0 ? "you win " : "you lose ")
-              .contains(Math.abs(chips) == 1 ? "1 chip." : "2 chips.");
-          hands++;
+          hands.add(new Hand(d, deal, seed, line, seat));
         }
       }
+    }
+    return hands;
+  }
+
+  @Test
+  void everyDealSeatAndBettingLineEndsWithTheExactPayoff() {
+    int hands = 0;
+    for (Hand hand : everyHand()) {
+      KuhnDeal deal = hand.deal();
+      String line = hand.line();
+      int agent = hand.agent();
+      KuhnPokerEnvironment env = new KuhnPokerEnvironment();
+      KuhnOpponent opp = scripted(line);
+      String first = env.reset(hand.seed(), opp, hand.seat());
+      assertThat(env.deal()).isEqualTo(deal);
+      assertThat(first).startsWith("You are player " + agent + ". Your card: "
+          + deal.card(agent).displayName() + ".");
+      StepResult last = null;
+      int agentMoves = 0;
+      for (int i = 0; i < line.length(); i++) {
+        if (i % 2 != agent) {
+          continue;
+        }
+        assertThat(env.state().history()).isEqualTo(line.substring(0, i));
+        assertThat(env.legalActions()).containsExactly("PASS", "BET");
+        last = env.step(act(KuhnAction.fromSymbol(line.charAt(i))));
+        agentMoves++;
+        assertThat(last.actionValid()).isTrue();
+        assertThat(last.action()).isEqualTo(line.charAt(i) == 'b' ? "BET" : "PASS");
+      }
+      assertThat(agentMoves).isPositive();
+      int chips = KuhnRulesTest.PAYOFF_PLAYER0.get(line)[hand.dealIndex()] * (agent == 0 ? 1 : -1);
+      String where = hand.where();
+      assertThat(last.done()).as(where).isTrue();
+      assertThat(env.isDone()).isTrue();
+      assertThat(last.reward()).as(where).isEqualTo(5.0 * chips);
+      assertThat(last.score()).as(where).isEqualTo(chips);
+      assertThat(last.won()).as(where).isEqualTo(chips > 0);
+      assertThat(last.draw()).isFalse();
+      assertThat(env.legalActions()).isEmpty();
+      KuhnState state = env.state();
+      assertThat(state.history()).isEqualTo(line);
+      assertThat(state.agentChips()).isEqualTo(chips);
+      KuhnCard theirs = deal.card(1 - agent);
+      if (KuhnRules.isShowdown(line)) {
+        assertThat(state.opponentCard()).contains(theirs);
+        assertThat(last.observation()).as(where).contains("opponent had the " + theirs.displayName());
+      } else {
+        assertThat(state.opponentCard()).isEmpty();
+        assertThat(last.observation()).as(where).doesNotContain(theirs.displayName());
+      }
+      assertThat(last.observation()).contains(chips > 0 ? "you win " : "you lose ")
+          .contains(Math.abs(chips) == 1 ? "1 chip." : "2 chips.");
+      hands++;
     }
     assertThat(hands).isEqualTo(6 * 5 * 2);
   }
@@ -99,36 +129,30 @@ class KuhnPokerEnvironmentTest {
   @Test
   void winLossRewardIsFivePerWonOrLostHandWhateverTheStakeAndKeepsChipsAsTheScore() {
     int twoChipHands = 0;
-    for (int d = 0; d < KuhnDeal.ALL.size(); d++) {
-      KuhnDeal deal = KuhnDeal.ALL.get(d);
-      long seed = seedFor(deal);
-      for (String line : KuhnRules.TERMINAL_HISTORIES) {
-        for (Seat seat : Seat.values()) {
-          int agent = seat == Seat.FIRST ? 0 : 1;
-          KuhnPokerEnvironment chips = new KuhnPokerEnvironment(KuhnPokerEnvironment.RewardMode.CHIPS);
-          KuhnPokerEnvironment winLoss = new KuhnPokerEnvironment(KuhnPokerEnvironment.RewardMode.WIN_LOSS);
-          chips.reset(seed, scripted(line), seat);
-          winLoss.reset(seed, scripted(line), seat);
-          StepResult a = null;
-          StepResult b = null;
-          for (int i = agent; i < line.length(); i += 2) {
-            a = chips.step(act(KuhnAction.fromSymbol(line.charAt(i))));
-            b = winLoss.step(act(KuhnAction.fromSymbol(line.charAt(i))));
-            assertThat(b.observation()).isEqualTo(a.observation());
-          }
-          if (a == null) {
-            continue;
-          }
-          String where = line + " on " + deal + " as player " + agent;
-          assertThat(b.done()).as(where).isTrue();
-          assertThat(b.score()).as(where).isEqualTo(a.score());
-          assertThat(b.won()).as(where).isEqualTo(a.won());
-          assertThat(b.reward()).as(where).isEqualTo(a.won() ? 5.0 : -5.0);
-          if (Math.abs(a.score()) == 2) {
-            twoChipHands++;
-            assertThat(a.reward()).as(where).isEqualTo(10.0 * Math.signum(a.score()));
-          }
-        }
+    for (Hand hand : everyHand()) {
+      String line = hand.line();
+      KuhnPokerEnvironment chips = new KuhnPokerEnvironment(KuhnPokerEnvironment.RewardMode.CHIPS);
+      KuhnPokerEnvironment winLoss = new KuhnPokerEnvironment(KuhnPokerEnvironment.RewardMode.WIN_LOSS);
+      chips.reset(hand.seed(), scripted(line), hand.seat());
+      winLoss.reset(hand.seed(), scripted(line), hand.seat());
+      StepResult a = null;
+      StepResult b = null;
+      for (int i = hand.agent(); i < line.length(); i += 2) {
+        a = chips.step(act(KuhnAction.fromSymbol(line.charAt(i))));
+        b = winLoss.step(act(KuhnAction.fromSymbol(line.charAt(i))));
+        assertThat(b.observation()).isEqualTo(a.observation());
+      }
+      if (a == null) {
+        continue;
+      }
+      String where = hand.where();
+      assertThat(b.done()).as(where).isTrue();
+      assertThat(b.score()).as(where).isEqualTo(a.score());
+      assertThat(b.won()).as(where).isEqualTo(a.won());
+      assertThat(b.reward()).as(where).isEqualTo(a.won() ? 5.0 : -5.0);
+      if (Math.abs(a.score()) == 2) {
+        twoChipHands++;
+        assertThat(a.reward()).as(where).isEqualTo(10.0 * Math.signum(a.score()));
       }
     }
     assertThat(twoChipHands).isPositive();
