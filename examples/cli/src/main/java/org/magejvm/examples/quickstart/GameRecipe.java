@@ -43,6 +43,7 @@ import org.magejvm.impl.train.AdamWConfig;
 import org.magejvm.impl.train.MageTrainer;
 import org.magejvm.impl.train.ModelSaver;
 import org.magejvm.impl.train.PolicyUpdater;
+import org.magejvm.impl.train.SupervisedExample;
 import org.magejvm.impl.train.SupervisedResult;
 import org.magejvm.impl.train.SupervisedTrainer;
 import org.magejvm.impl.train.TrainingListener;
@@ -758,14 +759,10 @@ public final class GameRecipe {
    * @return the anchor rows
    */
   public List<PolicyUpdater.Row> anchorTurns(DjlLanguagePolicy policy) {
-    int stop = policy.stopTokenIds().iterator().next();
     List<PolicyUpdater.Row> rows = new ArrayList<>(ANCHOR_TURNS);
-    for (Transcript t : transcripts(ANCHOR_TURNS, 16, 17)) {
-      int[] prompt = policy.tokenizer().encode(policy.renderPrompt(t.messages().get(0).content()));
-      int[] content = policy.tokenizer().encode(t.messages().get(1).content());
-      int[] response = java.util.Arrays.copyOf(content, content.length + 1);
-      response[content.length] = stop;
-      rows.add(new PolicyUpdater.Row(prompt, response, null, 0));
+    for (SupervisedExample e : SupervisedTrainer.tokenize(transcripts(ANCHOR_TURNS, 16, 17), policy.tokenizer(),
+        policy.chatTemplate(), policy.templateVariables(), policy.stopTokenIds().iterator().next())) {
+      rows.add(new PolicyUpdater.Row(e.promptIds(), e.responseIds(), null, 0));
     }
     return rows;
   }

@@ -150,6 +150,25 @@ public final class SupervisedTrainer implements AutoCloseable {
    * @throws IllegalArgumentException naming the transcript and message when an assistant message comes first
    */
   public List<SupervisedExample> tokenize(List<Transcript> transcripts) {
+    return tokenize(transcripts, tokenizer, template, templateVariables, stopTokenId);
+  }
+
+  /**
+   * Tokenizes the assistant turns of transcripts with the given pieces, as {@link #tokenize(List)} does with a
+   * trainer's: each prompt is the conversation before the turn rendered by the chat template (generation prompt
+   * added), each response the turn's content followed by the stop token. For a policy, pass its tokenizer, chat
+   * template, template variables and first stop token to get the turns as it sees them.
+   *
+   * @param transcripts the transcripts
+   * @param tokenizer the tokenizer
+   * @param template the chat template
+   * @param templateVariables the template's variables ({@code enable_thinking}, say)
+   * @param stopTokenId the token that ends every response
+   * @return one example per assistant message, in transcript and message order
+   * @throws IllegalArgumentException naming the transcript and message when an assistant message comes first
+   */
+  public static List<SupervisedExample> tokenize(List<Transcript> transcripts, HfTokenizer tokenizer,
+      ChatTemplate template, Map<String, Object> templateVariables, int stopTokenId) {
     Objects.requireNonNull(transcripts, "transcripts");
     List<SupervisedExample> out = new ArrayList<>();
     for (int t = 0; t < transcripts.size(); t++) {
