@@ -911,8 +911,20 @@ public final class GameRecipe {
    * @return its metrics per evaluation set
    */
   public Map<String, Map<String, Number>> ceilings() {
-    try (LanguagePolicy adaptive = provider.scriptedPolicy(game.referencePolicy(), 0)) {
-      return evaluate(adaptive, ContextMode.HISTORY_ONLY);
+    return evaluateScripted(game.referencePolicy());
+  }
+
+  /**
+   * One of the environment's scripted policies on every evaluation set (same deals or boards, seats and opponents as
+   * the model), with the earlier attempts in its requests.
+   *
+   * @param name the scripted policy's name
+   * @return its metrics per evaluation set
+   * @throws IllegalArgumentException naming the known policies when the environment has no such policy
+   */
+  public Map<String, Map<String, Number>> evaluateScripted(String name) {
+    try (LanguagePolicy scripted = provider.scriptedPolicy(name, 0)) {
+      return evaluate(scripted, ContextMode.HISTORY_ONLY);
     }
   }
 

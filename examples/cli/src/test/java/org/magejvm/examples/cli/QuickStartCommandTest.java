@@ -20,7 +20,7 @@ class QuickStartCommandTest {
         "--iterations", "1", "--tasks", "1", "--eval-meta-episodes", "4", "--json");
     assertThat(run.code()).as(run.err()).isZero();
     JsonObject root = JsonParser.parseString(run.out()).getAsJsonObject();
-    assertThat(root.keySet()).containsExactly("before", "after", "after_without_history", "ceiling",
+    assertThat(root.keySet()).containsExactly("before", "after", "after_without_history", "ceiling", "optimum",
         "bet_probability");
     JsonObject probe = root.getAsJsonObject("bet_probability");
     for (String part : List.of("before", "after")) {
@@ -29,17 +29,25 @@ class QuickStartCommandTest {
       assertThat(probe.get(part + "/spread").getAsDouble()).isBetween(0.0, 1.0);
       assertThat(probe.get(part + "/history_shift").getAsDouble()).isBetween(0.0, 1.0);
     }
-    for (String part : List.of("before", "after", "after_without_history", "ceiling")) {
+    for (String part : List.of("before", "after", "after_without_history", "ceiling", "optimum")) {
       JsonObject m = root.getAsJsonObject(part);
       for (String opp : GameRecipe.KUHN.pool()) {
         assertThat(m.has(opp + "/success_rate[0]")).as(part + " " + opp).isTrue();
         assertThat(m.has(opp + "/success_rate[2]")).isTrue();
+        assertThat(m.has(opp + "/score[0]")).isTrue();
         assertThat(m.has(opp + "/score[2]")).isTrue();
       }
       assertThat(m.get("cfr/meta_episodes").getAsInt()).isEqualTo(4);
     }
     // the ceiling is the adaptive scripted player: it never writes an invalid action
     assertThat(root.getAsJsonObject("ceiling").get("aggressive/invalid_action_rate").getAsDouble()).isZero();
+    // the optimum of the training objective never wins a deal it lost in its first attempt, on any deals
+    JsonObject optimum = root.getAsJsonObject("optimum");
+    for (String opp : GameRecipe.KUHN.pool()) {
+      assertThat(optimum.get(opp + "/success_rate[2]").getAsDouble()).as(opp)
+          .isEqualTo(optimum.get(opp + "/success_rate[0]").getAsDouble());
+      assertThat(optimum.get(opp + "/invalid_action_rate").getAsDouble()).isZero();
+    }
     assertThat(dir.resolve("warm-start").resolve("model.safetensors")).exists();
     assertThat(dir.resolve("warm-start-transcripts.jsonl")).exists();
     assertThat(Files.readAllLines(dir.resolve("metrics.jsonl"))).hasSize(1);
@@ -53,7 +61,8 @@ class QuickStartCommandTest {
     CliRun run = CliRun.of("quickstart", "--work-dir", dir.toString(), "--iterations", "2", "--tasks", "1",
         "--eval-meta-episodes", "4");
     assertThat(run.code()).as(run.err()).isZero();
-    assertThat(run.out()).contains("Warm start: the one shipped with mage").doesNotContain("supervised training");
+    assertThat(run.out()).contains("Warm start: the one shipped with mage").doesNotContain("supervised training")
+        .contains("optimum of the objective", "score[0]");
     assertThat(dir.resolve("tiny-qwen3")).doesNotExist();
     assertThat(dir.resolve("warm-start").resolve("model.safetensors")).exists();
     List<String> lines = Files.readAllLines(dir.resolve("metrics.jsonl"));

@@ -120,7 +120,7 @@ public final class KuhnLinePolicy extends ScriptedPolicy {
   }
 
   /** The agent's valid actions of an episode, in order. */
-  private static List<String> playedLine(Episode episode) {
+  static List<String> playedLine(Episode episode) {
     List<String> line = new ArrayList<>();
     for (Turn t : episode.turns()) {
       if (t.valid()) {

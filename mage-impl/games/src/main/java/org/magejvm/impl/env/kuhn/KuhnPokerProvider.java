@@ -28,6 +28,8 @@ public final class KuhnPokerProvider extends BaseEnvironmentProvider<KuhnPokerEn
   public static final String NASH_POLICY = "nash";
   /** Name of the scripted player that switches to an untried line after a lost attempt. */
   public static final String ADAPTIVE_POLICY = "adaptive";
+  /** Name of the scripted player that plays the optimum of MAGE's training objective against the pool. */
+  public static final String OPTIMUM_POLICY = "objective-optimum";
   /** Name of the scripted player that repeats its first line in every attempt. */
   public static final String FIXED_LINE_POLICY = "fixed-line";
 
@@ -57,7 +59,8 @@ public final class KuhnPokerProvider extends BaseEnvironmentProvider<KuhnPokerEn
         .addScriptedPolicy(RANDOM_POLICY, RandomPolicy::new)
         .addScriptedPolicy(NASH_POLICY, KuhnStrategyPolicy::nash)
         .addScriptedPolicy(ADAPTIVE_POLICY, KuhnLinePolicy::adaptive)
-        .addScriptedPolicy(FIXED_LINE_POLICY, KuhnLinePolicy::fixed));
+        .addScriptedPolicy(FIXED_LINE_POLICY, KuhnLinePolicy::fixed)
+        .addScriptedPolicy(OPTIMUM_POLICY, KuhnOptimumPolicy::reference));
   }
 
   @Override

@@ -79,7 +79,7 @@ class KuhnPokerProviderTest {
 
   @Test
   void scriptedPolicies() {
-    assertThat(provider.scriptedPolicies()).containsExactly("random", "nash", "adaptive", "fixed-line");
+    assertThat(provider.scriptedPolicies()).containsExactly("random", "nash", "adaptive", "fixed-line", "objective-optimum");
     assertThat(provider.scriptedPolicy("random", 1).name()).isEqualTo("random");
     assertThat(provider.scriptedPolicy("nash", 1).name()).isEqualTo("nash");
     assertThatThrownBy(() -> provider.scriptedPolicy("cfr", 1))
