@@ -32,6 +32,7 @@ final class BenchCommand implements Callable<Integer> {
     BENCHMARKS.put("safetensors", "SafetensorsBench");
     BENCHMARKS.put("tokenizer", "TokenizerBench");
     BENCHMARKS.put("kuhn-adaptation", "KuhnAdaptationExperiment");
+    BENCHMARKS.put("kuhn-advantages", "KuhnAdvantageExperiment");
     BENCHMARKS.put("model", "ModelBench");
     BENCHMARKS.put("soak", "SoakBench");
     BENCHMARKS.put("memory", "MemoryBench");

@@ -81,7 +81,8 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
         .withEnvironmentOptions(recipe.environmentOptions)
         .withWarmStart(recipe.warmStartEpochs, recipe.warmStartLearningRate)
         .withMaxUpdateKl(recipe.maxUpdateKl)
-        .withMaxAnchorDrop(recipe.maxAnchorDrop);
+        .withMaxAnchorDrop(recipe.maxAnchorDrop)
+        .withEpisodeScore(recipe.episodeScore);
     List<MethodPreset> presets = new java.util.ArrayList<>();
     for (String m : methods) {
       MethodPreset p = MethodsExperiment.METHODS.stream().filter(x -> x.id().equals(m)).findFirst().orElse(null);

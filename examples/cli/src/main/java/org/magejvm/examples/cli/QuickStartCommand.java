@@ -104,7 +104,7 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
         evalMetaEpisodes != null ? evalMetaEpisodes : quick ? 16 : 48, recipe.learningRate, recipe.klCoefficient,
         512, 1, seed, repeatShare, anchors, invalidPenalty, recipe.evaluationTemperature(), timeout,
         recipe.environmentOptions, recipe.warmStartEpochs, recipe.warmStartLearningRate, recipe.maxUpdateKl,
-        recipe.maxAnchorDrop);
+        recipe.maxAnchorDrop, recipe.episodeScore);
     Limits.endOfOptions();
     LibtorchThreads.apply(recipe.threads);
     PrintWriter out = spec.commandLine().getOut();

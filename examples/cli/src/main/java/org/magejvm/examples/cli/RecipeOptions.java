@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.magejvm.examples.quickstart.GameRecipe;
 import org.magejvm.examples.quickstart.ShippedWarmStart;
+import org.magejvm.impl.credit.EpisodeScore;
 import org.magejvm.spi.Environment;
 import org.magejvm.spi.EnvironmentRegistry;
 import picocli.CommandLine.Model.CommandSpec;
@@ -45,6 +46,13 @@ final class RecipeOptions {
           + " warm-started on) by more than X per token with half the learning rate, and undo it when its last try"
           + " (an eighth of the rate) still does; 0 turns the check off (default: ${DEFAULT-VALUE}).")
   double maxAnchorDrop;
+
+  @Option(names = "--episode-score", paramLabel = "SCORE", defaultValue = "META_EPISODE",
+      description = "What GiGPO's episode-level advantage compares within a group: META_EPISODE (the whole"
+          + " meta-episode's outcome for every turn, as upstream GiGPO scores a trajectory) or ATTEMPT (the"
+          + " reference's: each turn's own attempt, r'_n under MAGE, which disfavours switching after a lost attempt"
+          + " where the objective's optimum switches; docs/results.md) (default: ${DEFAULT-VALUE}).")
+  EpisodeScore episodeScore;
 
   @Option(names = "--eval-temperature", paramLabel = "T",
       description = "Evaluate at this temperature with neither top-p nor top-k, 0 for greedy (a diagnostic: shows"

@@ -25,6 +25,7 @@ import org.magejvm.api.Seat;
 import org.magejvm.api.Turn;
 import org.magejvm.api.plugin.ProviderRegistry;
 import org.magejvm.impl.credit.CreditConfig;
+import org.magejvm.impl.credit.EpisodeScore;
 import org.magejvm.impl.eval.EvaluationMetrics;
 import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
@@ -62,7 +63,9 @@ import org.magejvm.spi.PromptStyle;
  * attempts' moves and outcomes ({@link ContextMode#HISTORY_ONLY}) instead of written reflections, because a model of
  * this size writes no useful reflection; compact prompts; a full-batch update per iteration and a higher learning
  * rate, because the batch is small and the model tiny; GiGPO step groups keyed by the whole prompt
- * ({@link AnchorScope#PROMPT}) and an invalid-action penalty of 25 instead of the preset's (see the constants).
+ * ({@link AnchorScope#PROMPT}) and an invalid-action penalty of 25 instead of the preset's; and GiGPO's episode-level
+ * advantage scored with the whole meta-episode ({@link EpisodeScore#META_EPISODE}) instead of each turn's attempt (see
+ * the constants).
  */
 public final class GameRecipe {
 
@@ -199,6 +202,13 @@ public final class GameRecipe {
    */
   public static final double DEFAULT_MAX_ANCHOR_DROP = 0.01;
   /**
+   * The default episode score of GiGPO's episode-level advantage: the whole meta-episode's outcome ({@link
+   * EpisodeScore#META_EPISODE}), not the reference's per-attempt score. Near the objective's optimum the reference's
+   * score favours repeating a lost line where the optimum switches, and training from the optimum with it drifts away
+   * (pool success rate 0.625 to 0.431 in 40 iterations, against 0.618 with this one; docs/results.md).
+   */
+  public static final EpisodeScore DEFAULT_EPISODE_SCORE = EpisodeScore.META_EPISODE;
+  /**
    * How many turns of the warm start's scripted players (a fresh sample, not the warm start's own examples) serve as
    * anchors: answers in the format the model must keep.
    */
@@ -246,7 +256,7 @@ public final class GameRecipe {
       double klCoefficient, int miniBatchTurns, int epochs, long seed, double repeatShare, AnchorScope anchors,
       double invalidPenalty, double evalTemperature, java.util.Optional<java.time.Duration> stepTimeout,
       Map<String, String> environmentOptions, int warmStartEpochs, double warmStartLearningRate,
-      double maxUpdateKl, double maxAnchorDrop) {
+      double maxUpdateKl, double maxAnchorDrop, EpisodeScore episodeScore) {
 
     /**
      * Validates.
@@ -271,8 +281,10 @@ public final class GameRecipe {
      * @param warmStartLearningRate warm-start learning rate
      * @param maxUpdateKl the update's KL limit, 0 for none
      * @param maxAnchorDrop the anchors' log-probability drop limit, 0 for none
+     * @param episodeScore the episode score of GiGPO's episode-level advantage
      */
     public Settings {
+      java.util.Objects.requireNonNull(episodeScore, "episodeScore");
       if (!(maxAnchorDrop >= 0) || Double.isInfinite(maxAnchorDrop)) {
         throw new IllegalArgumentException("the anchors' drop limit must be finite and >= 0 (0: no check), got "
             + maxAnchorDrop);
@@ -336,7 +348,7 @@ public final class GameRecipe {
       this(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate, klCoefficient,
           miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature, stepTimeout,
           environmentOptions, DEFAULT_WARM_START_EPOCHS, DEFAULT_WARM_START_LEARNING_RATE, DEFAULT_MAX_UPDATE_KL,
-          DEFAULT_MAX_ANCHOR_DROP);
+          DEFAULT_MAX_ANCHOR_DROP, DEFAULT_EPISODE_SCORE);
     }
 
     /**
@@ -423,7 +435,8 @@ public final class GameRecipe {
     public Settings withEvaluationTemperature(double temperature) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, temperature,
-          stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl, maxAnchorDrop);
+          stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl, maxAnchorDrop,
+          episodeScore);
     }
 
     /** @return the sampling of evaluations (without its seed) */
@@ -462,7 +475,8 @@ public final class GameRecipe {
     public Settings withSeed(long s) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, s, repeatShare, anchors, invalidPenalty, evalTemperature,
-          stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl, maxAnchorDrop);
+          stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl, maxAnchorDrop,
+          episodeScore);
     }
 
     /**
@@ -474,7 +488,7 @@ public final class GameRecipe {
     public Settings withAblation(double share, AnchorScope scope, double penalty) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, seed, share, scope, penalty, evalTemperature, stepTimeout,
-          environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl, maxAnchorDrop);
+          environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl, maxAnchorDrop, episodeScore);
     }
 
     /**
@@ -484,7 +498,8 @@ public final class GameRecipe {
     public Settings withStepTimeout(java.util.Optional<java.time.Duration> timeout) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
-          timeout, environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl, maxAnchorDrop);
+          timeout, environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl, maxAnchorDrop,
+          episodeScore);
     }
 
     /**
@@ -494,7 +509,7 @@ public final class GameRecipe {
     public Settings withEnvironmentOptions(Map<String, String> options) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
-          stepTimeout, options, warmStartEpochs, warmStartLearningRate, maxUpdateKl, maxAnchorDrop);
+          stepTimeout, options, warmStartEpochs, warmStartLearningRate, maxUpdateKl, maxAnchorDrop, episodeScore);
     }
 
     /**
@@ -505,7 +520,7 @@ public final class GameRecipe {
     public Settings withWarmStart(int epochs, double lr) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, this.epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
-          stepTimeout, environmentOptions, epochs, lr, maxUpdateKl, maxAnchorDrop);
+          stepTimeout, environmentOptions, epochs, lr, maxUpdateKl, maxAnchorDrop, episodeScore);
     }
 
     /**
@@ -516,7 +531,7 @@ public final class GameRecipe {
     public Settings withMaxUpdateKl(double limit) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
-          stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate, limit, maxAnchorDrop);
+          stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate, limit, maxAnchorDrop, episodeScore);
     }
 
     /**
@@ -525,9 +540,21 @@ public final class GameRecipe {
      * @return a copy with that limit
      */
     public Settings withMaxAnchorDrop(double limit) {
+      return withMaxAnchorDropAndScore(limit, episodeScore);
+    }
+
+    /**
+     * @param score the episode score of GiGPO's episode-level advantage
+     * @return a copy with that score
+     */
+    public Settings withEpisodeScore(EpisodeScore score) {
+      return withMaxAnchorDropAndScore(maxAnchorDrop, score);
+    }
+
+    private Settings withMaxAnchorDropAndScore(double limit, EpisodeScore score) {
       return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
           klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
-          stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl, limit);
+          stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl, limit, score);
     }
   }
 
@@ -860,6 +887,7 @@ public final class GameRecipe {
           .setRollout(rollout(method, settings.tasks()).build())
           .setCredit(CreditConfig.forEnvironment(provider.defaults()).optMetaReturn(method.metaReturn().orElseThrow())
               .optInvalidPenalty(settings.invalidPenalty())
+              .optEpisodeScore(settings.episodeScore())
               .build())
           .setOptimizer(optimizer)
           .setAdamW(adamw)

@@ -16,6 +16,7 @@ import org.magejvm.spi.EnvironmentDefaults;
  * @param lengthPenalty the coefficient of the overlong-response penalty on the episode score (0 disables it)
  * @param maxResponseTokens {@code Lmax}: responses longer than {@code Lmax/2} tokens are penalised, fully at
  *     {@code Lmax}
+ * @param episodeScore which episode score a play turn gets (default {@link EpisodeScore#ATTEMPT}, the reference's)
  */
 @Api(status = Api.Status.STABLE)
 public record CreditConfig(
@@ -24,7 +25,8 @@ public record CreditConfig(
     double gammaTraj,
     double invalidPenalty,
     double lengthPenalty,
-    int maxResponseTokens) {
+    int maxResponseTokens,
+    EpisodeScore episodeScore) {
 
   /**
    * Validates.
@@ -35,9 +37,11 @@ public record CreditConfig(
    * @param invalidPenalty invalid-action penalty
    * @param lengthPenalty length-penalty coefficient
    * @param maxResponseTokens response-token limit
+   * @param episodeScore the episode score
    */
   public CreditConfig {
     Objects.requireNonNull(metaReturn, "metaReturn");
+    Objects.requireNonNull(episodeScore, "episodeScore");
     requireUnit("gammaStep", gammaStep);
     requireUnit("gammaTraj", gammaTraj);
     if (!(invalidPenalty >= 0) || Double.isInfinite(invalidPenalty)) {
@@ -49,6 +53,21 @@ public record CreditConfig(
     if (maxResponseTokens < 1) {
       throw new IllegalArgumentException("maxResponseTokens must be >= 1, got " + maxResponseTokens);
     }
+  }
+
+  /**
+   * A config with the reference's episode score ({@link EpisodeScore#ATTEMPT}).
+   *
+   * @param metaReturn the return kind
+   * @param gammaStep step discount
+   * @param gammaTraj episode discount
+   * @param invalidPenalty invalid-action penalty
+   * @param lengthPenalty length-penalty coefficient
+   * @param maxResponseTokens response-token limit
+   */
+  public CreditConfig(MetaReturn metaReturn, double gammaStep, double gammaTraj, double invalidPenalty,
+      double lengthPenalty, int maxResponseTokens) {
+    this(metaReturn, gammaStep, gammaTraj, invalidPenalty, lengthPenalty, maxResponseTokens, EpisodeScore.ATTEMPT);
   }
 
   private static void requireUnit(String name, double v) {
@@ -85,7 +104,8 @@ public record CreditConfig(
         .optGammaTraj(gammaTraj)
         .optInvalidPenalty(invalidPenalty)
         .optLengthPenalty(lengthPenalty)
-        .optMaxResponseTokens(maxResponseTokens);
+        .optMaxResponseTokens(maxResponseTokens)
+        .optEpisodeScore(episodeScore);
   }
 
   /** Builds a {@link CreditConfig}; every value has a default. */
@@ -96,8 +116,18 @@ public record CreditConfig(
     private double invalidPenalty = 0.5;
     private double lengthPenalty = 2.0;
     private int maxResponseTokens = 3072;
+    private EpisodeScore episodeScore = EpisodeScore.ATTEMPT;
 
     private Builder() {}
+
+    /**
+     * @param v the episode score of play turns (default {@link EpisodeScore#ATTEMPT}, the reference's)
+     * @return this builder
+     */
+    public Builder optEpisodeScore(EpisodeScore v) {
+      episodeScore = v;
+      return this;
+    }
 
     /**
      * @param v the return kind (default differential)
@@ -155,7 +185,8 @@ public record CreditConfig(
 
     /** @return the validated config */
     public CreditConfig build() {
-      return new CreditConfig(metaReturn, gammaStep, gammaTraj, invalidPenalty, lengthPenalty, maxResponseTokens);
+      return new CreditConfig(metaReturn, gammaStep, gammaTraj, invalidPenalty, lengthPenalty, maxResponseTokens,
+          episodeScore);
     }
   }
 }

@@ -61,8 +61,12 @@ class CreditAssignerTest {
   }
 
   private static CreditAssigner assigner(MetaReturn kind) {
+    return assigner(kind, EpisodeScore.ATTEMPT);
+  }
+
+  private static CreditAssigner assigner(MetaReturn kind, EpisodeScore score) {
     return new CreditAssigner(CreditConfig.builder().optMetaReturn(kind).optGammaStep(0.95).optGammaTraj(0.6)
-        .build());
+        .optEpisodeScore(score).build());
   }
 
   private static void assertRows(List<ScoredTurn> rows, double[] returns, double[] scores) {
@@ -99,6 +103,31 @@ class CreditAssignerTest {
     assertRows(assigner(MetaReturn.DIFFERENTIAL).assign(m),
         new double[] {0.789, 0.830, 18.05, 18.05, 19.0, 20.0},
         new double[] {-10, -10, 0, 20, 20, 20});
+  }
+
+  @Test
+  void metaEpisodeScoresGiveEveryPlayTurnTheWholeMetaEpisodesOutcomeAndLeaveReturnsAlone() {
+    MetaEpisode m = workedExample();
+    // differential: r' = [-10, +10, +10] sums to 10, the last attempt's reward; reflection turns still score 0
+    assertRows(assigner(MetaReturn.DIFFERENTIAL, EpisodeScore.META_EPISODE).assign(m),
+        new double[] {-1.868, -1.967, -2.070, 13.216, 13.216, 13.912, 14.644, 15.415, 9.025, 9.025, 9.5, 10.0},
+        new double[] {10, 10, 10, 0, 10, 10, 10, 10, 0, 10, 10, 10});
+    // cumulative: R = [-10, 0, 10] sums to 0
+    assertRows(assigner(MetaReturn.CUMULATIVE, EpisodeScore.META_EPISODE).assign(m),
+        new double[] {-6.511, -6.854, -7.214, 4.643, 4.643, 4.887, 5.144, 5.415, 9.025, 9.025, 9.5, 10.0},
+        new double[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+    // single-episode scores are the episode's own either way
+    assertRows(assigner(MetaReturn.SINGLE_EPISODE, EpisodeScore.META_EPISODE).assign(m),
+        new double[] {-9.025, -9.5, -10, 0, 0, 0, 0, 0, 9.025, 9.025, 9.5, 10.0},
+        new double[] {-10, -10, -10, 0, 0, 0, 0, 0, 0, 10, 10, 10});
+    // the early-stop example: lost -10, then won +10; penalties still lower the invalid turn only
+    MetaEpisode early = meta(new double[][] {{0, -10}, {0, 0, 10}}, true);
+    assertRows(assigner(MetaReturn.DIFFERENTIAL, EpisodeScore.META_EPISODE).assign(early),
+        new double[] {0.789, 0.830, 18.05, 18.05, 19.0, 20.0},
+        new double[] {10, 10, 0, 10, 10, 10});
+    CreditConfig c = CreditConfig.builder().optEpisodeScore(EpisodeScore.META_EPISODE).build();
+    assertThat(c.toBuilder().build()).isEqualTo(c);
+    assertThat(CreditConfig.builder().build().episodeScore()).isEqualTo(EpisodeScore.ATTEMPT);
   }
 
   @Test
