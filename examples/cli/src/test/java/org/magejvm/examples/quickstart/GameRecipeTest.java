@@ -15,6 +15,7 @@ import org.magejvm.api.AnchorScope;
 import org.magejvm.api.Episode;
 import org.magejvm.api.MetaEpisode;
 import org.magejvm.api.Turn;
+import org.magejvm.impl.credit.EpisodeScore;
 import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.impl.rollout.MetaEpisodeRunner;
 import org.magejvm.impl.rollout.RolloutConfig;
@@ -192,6 +193,20 @@ class GameRecipeTest {
         "pool/success_rate[0]", "pool/success_rate[2]", "cfr/success_rate[0]", "cfr/success_rate[2]");
     assertThat(new MethodsExperiment(REGISTRY, GameRecipe.TIC_TAC_TOE, out).columns()).contains(
         "pool/draw_rate[0]", "mcts-1000/draw_rate[2]", "mcts-1000/success_rate[0]").hasSize(8);
+  }
+
+  @Test
+  void theEpisodeScoreDefaultsToTheWholeMetaEpisodeAndSurvivesEveryCopy(@TempDir Path dir) {
+    GameRecipe.Settings s = new GameRecipe.Settings(dir, 64, 0, 1, 4, 5e-4, 0.1, 512, 1, 3);
+    assertThat(s.episodeScore()).isEqualTo(EpisodeScore.META_EPISODE);
+    GameRecipe.Settings attempt = s.withEpisodeScore(EpisodeScore.ATTEMPT);
+    assertThat(attempt.withSeed(4).withMaxAnchorDrop(0.02).withMaxUpdateKl(0.1).withWarmStart(2, 1e-3)
+        .withEvaluationTemperature(1.0).withAblation(0.5, AnchorScope.GLOBAL, 2)
+        .withStepTimeout(java.util.Optional.empty()).withEnvironmentOptions(java.util.Map.of()).episodeScore())
+        .isEqualTo(EpisodeScore.ATTEMPT);
+    assertThat(attempt.withMaxAnchorDrop(0.02).maxAnchorDrop()).isEqualTo(0.02);
+    assertThatThrownBy(() -> s.withEpisodeScore(null)).isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("episodeScore");
   }
 
   @Test
