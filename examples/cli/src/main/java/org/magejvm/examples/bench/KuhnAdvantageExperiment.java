@@ -1,6 +1,5 @@
 package org.magejvm.examples.bench;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -9,7 +8,6 @@ import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import org.magejvm.api.AnchorScope;
 import org.magejvm.api.ContextMode;
-import org.magejvm.api.Episode;
 import org.magejvm.api.MetaEpisode;
 import org.magejvm.api.OptimizerConfig;
 import org.magejvm.api.PolicyOptimizer;
@@ -23,6 +21,7 @@ import org.magejvm.impl.credit.CreditConfig;
 import org.magejvm.impl.credit.EpisodeScore;
 import org.magejvm.impl.env.kuhn.KuhnAction;
 import org.magejvm.impl.env.kuhn.KuhnObjectiveOptimum;
+import org.magejvm.impl.env.kuhn.KuhnOptimumPolicy;
 import org.magejvm.impl.env.kuhn.KuhnPokerProvider;
 import org.magejvm.impl.env.kuhn.KuhnState;
 import org.magejvm.impl.eval.MethodPreset;
@@ -77,17 +76,8 @@ public final class KuhnAdvantageExperiment {
     @Override
     protected String chooseAction(PolicyRequest request, Random random) {
       KuhnState state = (KuhnState) request.state();
-      List<List<KuhnAction>> lines = new ArrayList<>();
-      for (Episode e : request.pastEpisodes()) {
-        List<KuhnAction> line = new ArrayList<>();
-        for (Turn t : e.turns()) {
-          if (t.valid()) {
-            line.add(KuhnAction.BET.text().equals(t.action()) ? KuhnAction.BET : KuhnAction.PASS);
-          }
-        }
-        lines.add(line);
-      }
-      String action = optimum.action(state.agentCard(), state.agentPlayer(), lines, state.history()).text();
+      String action = optimum.action(state.agentCard(), state.agentPlayer(),
+          KuhnOptimumPolicy.earlierLines(request), state.history()).text();
       best.put(request.prompt(), action);
       if (random.nextDouble() < eps) {
         return random.nextBoolean() ? KuhnAction.BET.text() : KuhnAction.PASS.text();

@@ -1,6 +1,7 @@
 package org.magejvm.impl.env.kuhn;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -13,7 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>A meta-episode replays one deal up to {@code attempts} times and stops at the first won hand. MAGE trains every
  * agent turn on its step return: the differential reward {@code r'_k = R_k - R_(k-1)} of its attempt, plus
  * {@code trajGamma} times the return of the next attempt's first turn, all discounted by {@code stepGamma} per agent
- * turn left in the attempt (docs/reference: the credit assignment). This class finds, for every decision the agent
+ * turn left in the attempt (the differential return of {@code org.magejvm.impl.credit.CreditAssigner}). This class
+ * finds, for every decision the agent
  * can face, the action that maximizes the expected return of that turn, given what the agent knows then: its seat,
  * its card, the betting so far and the lines it played in the earlier, lost attempts of the meta-episode. The
  * unknowns are the opponent (drawn from the pool with its weight) and the opponent's card (either remaining card,
@@ -144,7 +146,7 @@ public final class KuhnObjectiveOptimum {
    * @return the optimum
    */
   public static KuhnObjectiveOptimum reference() {
-    Map<KuhnOpponent, Double> pool = new java.util.LinkedHashMap<>();
+    Map<KuhnOpponent, Double> pool = new LinkedHashMap<>();
     pool.put(KuhnOpponents.conservative(), 0.3);
     pool.put(KuhnOpponents.aggressive(), 0.3);
     pool.put(KuhnOpponents.intermediate(), 0.4);
@@ -341,7 +343,7 @@ public final class KuhnObjectiveOptimum {
         continue;
       }
       // Group the hypotheses by the hand they produce and its payoff; each group is what the agent knows after it.
-      Map<String, Long> groups = new java.util.LinkedHashMap<>();
+      Map<String, Long> groups = new LinkedHashMap<>();
       for (int i = 0; i < all.size(); i++) {
         if ((key.hypotheses() & (1L << i)) != 0) {
           String hand = play(all.get(i), key.player(), key.card(), strategy);

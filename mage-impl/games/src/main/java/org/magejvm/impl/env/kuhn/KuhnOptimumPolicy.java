@@ -16,6 +16,8 @@ import org.magejvm.spi.policy.ScriptedPolicy;
  */
 public final class KuhnOptimumPolicy extends ScriptedPolicy {
 
+  private static final KuhnObjectiveOptimum REFERENCE = KuhnObjectiveOptimum.reference();
+
   private final KuhnObjectiveOptimum optimum;
 
   /**
@@ -37,8 +39,6 @@ public final class KuhnOptimumPolicy extends ScriptedPolicy {
     return new KuhnOptimumPolicy(KuhnPokerProvider.OPTIMUM_POLICY, REFERENCE, seed);
   }
 
-  private static final KuhnObjectiveOptimum REFERENCE = KuhnObjectiveOptimum.reference();
-
   @Override
   protected String chooseAction(PolicyRequest request, Random random) {
     if (!(request.state() instanceof KuhnState)) {
@@ -46,6 +46,17 @@ public final class KuhnOptimumPolicy extends ScriptedPolicy {
           + " for worker '" + request.workerKey() + "'");
     }
     KuhnState state = (KuhnState) request.state();
+    return optimum.action(state.agentCard(), state.agentPlayer(), earlierLines(request), state.history()).text();
+  }
+
+  /**
+   * The agent's own valid actions in each earlier attempt of a request's meta-episode, the form {@link
+   * KuhnObjectiveOptimum#action} reads.
+   *
+   * @param request a play request
+   * @return one line per earlier attempt, in order
+   */
+  public static List<List<KuhnAction>> earlierLines(PolicyRequest request) {
     List<List<KuhnAction>> lines = new ArrayList<>();
     for (Episode e : request.pastEpisodes()) {
       List<KuhnAction> line = new ArrayList<>();
@@ -54,7 +65,7 @@ public final class KuhnOptimumPolicy extends ScriptedPolicy {
       }
       lines.add(line);
     }
-    return optimum.action(state.agentCard(), state.agentPlayer(), lines, state.history()).text();
+    return lines;
   }
 
   @Override
