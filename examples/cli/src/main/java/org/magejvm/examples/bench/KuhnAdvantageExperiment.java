@@ -102,8 +102,12 @@ public final class KuhnAdvantageExperiment {
         .create(OptimizerConfig.builder().optAnchorScope(anchors).build());
     Map<String, String> best = new ConcurrentHashMap<>();
     Map<EpisodeScore, Map<String, double[]>> sums = new LinkedHashMap<>();
+    Map<EpisodeScore, CreditAssigner> credits = new LinkedHashMap<>();
     for (EpisodeScore score : EpisodeScore.values()) {
       sums.put(score, new LinkedHashMap<>());
+      credits.put(score, new CreditAssigner(CreditConfig.forEnvironment(provider.defaults())
+          .optMetaReturn(MethodPreset.MAGE.metaReturn().orElseThrow()).optInvalidPenalty(25)
+          .optEpisodeScore(score).build()));
     }
     for (int it = 0; it < iterations; it++) {
       RolloutConfig config = MethodPreset.MAGE.trainingRollout(provider).optTasks(16)
@@ -111,10 +115,7 @@ public final class KuhnAdvantageExperiment {
       RolloutResult batch = new MetaEpisodeRunner(registry).run(config, new SoftOptimum(eps, seed + it, best));
       List<MetaEpisode> metaEpisodes = batch.metaEpisodes();
       for (EpisodeScore score : EpisodeScore.values()) {
-        CreditAssigner credit = new CreditAssigner(CreditConfig.forEnvironment(provider.defaults())
-            .optMetaReturn(MethodPreset.MAGE.metaReturn().orElseThrow()).optInvalidPenalty(25)
-            .optEpisodeScore(score).build());
-        List<ScoredTurn> scored = credit.assign(metaEpisodes);
+        List<ScoredTurn> scored = credits.get(score).assign(metaEpisodes);
         double[] a = optimizer.advantageNormalizer().compute(scored).values();
         for (int i = 0; i < a.length; i++) {
           Turn t = scored.get(i).turn();

@@ -79,11 +79,7 @@ public final class KuhnLinePolicy extends ScriptedPolicy {
 
   @Override
   protected String chooseAction(PolicyRequest request, Random random) {
-    if (!(request.state() instanceof KuhnState)) {
-      throw new IllegalArgumentException("the Kuhn Poker policy '" + name() + "' needs a KuhnState in the request"
-          + " for worker '" + request.workerKey() + "'");
-    }
-    KuhnState state = (KuhnState) request.state();
+    KuhnState state = KuhnState.of(request, name());
     List<String> prefix = ownActions(state.history(), state.agentPlayer());
     List<List<String>> tried = new ArrayList<>();
     if (adaptive) {

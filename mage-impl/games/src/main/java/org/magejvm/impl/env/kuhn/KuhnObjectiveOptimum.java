@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * The best meta-episode player for MAGE's training objective on Kuhn Poker against a pool of deterministic opponents,
@@ -185,7 +186,7 @@ public final class KuhnObjectiveOptimum {
     List<Hypothesis> all = hypotheses(card);
     long mask = 0;
     for (int i = 0; i < all.size(); i++) {
-      if (reproduces(all.get(i), player, card, history)) {
+      if (reproduces(all.get(i), player, history)) {
         mask |= 1L << i;
       }
     }
@@ -209,7 +210,7 @@ public final class KuhnObjectiveOptimum {
       // the current betting alone allows, so the player still acts sensibly.
       previous = 0;
       for (int i = 0; i < all.size(); i++) {
-        if (reproduces(all.get(i), player, card, history)) {
+        if (reproduces(all.get(i), player, history)) {
           mask |= 1L << i;
         }
       }
@@ -268,20 +269,13 @@ public final class KuhnObjectiveOptimum {
     boolean won = false;
     for (int k = 0; k < attempts; k++) {
       if (!won) {
-        String h = "";
         List<KuhnAction> own = new ArrayList<>();
-        while (!KuhnRules.isTerminal(h)) {
-          int toAct = KuhnRules.playerToAct(h);
-          KuhnAction a;
-          if (toAct == player) {
-            a = action(mine, player, lines, h);
-            own.add(a);
-          } else {
-            a = opponent.betProbability(toAct == 0 ? deal.player0() : deal.player1(), h) >= 1
-                ? KuhnAction.BET : KuhnAction.PASS;
-          }
-          h += a.symbol();
-        }
+        KuhnCard theirs = player == 0 ? deal.player1() : deal.player0();
+        String h = hand(player, hist -> {
+          KuhnAction a = action(mine, player, lines, hist);
+          own.add(a);
+          return a == KuhnAction.BET;
+        }, hist -> opponent.betProbability(theirs, hist) >= 1);
         int payoff = KuhnRules.payoff(deal, h, player);
         best = Math.max(best, payoff);
         won = payoff > 0;
@@ -346,7 +340,7 @@ public final class KuhnObjectiveOptimum {
       Map<String, Long> groups = new LinkedHashMap<>();
       for (int i = 0; i < all.size(); i++) {
         if ((key.hypotheses() & (1L << i)) != 0) {
-          String hand = play(all.get(i), key.player(), key.card(), strategy);
+          String hand = play(all.get(i), key.player(), strategy);
           int payoff = KuhnRules.payoff(deal(all.get(i), key.player(), key.card()), hand, key.player());
           groups.merge(hand + ' ' + payoff, 1L << i, (a, b) -> a | b);
         }
@@ -393,56 +387,53 @@ public final class KuhnObjectiveOptimum {
   }
 
   /** The finished hand of a hand strategy against a hypothesis. */
-  private String play(Hypothesis h, int player, KuhnCard card, int strategy) {
+  private String play(Hypothesis h, int player, int strategy) {
+    return hand(player, hist -> move(strategy, hist) == KuhnAction.BET, hist -> opponentBets(h, hist));
+  }
+
+  /** Plays a hand to its end: each side's predicate says whether it bets at a history where it acts. */
+  private static String hand(int player, Predicate<String> agentBets, Predicate<String> opponentBets) {
     String hist = "";
     while (!KuhnRules.isTerminal(hist)) {
-      boolean bet = KuhnRules.playerToAct(hist) == player ? move(strategy, hist) == KuhnAction.BET
-          : opponentBets(h, hist);
+      boolean bet = KuhnRules.playerToAct(hist) == player ? agentBets.test(hist) : opponentBets.test(hist);
       hist += bet ? 'b' : 'p';
     }
     return hist;
   }
 
-  /** Whether the hand strategy makes the agent's own moves of the current betting. */
-  private static boolean agrees(int strategy, int player, String history) {
+  /** Whether one side's moves in a betting history are the ones its predicate makes (the other side's are ignored). */
+  private static boolean followed(String history, int player, boolean agentSide, Predicate<String> bets) {
     for (int i = 0; i < history.length(); i++) {
       String before = history.substring(0, i);
-      if (KuhnRules.playerToAct(before) == player
-          && (move(strategy, before) == KuhnAction.BET) != (history.charAt(i) == 'b')) {
+      if ((KuhnRules.playerToAct(before) == player) == agentSide && bets.test(before) != (history.charAt(i) == 'b')) {
         return false;
       }
     }
     return true;
   }
 
+  /** Whether the hand strategy makes the agent's own moves of the current betting. */
+  private static boolean agrees(int strategy, int player, String history) {
+    return followed(history, player, true, before -> move(strategy, before) == KuhnAction.BET);
+  }
+
   /** Whether the hypothesis's opponent made the opponent moves of the current betting. */
-  private boolean reproduces(Hypothesis h, int player, KuhnCard card, String history) {
-    for (int i = 0; i < history.length(); i++) {
-      String before = history.substring(0, i);
-      if (KuhnRules.playerToAct(before) != player && opponentBets(h, before) != (history.charAt(i) == 'b')) {
-        return false;
-      }
-    }
-    return true;
+  private boolean reproduces(Hypothesis h, int player, String history) {
+    return followed(history, player, false, before -> opponentBets(h, before));
   }
 
   /** The agent's payoff when the line, played against the hypothesis, is a whole lost hand; null otherwise. */
   private Integer lostPayoff(Hypothesis h, int player, KuhnCard card, List<KuhnAction> line) {
-    String hist = "";
-    int used = 0;
-    while (!KuhnRules.isTerminal(hist)) {
-      boolean bet;
-      if (KuhnRules.playerToAct(hist) == player) {
-        if (used == line.size()) {
-          return null;
-        }
-        bet = line.get(used++) == KuhnAction.BET;
-      } else {
-        bet = opponentBets(h, hist);
+    int[] used = {0};
+    boolean[] tooShort = {false};
+    String hist = hand(player, before -> {
+      if (used[0] == line.size()) {
+        tooShort[0] = true;
+        return false;
       }
-      hist += bet ? 'b' : 'p';
-    }
-    if (used != line.size()) {
+      return line.get(used[0]++) == KuhnAction.BET;
+    }, before -> opponentBets(h, before));
+    if (tooShort[0] || used[0] != line.size()) {
       return null;
     }
     int payoff = KuhnRules.payoff(deal(h, player, card), hist, player);

@@ -41,11 +41,7 @@ public final class KuhnOptimumPolicy extends ScriptedPolicy {
 
   @Override
   protected String chooseAction(PolicyRequest request, Random random) {
-    if (!(request.state() instanceof KuhnState)) {
-      throw new IllegalArgumentException("the Kuhn Poker policy '" + name() + "' needs a KuhnState in the request"
-          + " for worker '" + request.workerKey() + "'");
-    }
-    KuhnState state = (KuhnState) request.state();
+    KuhnState state = KuhnState.of(request, name());
     return optimum.action(state.agentCard(), state.agentPlayer(), earlierLines(request), state.history()).text();
   }
 

@@ -2,6 +2,7 @@ package org.magejvm.impl.env.kuhn;
 
 import java.util.Objects;
 import java.util.Optional;
+import org.magejvm.api.PolicyRequest;
 import org.magejvm.api.Seat;
 
 /**
@@ -62,5 +63,23 @@ public record KuhnState(
   /** @return whether a bet is open, so that PASS folds and BET calls */
   public boolean facingBet() {
     return KuhnRules.facingBet(history);
+  }
+
+  /**
+   * The Kuhn Poker state of a scripted policy's request.
+   *
+   * @param request the request
+   * @param policy the asking policy's name, for the message
+   * @return the request's state
+   * @throws IllegalArgumentException naming the policy, the worker and what the request held instead
+   */
+  static KuhnState of(PolicyRequest request, String policy) {
+    Object s = request.state();
+    if (!(s instanceof KuhnState)) {
+      throw new IllegalArgumentException("the Kuhn Poker policy '" + policy + "' needs a "
+          + KuhnState.class.getSimpleName() + " in the request for worker '" + request.workerKey() + "', got "
+          + (s == null ? "null" : s.getClass().getName()));
+    }
+    return (KuhnState) s;
   }
 }

@@ -51,13 +51,7 @@ public final class KuhnStrategyPolicy extends ScriptedPolicy {
 
   @Override
   protected String chooseAction(PolicyRequest request, Random random) {
-    Object s = request.state();
-    if (!(s instanceof KuhnState)) {
-      throw new IllegalArgumentException("the Kuhn Poker policy '" + name() + "' needs a " + KuhnState.class
-          .getSimpleName() + " in the request for worker '" + request.workerKey() + "', got "
-          + (s == null ? "null" : s.getClass().getName()));
-    }
-    KuhnState state = (KuhnState) s;
+    KuhnState state = KuhnState.of(request, name());
     if (state.done()) {
       throw new IllegalArgumentException("the Kuhn Poker policy '" + name() + "' was asked to act after the hand"
           + " ended (history '" + state.history() + "', worker '" + request.workerKey() + "')");
