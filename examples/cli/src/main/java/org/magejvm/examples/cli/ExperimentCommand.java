@@ -75,14 +75,12 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
         .check();
     EnvironmentRegistry registry = EnvironmentRegistry.discover();
     recipe.checkEnvironmentOptions(spec, registry, game);
-    GameRecipe.Settings settings = new GameRecipe.Settings(workDir, recipe.warmStartExamples, iterations, tasks,
-        evalMetaEpisodes, recipe.learningRate, recipe.klCoefficient, 512, 1, seed)
-        .withEvaluationTemperature(recipe.evaluationTemperature())
-        .withEnvironmentOptions(recipe.environmentOptions)
-        .withWarmStart(recipe.warmStartEpochs, recipe.warmStartLearningRate)
-        .withMaxUpdateKl(recipe.maxUpdateKl)
-        .withMaxAnchorDrop(recipe.maxAnchorDrop)
-        .withEpisodeScore(recipe.episodeScore);
+    GameRecipe.Settings settings = recipe.settings(workDir)
+        .optIterations(iterations)
+        .optTasks(tasks)
+        .optEvalMetaEpisodes(evalMetaEpisodes)
+        .optSeed(seed)
+        .build();
     List<MethodPreset> presets = new java.util.ArrayList<>();
     for (String m : methods) {
       MethodPreset p = MethodsExperiment.METHODS.stream().filter(x -> x.id().equals(m)).findFirst().orElse(null);

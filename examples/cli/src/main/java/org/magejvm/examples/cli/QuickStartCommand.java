@@ -99,12 +99,16 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
     java.util.Optional<java.time.Duration> timeout = Limits.stepTimeout(spec, stepTimeout);
     EnvironmentRegistry registry = EnvironmentRegistry.discover();
     recipe.checkEnvironmentOptions(spec, registry, GameRecipe.KUHN);
-    GameRecipe.Settings settings = new GameRecipe.Settings(workDir, recipe.warmStartExamples,
-        iterations != null ? iterations : quick ? 5 : 40, tasks != null ? tasks : 4,
-        evalMetaEpisodes != null ? evalMetaEpisodes : quick ? 16 : 48, recipe.learningRate, recipe.klCoefficient,
-        512, 1, seed, repeatShare, anchors, invalidPenalty, recipe.evaluationTemperature(), timeout,
-        recipe.environmentOptions, recipe.warmStartEpochs, recipe.warmStartLearningRate, recipe.maxUpdateKl,
-        recipe.maxAnchorDrop, recipe.episodeScore);
+    GameRecipe.Settings settings = recipe.settings(workDir)
+        .optIterations(iterations != null ? iterations : quick ? 5 : 40)
+        .optTasks(tasks != null ? tasks : 4)
+        .optEvalMetaEpisodes(evalMetaEpisodes != null ? evalMetaEpisodes : quick ? 16 : 48)
+        .optSeed(seed)
+        .optRepeatShare(repeatShare)
+        .optAnchors(anchors)
+        .optInvalidPenalty(invalidPenalty)
+        .optStepTimeout(timeout)
+        .build();
     Limits.endOfOptions();
     LibtorchThreads.apply(recipe.threads);
     PrintWriter out = spec.commandLine().getOut();

@@ -54,6 +54,13 @@ final class RecipeOptions {
           + " where the objective's optimum switches; docs/results.md) (default: ${DEFAULT-VALUE}).")
   EpisodeScore episodeScore;
 
+  @Option(names = "--traj-gamma", paramLabel = "X",
+      description = "Discount between the attempts of a meta-episode in credit assignment, in [0, 1] (default: the"
+          + " environment's, 0.6 for Kuhn Poker as in the reference; 1 makes the return of every turn the final"
+          + " attempt's reward, the paper's objective, under which losing an early attempt to learn the opponent"
+          + " costs nothing: docs/results.md).")
+  Double trajGamma;
+
   @Option(names = "--eval-temperature", paramLabel = "T",
       description = "Evaluate at this temperature with neither top-p nor top-k, 0 for greedy (a diagnostic: shows"
           + " probability shifts the reference's evaluation sampling, temperature 0.7, top-p 0.8, top-k 20, rounds"
@@ -77,9 +84,22 @@ final class RecipeOptions {
           + " small to share between cores, and extra threads spin-wait on a busy machine).")
   int threads;
 
-  /** @return the evaluation temperature, NaN for the reference's evaluation sampling */
-  double evaluationTemperature() {
-    return evalTemperature == null ? Double.NaN : evalTemperature;
+  /**
+   * @param workDir the run's work directory
+   * @return a settings builder with the quick start's defaults and the values of these options
+   */
+  GameRecipe.Settings.Builder settings(java.nio.file.Path workDir) {
+    return GameRecipe.Settings.builder(workDir)
+        .optWarmStartExamples(warmStartExamples)
+        .optWarmStart(warmStartEpochs, warmStartLearningRate)
+        .optLearningRate(learningRate)
+        .optKlCoefficient(klCoefficient)
+        .optMaxUpdateKl(maxUpdateKl)
+        .optMaxAnchorDrop(maxAnchorDrop)
+        .optEpisodeScore(episodeScore)
+        .optTrajGamma(trajGamma == null ? Double.NaN : trajGamma)
+        .optEvalTemperature(evalTemperature == null ? Double.NaN : evalTemperature)
+        .optEnvironmentOptions(environmentOptions);
   }
 
   /**
@@ -112,6 +132,9 @@ final class RecipeOptions {
     nonNegative(limits, "--kl", klCoefficient);
     nonNegative(limits, "--max-update-kl", maxUpdateKl);
     nonNegative(limits, "--max-anchor-drop", maxAnchorDrop);
+    if (trajGamma != null && !(trajGamma >= 0 && trajGamma <= 1)) {
+      limits.error("--traj-gamma must lie in [0, 1], got " + trajGamma);
+    }
     return limits
         .count("--warm-start-examples", warmStartExamples, 1, Limits.MAX_EXAMPLES,
             "each example keeps its prompt and response in memory")

@@ -5,11 +5,14 @@ import ai.djl.ndarray.types.DataType;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Random;
 import org.magejvm.api.AnchorScope;
 import org.magejvm.api.ContextMode;
@@ -104,15 +107,15 @@ public final class GameRecipe {
      * @param draws whether the game has draws
      */
     public Game {
-      java.util.Objects.requireNonNull(environment, "environment");
+      Objects.requireNonNull(environment, "environment");
       pool = List.copyOf(pool);
-      java.util.Objects.requireNonNull(heldOut, "heldOut");
-      java.util.Objects.requireNonNull(heldOutSeat, "heldOutSeat");
-      java.util.Objects.requireNonNull(poolSeating, "poolSeating");
-      java.util.Objects.requireNonNull(fixedPolicy, "fixedPolicy");
-      java.util.Objects.requireNonNull(referencePolicy, "referencePolicy");
-      java.util.Objects.requireNonNull(referenceLabel, "referenceLabel");
-      java.util.Objects.requireNonNull(cacheSuffix, "cacheSuffix");
+      Objects.requireNonNull(heldOut, "heldOut");
+      Objects.requireNonNull(heldOutSeat, "heldOutSeat");
+      Objects.requireNonNull(poolSeating, "poolSeating");
+      Objects.requireNonNull(fixedPolicy, "fixedPolicy");
+      Objects.requireNonNull(referencePolicy, "referencePolicy");
+      Objects.requireNonNull(referenceLabel, "referenceLabel");
+      Objects.requireNonNull(cacheSuffix, "cacheSuffix");
     }
 
     /**
@@ -217,7 +220,8 @@ public final class GameRecipe {
   public static final AnchorScope DEFAULT_ANCHORS = AnchorScope.PROMPT;
 
   /**
-   * Settings.
+   * Settings of a recipe run. Build them with {@link #builder(Path)} (the quick start's defaults) and copy them with
+   * {@link #toBuilder()}; the canonical constructor validates every component.
    *
    * @param workDir where the tiny model and the warm start are cached
    * @param warmStartExamples supervised examples (turns) of the warm start, one epoch
@@ -250,13 +254,17 @@ public final class GameRecipe {
    * @param maxAnchorDrop the largest mean per-token drop of the log-probability of {@link #ANCHOR_TURNS} scripted
    *     answers one update may cause ({@link PolicyUpdater.Settings#maxAnchorDrop()}; see {@link
    *     #DEFAULT_MAX_ANCHOR_DROP}), 0 for no check
+   * @param episodeScore the episode score of GiGPO's episode-level advantage (see {@link #DEFAULT_EPISODE_SCORE})
+   * @param trajGamma the discount between the attempts of a meta-episode in credit assignment, in [0, 1], or NaN for
+   *     the environment's reference value (Kuhn Poker and Tic-Tac-Toe: 0.6); 1 makes MAGE's differential return of
+   *     an attempt's turn the final attempt's reward, the paper's objective
    */
   public record Settings(
       Path workDir, int warmStartExamples, int iterations, int tasks, int evalMetaEpisodes, double learningRate,
       double klCoefficient, int miniBatchTurns, int epochs, long seed, double repeatShare, AnchorScope anchors,
-      double invalidPenalty, double evalTemperature, java.util.Optional<java.time.Duration> stepTimeout,
+      double invalidPenalty, double evalTemperature, Optional<Duration> stepTimeout,
       Map<String, String> environmentOptions, int warmStartEpochs, double warmStartLearningRate,
-      double maxUpdateKl, double maxAnchorDrop, EpisodeScore episodeScore) {
+      double maxUpdateKl, double maxAnchorDrop, EpisodeScore episodeScore, double trajGamma) {
 
     /**
      * Validates.
@@ -282,9 +290,25 @@ public final class GameRecipe {
      * @param maxUpdateKl the update's KL limit, 0 for none
      * @param maxAnchorDrop the anchors' log-probability drop limit, 0 for none
      * @param episodeScore the episode score of GiGPO's episode-level advantage
+     * @param trajGamma the discount between attempts, NaN for the environment's
      */
     public Settings {
-      java.util.Objects.requireNonNull(episodeScore, "episodeScore");
+      Objects.requireNonNull(workDir, "workDir");
+      Objects.requireNonNull(episodeScore, "episodeScore");
+      Objects.requireNonNull(anchors, "anchors");
+      Objects.requireNonNull(stepTimeout, "stepTimeout");
+      environmentOptions = Map.copyOf(environmentOptions);
+      if (warmStartExamples < 1 || iterations < 0 || tasks < 1 || evalMetaEpisodes < 1 || miniBatchTurns < 1
+          || epochs < 1) {
+        throw new IllegalArgumentException("warm-start examples, tasks, evaluation size, minibatch and epochs must be"
+            + " >= 1 and iterations >= 0");
+      }
+      if (!(learningRate > 0) || Double.isInfinite(learningRate)) {
+        throw new IllegalArgumentException("the learning rate must be finite and > 0, got " + learningRate);
+      }
+      if (!(klCoefficient >= 0) || Double.isInfinite(klCoefficient)) {
+        throw new IllegalArgumentException("the KL weight must be finite and >= 0, got " + klCoefficient);
+      }
       if (!(maxAnchorDrop >= 0) || Double.isInfinite(maxAnchorDrop)) {
         throw new IllegalArgumentException("the anchors' drop limit must be finite and >= 0 (0: no check), got "
             + maxAnchorDrop);
@@ -293,19 +317,12 @@ public final class GameRecipe {
         throw new IllegalArgumentException("the update's KL limit must be finite and >= 0 (0: no check), got "
             + maxUpdateKl);
       }
-      java.util.Objects.requireNonNull(stepTimeout, "stepTimeout");
-      environmentOptions = Map.copyOf(environmentOptions);
       if (warmStartEpochs < 1) {
         throw new IllegalArgumentException("the warm start needs at least 1 epoch, got " + warmStartEpochs);
       }
       if (!(warmStartLearningRate > 0) || Double.isInfinite(warmStartLearningRate)) {
         throw new IllegalArgumentException("the warm start's learning rate must be finite and > 0, got "
             + warmStartLearningRate);
-      }
-      if (warmStartExamples < 1 || iterations < 0 || tasks < 1 || evalMetaEpisodes < 1 || miniBatchTurns < 1
-          || epochs < 1) {
-        throw new IllegalArgumentException("warm-start examples, tasks, evaluation size, minibatch and epochs must be"
-            + " >= 1 and iterations >= 0");
       }
       if (!(repeatShare >= 0 && repeatShare <= 1)) {
         throw new IllegalArgumentException("the warm start's repeat share must be in [0, 1], got " + repeatShare);
@@ -314,129 +331,61 @@ public final class GameRecipe {
         throw new IllegalArgumentException("the invalid-action penalty must be finite and >= 0, got "
             + invalidPenalty);
       }
-      java.util.Objects.requireNonNull(anchors, "anchors");
       if (!Double.isNaN(evalTemperature) && !(evalTemperature >= 0 && evalTemperature <= 10)) {
         throw new IllegalArgumentException("the evaluation temperature must be in [0, 10] (0: greedy), got "
             + evalTemperature);
       }
+      if (!Double.isNaN(trajGamma) && !(trajGamma >= 0 && trajGamma <= 1)) {
+        throw new IllegalArgumentException("the discount between attempts must be in [0, 1] (NaN: the environment's),"
+            + " got " + trajGamma);
+      }
     }
 
     /**
-     * Settings with the default warm-start epochs.
+     * A builder with the quick start's defaults: 3,200 warm-start examples, 40 iterations of 4 task groups, 48
+     * evaluation meta-episodes, learning rate 5e-4, KL weight 1.0, minibatches of 512 turns, 1 epoch, seed 1, and the
+     * {@code DEFAULT_*} constants of {@link GameRecipe} for the rest.
      *
-     * @param workDir work directory
-     * @param warmStartExamples warm-start examples
-     * @param iterations iterations
-     * @param tasks tasks
-     * @param evalMetaEpisodes evaluation size
-     * @param learningRate learning rate
-     * @param klCoefficient KL weight
-     * @param miniBatchTurns minibatch
-     * @param epochs epochs
-     * @param seed seed
-     * @param repeatShare warm-start repeat share
-     * @param anchors anchors
-     * @param invalidPenalty invalid-action penalty
-     * @param evalTemperature evaluation temperature, NaN for the reference's evaluation sampling
-     * @param stepTimeout environment call limit
-     * @param environmentOptions environment options
+     * @param workDir where the tiny model and the warm start are cached
+     * @return the builder
      */
-    public Settings(Path workDir, int warmStartExamples, int iterations, int tasks, int evalMetaEpisodes,
-        double learningRate, double klCoefficient, int miniBatchTurns, int epochs, long seed, double repeatShare,
-        AnchorScope anchors, double invalidPenalty, double evalTemperature,
-        java.util.Optional<java.time.Duration> stepTimeout, Map<String, String> environmentOptions) {
-      this(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate, klCoefficient,
-          miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature, stepTimeout,
-          environmentOptions, DEFAULT_WARM_START_EPOCHS, DEFAULT_WARM_START_LEARNING_RATE, DEFAULT_MAX_UPDATE_KL,
-          DEFAULT_MAX_ANCHOR_DROP, DEFAULT_EPISODE_SCORE);
+    public static Builder builder(Path workDir) {
+      return new Builder(workDir);
+    }
+
+    /** @return a builder preset with these settings */
+    public Builder toBuilder() {
+      Builder b = new Builder(workDir);
+      b.warmStartExamples = warmStartExamples;
+      b.iterations = iterations;
+      b.tasks = tasks;
+      b.evalMetaEpisodes = evalMetaEpisodes;
+      b.learningRate = learningRate;
+      b.klCoefficient = klCoefficient;
+      b.miniBatchTurns = miniBatchTurns;
+      b.epochs = epochs;
+      b.seed = seed;
+      b.repeatShare = repeatShare;
+      b.anchors = anchors;
+      b.invalidPenalty = invalidPenalty;
+      b.evalTemperature = evalTemperature;
+      b.stepTimeout = stepTimeout;
+      b.environmentOptions = environmentOptions;
+      b.warmStartEpochs = warmStartEpochs;
+      b.warmStartLearningRate = warmStartLearningRate;
+      b.maxUpdateKl = maxUpdateKl;
+      b.maxAnchorDrop = maxAnchorDrop;
+      b.episodeScore = episodeScore;
+      b.trajGamma = trajGamma;
+      return b;
     }
 
     /**
-     * Settings with the environment's default options.
-     *
-     * @param workDir work directory
-     * @param warmStartExamples warm-start examples
-     * @param iterations iterations
-     * @param tasks tasks
-     * @param evalMetaEpisodes evaluation size
-     * @param learningRate learning rate
-     * @param klCoefficient KL weight
-     * @param miniBatchTurns minibatch
-     * @param epochs epochs
-     * @param seed seed
-     * @param repeatShare warm-start repeat share
-     * @param anchors anchors
-     * @param invalidPenalty invalid-action penalty
-     * @param evalTemperature evaluation temperature, NaN for the reference's evaluation sampling
-     * @param stepTimeout environment call limit
+     * @param s the new seed
+     * @return a copy with that seed (the one change a multi-seed experiment makes)
      */
-    public Settings(Path workDir, int warmStartExamples, int iterations, int tasks, int evalMetaEpisodes,
-        double learningRate, double klCoefficient, int miniBatchTurns, int epochs, long seed, double repeatShare,
-        AnchorScope anchors, double invalidPenalty, double evalTemperature,
-        java.util.Optional<java.time.Duration> stepTimeout) {
-      this(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate, klCoefficient,
-          miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature, stepTimeout, Map.of());
-    }
-
-    /**
-     * Settings with the reference's evaluation sampling.
-     *
-     * @param workDir work directory
-     * @param warmStartExamples warm-start examples
-     * @param iterations iterations
-     * @param tasks tasks
-     * @param evalMetaEpisodes evaluation size
-     * @param learningRate learning rate
-     * @param klCoefficient KL weight
-     * @param miniBatchTurns minibatch
-     * @param epochs epochs
-     * @param seed seed
-     * @param repeatShare warm-start repeat share
-     * @param anchors anchors
-     * @param invalidPenalty invalid-action penalty
-     */
-    public Settings(Path workDir, int warmStartExamples, int iterations, int tasks, int evalMetaEpisodes,
-        double learningRate, double klCoefficient, int miniBatchTurns, int epochs, long seed, double repeatShare,
-        AnchorScope anchors, double invalidPenalty) {
-      this(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate, klCoefficient,
-          miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, Double.NaN);
-    }
-
-    /**
-     * Settings without a step timeout.
-     *
-     * @param workDir work directory
-     * @param warmStartExamples warm-start examples
-     * @param iterations iterations
-     * @param tasks tasks
-     * @param evalMetaEpisodes evaluation size
-     * @param learningRate learning rate
-     * @param klCoefficient KL weight
-     * @param miniBatchTurns minibatch
-     * @param epochs epochs
-     * @param seed seed
-     * @param repeatShare warm-start repeat share
-     * @param anchors anchors
-     * @param invalidPenalty invalid-action penalty
-     * @param evalTemperature evaluation temperature, NaN for the reference's evaluation sampling
-     */
-    public Settings(Path workDir, int warmStartExamples, int iterations, int tasks, int evalMetaEpisodes,
-        double learningRate, double klCoefficient, int miniBatchTurns, int epochs, long seed, double repeatShare,
-        AnchorScope anchors, double invalidPenalty, double evalTemperature) {
-      this(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate, klCoefficient,
-          miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
-          java.util.Optional.empty());
-    }
-
-    /**
-     * @param temperature the evaluation temperature (no top-p, no top-k), or NaN for the reference's sampling
-     * @return a copy with that evaluation sampling
-     */
-    public Settings withEvaluationTemperature(double temperature) {
-      return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
-          klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, temperature,
-          stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl, maxAnchorDrop,
-          episodeScore);
+    public Settings withSeed(long s) {
+      return toBuilder().optSeed(s).build();
     }
 
     /** @return the sampling of evaluations (without its seed) */
@@ -448,113 +397,239 @@ public final class GameRecipe {
     }
 
     /**
-     * Settings with the recipe's defaults for the warm start's repeat share, the anchors and the invalid-action
-     * penalty.
-     *
-     * @param workDir work directory
-     * @param warmStartExamples warm-start examples
-     * @param iterations iterations
-     * @param tasks tasks
-     * @param evalMetaEpisodes evaluation size
-     * @param learningRate learning rate
-     * @param klCoefficient KL weight
-     * @param miniBatchTurns minibatch
-     * @param epochs epochs
-     * @param seed seed
+     * @param environmentDefault the environment's reference discount between attempts
+     * @return the discount between attempts credit assignment uses: {@link #trajGamma()}, or the environment's when
+     *     that is NaN
      */
-    public Settings(Path workDir, int warmStartExamples, int iterations, int tasks, int evalMetaEpisodes,
-        double learningRate, double klCoefficient, int miniBatchTurns, int epochs, long seed) {
-      this(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate, klCoefficient,
-          miniBatchTurns, epochs, seed, DEFAULT_REPEAT_SHARE, DEFAULT_ANCHORS, DEFAULT_INVALID_PENALTY);
+    public double trajGammaOr(double environmentDefault) {
+      return Double.isNaN(trajGamma) ? environmentDefault : trajGamma;
     }
 
-    /**
-     * @param s the new seed
-     * @return a copy with that seed
-     */
-    public Settings withSeed(long s) {
-      return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
-          klCoefficient, miniBatchTurns, epochs, s, repeatShare, anchors, invalidPenalty, evalTemperature,
-          stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl, maxAnchorDrop,
-          episodeScore);
-    }
+    /** Builds {@link Settings}; every value has a default, and {@link #build()} validates them all. */
+    public static final class Builder {
+      private final Path workDir;
+      private int warmStartExamples = 3200;
+      private int iterations = 40;
+      private int tasks = 4;
+      private int evalMetaEpisodes = 48;
+      private double learningRate = 5e-4;
+      private double klCoefficient = 1.0;
+      private int miniBatchTurns = 512;
+      private int epochs = 1;
+      private long seed = 1;
+      private double repeatShare = DEFAULT_REPEAT_SHARE;
+      private AnchorScope anchors = DEFAULT_ANCHORS;
+      private double invalidPenalty = DEFAULT_INVALID_PENALTY;
+      private double evalTemperature = Double.NaN;
+      private Optional<Duration> stepTimeout = Optional.empty();
+      private Map<String, String> environmentOptions = Map.of();
+      private int warmStartEpochs = DEFAULT_WARM_START_EPOCHS;
+      private double warmStartLearningRate = DEFAULT_WARM_START_LEARNING_RATE;
+      private double maxUpdateKl = DEFAULT_MAX_UPDATE_KL;
+      private double maxAnchorDrop = DEFAULT_MAX_ANCHOR_DROP;
+      private EpisodeScore episodeScore = DEFAULT_EPISODE_SCORE;
+      private double trajGamma = Double.NaN;
 
-    /**
-     * @param share the warm start's repeat share
-     * @param scope the anchors
-     * @param penalty the invalid-action penalty
-     * @return a copy with these
-     */
-    public Settings withAblation(double share, AnchorScope scope, double penalty) {
-      return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
-          klCoefficient, miniBatchTurns, epochs, seed, share, scope, penalty, evalTemperature, stepTimeout,
-          environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl, maxAnchorDrop, episodeScore);
-    }
+      private Builder(Path workDir) {
+        this.workDir = Objects.requireNonNull(workDir, "workDir");
+      }
 
-    /**
-     * @param timeout the limit of one environment call, empty for none
-     * @return a copy with that limit
-     */
-    public Settings withStepTimeout(java.util.Optional<java.time.Duration> timeout) {
-      return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
-          klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
-          timeout, environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl, maxAnchorDrop,
-          episodeScore);
-    }
+      /**
+       * @param v supervised examples (turns) of the warm start (default 3,200)
+       * @return this builder
+       */
+      public Builder optWarmStartExamples(int v) {
+        warmStartExamples = v;
+        return this;
+      }
 
-    /**
-     * @param options the game environment's options (for Kuhn Poker {@code reward=win-loss}), empty for its defaults
-     * @return a copy with these options
-     */
-    public Settings withEnvironmentOptions(Map<String, String> options) {
-      return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
-          klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
-          stepTimeout, options, warmStartEpochs, warmStartLearningRate, maxUpdateKl, maxAnchorDrop, episodeScore);
-    }
+      /**
+       * @param v training iterations (default 40)
+       * @return this builder
+       */
+      public Builder optIterations(int v) {
+        iterations = v;
+        return this;
+      }
 
-    /**
-     * @param epochs passes of the supervised warm start over its examples
-     * @param lr the supervised warm start's learning rate
-     * @return a copy with these
-     */
-    public Settings withWarmStart(int epochs, double lr) {
-      return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
-          klCoefficient, miniBatchTurns, this.epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
-          stepTimeout, environmentOptions, epochs, lr, maxUpdateKl, maxAnchorDrop, episodeScore);
-    }
+      /**
+       * @param v task groups per iteration (default 4)
+       * @return this builder
+       */
+      public Builder optTasks(int v) {
+        tasks = v;
+        return this;
+      }
 
-    /**
-     * @param limit the largest mean per-token KL divergence one update may cause before it is redone with half the
-     *     learning rate, 0 for none
-     * @return a copy with that limit
-     */
-    public Settings withMaxUpdateKl(double limit) {
-      return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
-          klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
-          stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate, limit, maxAnchorDrop, episodeScore);
-    }
+      /**
+       * @param v meta-episodes per evaluation set (default 48)
+       * @return this builder
+       */
+      public Builder optEvalMetaEpisodes(int v) {
+        evalMetaEpisodes = v;
+        return this;
+      }
 
-    /**
-     * @param limit the largest mean per-token drop of the anchor answers' log-probability one update may cause, 0 for
-     *     none
-     * @return a copy with that limit
-     */
-    public Settings withMaxAnchorDrop(double limit) {
-      return withMaxAnchorDropAndScore(limit, episodeScore);
-    }
+      /**
+       * @param v the reinforcement-learning phase's learning rate (default 5e-4)
+       * @return this builder
+       */
+      public Builder optLearningRate(double v) {
+        learningRate = v;
+        return this;
+      }
 
-    /**
-     * @param score the episode score of GiGPO's episode-level advantage
-     * @return a copy with that score
-     */
-    public Settings withEpisodeScore(EpisodeScore score) {
-      return withMaxAnchorDropAndScore(maxAnchorDrop, score);
-    }
+      /**
+       * @param v the KL weight to the warm start, 0 for none (default 1.0)
+       * @return this builder
+       */
+      public Builder optKlCoefficient(double v) {
+        klCoefficient = v;
+        return this;
+      }
 
-    private Settings withMaxAnchorDropAndScore(double limit, EpisodeScore score) {
-      return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
-          klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
-          stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl, limit, score);
+      /**
+       * @param v turns per optimizer step (default 512)
+       * @return this builder
+       */
+      public Builder optMiniBatchTurns(int v) {
+        miniBatchTurns = v;
+        return this;
+      }
+
+      /**
+       * @param v passes over each batch (default 1)
+       * @return this builder
+       */
+      public Builder optEpochs(int v) {
+        epochs = v;
+        return this;
+      }
+
+      /**
+       * @param v the model/warm-start seed and the base seed of training and evaluation (default 1)
+       * @return this builder
+       */
+      public Builder optSeed(long v) {
+        seed = v;
+        return this;
+      }
+
+      /**
+       * @param v the share of warm-start turns that repeat the previous attempt's action (default {@link
+       *     #DEFAULT_REPEAT_SHARE})
+       * @return this builder
+       */
+      public Builder optRepeatShare(double v) {
+        repeatShare = v;
+        return this;
+      }
+
+      /**
+       * @param v the GiGPO step-group anchors (default {@link #DEFAULT_ANCHORS})
+       * @return this builder
+       */
+      public Builder optAnchors(AnchorScope v) {
+        anchors = v;
+        return this;
+      }
+
+      /**
+       * @param v the invalid-action penalty (default {@link #DEFAULT_INVALID_PENALTY})
+       * @return this builder
+       */
+      public Builder optInvalidPenalty(double v) {
+        invalidPenalty = v;
+        return this;
+      }
+
+      /**
+       * @param v the evaluation temperature with neither top-p nor top-k, 0 for greedy, NaN for the reference's
+       *     evaluation sampling (default NaN)
+       * @return this builder
+       */
+      public Builder optEvalTemperature(double v) {
+        evalTemperature = v;
+        return this;
+      }
+
+      /**
+       * @param v the limit of one environment call, empty for none (default empty)
+       * @return this builder
+       */
+      public Builder optStepTimeout(Optional<Duration> v) {
+        stepTimeout = v;
+        return this;
+      }
+
+      /**
+       * @param v the game environment's options (for Kuhn Poker {@code reward=win-loss}), empty for its defaults
+       *     (default empty)
+       * @return this builder
+       */
+      public Builder optEnvironmentOptions(Map<String, String> v) {
+        environmentOptions = v;
+        return this;
+      }
+
+      /**
+       * @param epochs passes of the supervised warm start over its examples (default {@link
+       *     #DEFAULT_WARM_START_EPOCHS})
+       * @param lr its learning rate (default {@link #DEFAULT_WARM_START_LEARNING_RATE})
+       * @return this builder
+       */
+      public Builder optWarmStart(int epochs, double lr) {
+        warmStartEpochs = epochs;
+        warmStartLearningRate = lr;
+        return this;
+      }
+
+      /**
+       * @param v the update's KL limit, 0 for none (default {@link #DEFAULT_MAX_UPDATE_KL})
+       * @return this builder
+       */
+      public Builder optMaxUpdateKl(double v) {
+        maxUpdateKl = v;
+        return this;
+      }
+
+      /**
+       * @param v the anchors' log-probability drop limit, 0 for none (default {@link #DEFAULT_MAX_ANCHOR_DROP})
+       * @return this builder
+       */
+      public Builder optMaxAnchorDrop(double v) {
+        maxAnchorDrop = v;
+        return this;
+      }
+
+      /**
+       * @param v the episode score of GiGPO's episode-level advantage (default {@link #DEFAULT_EPISODE_SCORE})
+       * @return this builder
+       */
+      public Builder optEpisodeScore(EpisodeScore v) {
+        episodeScore = v;
+        return this;
+      }
+
+      /**
+       * @param v the discount between attempts in [0, 1], NaN for the environment's reference value (default NaN)
+       * @return this builder
+       */
+      public Builder optTrajGamma(double v) {
+        trajGamma = v;
+        return this;
+      }
+
+      /**
+       * @return the validated settings
+       * @throws IllegalArgumentException naming the first value out of range
+       */
+      public Settings build() {
+        return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
+            klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
+            stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl, maxAnchorDrop,
+            episodeScore, trajGamma);
+      }
     }
   }
 
@@ -597,6 +672,14 @@ public final class GameRecipe {
   /** @return the settings */
   public Settings settings() {
     return settings;
+  }
+
+  /**
+   * @return the discount between attempts in credit assignment: the settings' ({@link Settings#trajGamma()}), or the
+   *     environment's reference value when they leave it open
+   */
+  public double trajGamma() {
+    return settings.trajGammaOr(provider.defaults().trajGamma());
   }
 
   /** @return the environment options of every rollout (the settings') */
@@ -888,6 +971,7 @@ public final class GameRecipe {
           .setCredit(CreditConfig.forEnvironment(provider.defaults()).optMetaReturn(method.metaReturn().orElseThrow())
               .optInvalidPenalty(settings.invalidPenalty())
               .optEpisodeScore(settings.episodeScore())
+              .optGammaTraj(trajGamma())
               .build())
           .setOptimizer(optimizer)
           .setAdamW(adamw)

@@ -181,7 +181,8 @@ public final class KuhnPolicyProbe {
   public static void main(String[] args) {
     PrintWriter out = new PrintWriter(System.out, true);
     GameRecipe recipe = new GameRecipe(org.magejvm.spi.EnvironmentRegistry.discover(),
-        new GameRecipe.Settings(java.nio.file.Path.of("."), 1, 0, 1, 1, 1e-3, 0, 512, 1, 1), out);
+        GameRecipe.Settings.builder(java.nio.file.Path.of(".")).optWarmStartExamples(1).optIterations(0)
+            .optTasks(1).optEvalMetaEpisodes(1).build(), out);
     List<MetaEpisode> games = recipe.probeMetaEpisodes(KuhnQuickStart.PROBE_META_EPISODES);
     for (String dir : args) {
       try (DjlLanguagePolicy policy = recipe.load(java.nio.file.Path.of(dir))) {

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.magejvm.api.ContextMode;
+import org.magejvm.impl.env.kuhn.KuhnObjectiveOptimum;
+import org.magejvm.impl.env.kuhn.KuhnOptimumPolicy;
 import org.magejvm.impl.env.kuhn.KuhnPokerProvider;
 import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
@@ -58,7 +60,7 @@ public final class KuhnQuickStart {
     Path warm = recipe.warmStart();
     Map<String, Map<String, Map<String, Number>>> result = new LinkedHashMap<>();
     Map<String, Map<String, Number>> ceiling = recipe.ceilings();
-    Map<String, Map<String, Number>> optimum = recipe.evaluateScripted(KuhnPokerProvider.OPTIMUM_POLICY);
+    Map<String, Map<String, Number>> optimum = optimum(recipe);
     try (DjlLanguagePolicy policy = recipe.load(warm)) {
       Map<String, Map<String, Number>> before = recipe.evaluate(policy, ContextMode.HISTORY_ONLY);
       printTable("Before training (the warm start)", before, ceiling);
@@ -75,7 +77,8 @@ public final class KuhnQuickStart {
       Map<String, Map<String, Number>> after = recipe.evaluate(policy, ContextMode.HISTORY_ONLY);
       printTable("After training", after, ceiling);
       Map<String, Map<String, Number>> withoutHistory = recipe.evaluate(policy, ContextMode.NONE);
-      printHistoryEffect(before, after, withoutHistory, ceiling, optimum, recipe.game());
+      printHistoryEffect(before, after, withoutHistory, ceiling, optimum, recipe.game(),
+          recipe.trajGamma());
       KuhnPolicyProbe.Result probeAfter = KuhnPolicyProbe.probe(policy, probePrompts);
       printProbe(probeBefore, probeAfter);
       Path chart = writeProbeChart(settings.workDir(), probeBefore, probeAfter);
@@ -89,6 +92,20 @@ public final class KuhnQuickStart {
       result.put("bet_probability", Map.of("before", probeMap(probeBefore), "after", probeMap(probeAfter)));
     }
     return result;
+  }
+
+  /**
+   * The optimum of the objective the run trains ({@link KuhnObjectiveOptimum}, with the run's discount between
+   * attempts) on the recipe's evaluation sets.
+   *
+   * @param recipe the recipe
+   * @return its metrics per evaluation set
+   */
+  static Map<String, Map<String, Number>> optimum(GameRecipe recipe) {
+    try (KuhnOptimumPolicy p = new KuhnOptimumPolicy(KuhnPokerProvider.OPTIMUM_POLICY,
+        KuhnObjectiveOptimum.reference(recipe.trajGamma()), 0)) {
+      return recipe.evaluate(p, ContextMode.HISTORY_ONLY);
+    }
   }
 
   /**
@@ -126,7 +143,7 @@ public final class KuhnQuickStart {
    */
   private void printHistoryEffect(Map<String, Map<String, Number>> before, Map<String, Map<String, Number>> after,
       Map<String, Map<String, Number>> withoutHistory, Map<String, Map<String, Number>> ceiling,
-      Map<String, Map<String, Number>> optimum, GameRecipe.Game game) {
+      Map<String, Map<String, Number>> optimum, GameRecipe.Game game, double trajGamma) {
     out.println();
     out.println("Pool averages (the rise from attempt 0 to attempt 2 is the within-meta-episode gain)");
     out.printf(Locale.ROOT, "  %-32s %8s %8s %8s %9s %9s %8s%n", "", "sr[0]", "sr[2]", "gain", "score[0]",
@@ -142,11 +159,17 @@ public final class KuhnQuickStart {
       out.printf(Locale.ROOT, "  %-32s %8.3f %8.3f %8.3f %9.3f %9.3f %8.3f%n", labels[i], sr0, sr2, sr2 - sr0,
           score0, score2, score2 - score0);
     }
+    String objective = " The optimum is the best player for the training objective (differential return, step"
+        + " discount 0.95, attempt discount " + trajGamma + ") against this pool, computed exactly";
+    String why = trajGamma == registry.require(game.environment()).defaults().trajGamma()
+        ? ": it wins every winnable deal in its first attempt and adapts in chips only, folding after a lost call, so"
+            + " even perfect training raises score[2] over score[0], not sr[2] over sr[0]: docs/results.md)"
+        : trajGamma == 1
+            ? ": every turn's return is then the last attempt's reward, so it gives up early attempts to learn the"
+                + " opponent where that pays later: docs/results.md)"
+            : ": docs/results.md)";
     out.println("  (without history every attempt resamples the first attempt's play: its gain comes from chance,"
-        + " not from reading the earlier attempts. The optimum is the best player for the training objective"
-        + " (differential return, step and attempt discounts 0.95 and 0.6) against this pool, computed exactly: it"
-        + " wins every winnable deal in its first attempt and adapts in chips only, folding after a lost call, so"
-        + " even perfect training raises score[2] over score[0], not sr[2] over sr[0]: docs/results.md)");
+        + " not from reading the earlier attempts." + objective + why);
     out.flush();
   }
 
@@ -218,17 +241,20 @@ public final class KuhnQuickStart {
    * @param args the arguments
    */
   public static void main(String[] args) {
-    GameRecipe.Settings s = new GameRecipe.Settings(Path.of(args[0]), Integer.parseInt(args[2]),
-        Integer.parseInt(args[3]), Integer.parseInt(args[4]), Integer.parseInt(args[5]),
-        Double.parseDouble(args[6]), Double.parseDouble(args[7]), Integer.parseInt(args[8]),
-        args.length > 10 ? Integer.parseInt(args[10]) : 1, Long.parseLong(args[9]));
-    if (args.length > 11) {
-      s = s.withAblation(Double.parseDouble(args[11]), org.magejvm.api.AnchorScope.valueOf(args[12]),
-          Double.parseDouble(args[13]));
-    }
-    // the one-pass warm start unless told otherwise: the runs of docs/results.md made through this entry point used it
-    s = s.withWarmStart(args.length > 14 ? Integer.parseInt(args[14]) : 1,
-        args.length > 15 ? Double.parseDouble(args[15]) : 3e-3);
+    GameRecipe.Settings.Builder b = GameRecipe.Settings.builder(Path.of(args[0]))
+        .optWarmStartExamples(Integer.parseInt(args[2])).optIterations(Integer.parseInt(args[3]))
+        .optTasks(Integer.parseInt(args[4])).optEvalMetaEpisodes(Integer.parseInt(args[5]))
+        .optLearningRate(Double.parseDouble(args[6])).optKlCoefficient(Double.parseDouble(args[7]))
+        .optMiniBatchTurns(Integer.parseInt(args[8])).optSeed(Long.parseLong(args[9]))
+        .optEpochs(args.length > 10 ? Integer.parseInt(args[10]) : 1)
+        .optRepeatShare(args.length > 11 ? Double.parseDouble(args[11]) : GameRecipe.DEFAULT_REPEAT_SHARE)
+        .optAnchors(args.length > 11 ? org.magejvm.api.AnchorScope.valueOf(args[12]) : GameRecipe.DEFAULT_ANCHORS)
+        .optInvalidPenalty(args.length > 11 ? Double.parseDouble(args[13]) : GameRecipe.DEFAULT_INVALID_PENALTY)
+        // the one-pass warm start unless told otherwise: the runs of docs/results.md made through this entry point
+        // used it
+        .optWarmStart(args.length > 14 ? Integer.parseInt(args[14]) : 1,
+            args.length > 15 ? Double.parseDouble(args[15]) : 3e-3);
+    GameRecipe.Settings s = b.build();
     PrintWriter out = new PrintWriter(System.out, true);
     List<TrainingListener> listeners = new ArrayList<>();
     listeners.add(new TrainingListener() {

@@ -106,6 +106,7 @@ class SizeOptionsTest {
       add(out, base, "--kl", "-0.1", "NaN");
       add(out, base, "--max-update-kl", "-0.05", "NaN", "Infinity");
       add(out, base, "--max-anchor-drop", "-0.02", "NaN");
+      add(out, base, "--traj-gamma", "-0.1", "1.5", "NaN");
     }
     return out.stream();
   }

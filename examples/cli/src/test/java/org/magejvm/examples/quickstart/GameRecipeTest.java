@@ -26,9 +26,13 @@ class GameRecipeTest {
   private static final EnvironmentRegistry REGISTRY = EnvironmentRegistry.discover();
 
   private static GameRecipe recipe(Path dir, double repeat) {
-    GameRecipe.Settings s = new GameRecipe.Settings(dir, 64, 0, 1, 4, 5e-4, 0.1, 512, 1, 3)
-        .withAblation(repeat, AnchorScope.PROMPT, 25);
-    return new GameRecipe(REGISTRY, s, new PrintWriter(Writer.nullWriter()));
+    return new GameRecipe(REGISTRY, small(dir).optRepeatShare(repeat).build(), new PrintWriter(Writer.nullWriter()));
+  }
+
+  /** Small settings: 64 warm-start examples, no training, 1 task group, 4 evaluation meta-episodes, seed 3. */
+  private static GameRecipe.Settings.Builder small(Path dir) {
+    return GameRecipe.Settings.builder(dir).optWarmStartExamples(64).optIterations(0).optTasks(1).optEvalMetaEpisodes(4)
+        .optKlCoefficient(0.1).optSeed(3);
   }
 
   private static List<MetaEpisode> play(GameRecipe recipe, double repeat) {
@@ -94,8 +98,8 @@ class GameRecipeTest {
         .hasMessageContaining("repeat_share=0.5");
     assertThat(recipe(dir, 0.0).warmStart()).isEqualTo(warm);
     // one made with another number of passes is refused too
-    GameRecipe onePass = new GameRecipe(REGISTRY, new GameRecipe.Settings(dir, 64, 0, 1, 4, 5e-4, 0.1, 512, 1, 3)
-        .withAblation(0.0, AnchorScope.PROMPT, 25).withWarmStart(1, 3e-3), new PrintWriter(Writer.nullWriter()));
+    GameRecipe onePass = new GameRecipe(REGISTRY, small(dir).optRepeatShare(0.0).optWarmStart(1, 3e-3).build(),
+        new PrintWriter(Writer.nullWriter()));
     assertThatThrownBy(onePass::warmStart).isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("seed=3 epochs=4 lr=0.001,")
         .hasMessageContaining("not examples=64 repeat_share=0.0 seed=3;");
@@ -122,8 +126,7 @@ class GameRecipeTest {
     GameRecipe chips = recipe(dir, 0.5);
     assertThat(chips.environmentOptions()).isEmpty();
     assertThat(terminalRewards(play(chips, 0.5))).containsExactly(-10.0, -5.0, 5.0, 10.0);
-    GameRecipe.Settings s = new GameRecipe.Settings(dir, 64, 0, 1, 4, 5e-4, 0.1, 512, 1, 3)
-        .withEnvironmentOptions(java.util.Map.of("reward", "win-loss"));
+    GameRecipe.Settings s = small(dir).optEnvironmentOptions(java.util.Map.of("reward", "win-loss")).build();
     GameRecipe winLoss = new GameRecipe(REGISTRY, s, new PrintWriter(Writer.nullWriter()));
     assertThat(winLoss.environmentOptions()).containsExactly(java.util.Map.entry("reward", "win-loss"));
     assertThat(terminalRewards(play(winLoss, 0.5))).containsExactly(-5.0, 5.0);
@@ -141,24 +144,31 @@ class GameRecipeTest {
   void settingsRejectImpossibleValues(@TempDir Path dir) {
     assertThatThrownBy(() -> recipe(dir, 1.5)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("repeat share");
-    GameRecipe.Settings s = new GameRecipe.Settings(dir, 64, 0, 1, 4, 5e-4, 0.1, 512, 1, 3);
+    GameRecipe.Settings s = small(dir).build();
     assertThat(s.repeatShare()).isEqualTo(GameRecipe.DEFAULT_REPEAT_SHARE);
     assertThat(s.anchors()).isEqualTo(AnchorScope.PROMPT);
-    assertThatThrownBy(() -> s.withAblation(0.5, AnchorScope.GLOBAL, Double.NaN))
+    assertThatThrownBy(() -> s.toBuilder().optInvalidPenalty(Double.NaN).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("invalid-action penalty");
     assertThat(s.warmStartEpochs()).isEqualTo(GameRecipe.DEFAULT_WARM_START_EPOCHS);
     assertThat(s.warmStartLearningRate()).isEqualTo(GameRecipe.DEFAULT_WARM_START_LEARNING_RATE);
-    assertThatThrownBy(() -> s.withWarmStart(0, 1e-3))
+    assertThatThrownBy(() -> s.toBuilder().optWarmStart(0, 1e-3).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1 epoch");
-    assertThatThrownBy(() -> s.withWarmStart(1, 0))
+    assertThatThrownBy(() -> s.toBuilder().optWarmStart(1, 0).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("learning rate");
+    assertThatThrownBy(() -> s.toBuilder().optLearningRate(0).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("learning rate must be");
+    assertThatThrownBy(() -> s.toBuilder().optKlCoefficient(-1).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("KL weight");
+    assertThatThrownBy(() -> s.toBuilder().optTrajGamma(1.5).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("discount between attempts");
+    assertThatThrownBy(() -> s.toBuilder().optTasks(0).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tasks");
   }
 
   @Test
   void theTicTacToeWarmStartPlayerRepeatsThePreviousAttemptToo(@TempDir Path dir) {
-    GameRecipe.Settings s = new GameRecipe.Settings(dir, 64, 0, 1, 4, 5e-4, 0.1, 512, 1, 3);
     for (double repeat : new double[] {1.0, 0.0}) {
-      GameRecipe ttt = new GameRecipe(REGISTRY, GameRecipe.TIC_TAC_TOE, s.withAblation(repeat, AnchorScope.PROMPT, 25),
+      GameRecipe ttt = new GameRecipe(REGISTRY, GameRecipe.TIC_TAC_TOE, small(dir).optRepeatShare(repeat).build(),
           new PrintWriter(Writer.nullWriter()));
       // a deterministic opponent answers a repeated line with the same moves, so every repeat stays legal
       RolloutConfig config = ttt.rollout(MethodPreset.MAGE, 16).optGroupSize(4).optSeed(5)
@@ -196,24 +206,39 @@ class GameRecipeTest {
   }
 
   @Test
-  void theEpisodeScoreDefaultsToTheWholeMetaEpisodeAndSurvivesEveryCopy(@TempDir Path dir) {
-    GameRecipe.Settings s = new GameRecipe.Settings(dir, 64, 0, 1, 4, 5e-4, 0.1, 512, 1, 3);
-    assertThat(s.episodeScore()).isEqualTo(EpisodeScore.META_EPISODE);
-    GameRecipe.Settings attempt = s.withEpisodeScore(EpisodeScore.ATTEMPT);
-    assertThat(attempt.withSeed(4).withMaxAnchorDrop(0.02).withMaxUpdateKl(0.1).withWarmStart(2, 1e-3)
-        .withEvaluationTemperature(1.0).withAblation(0.5, AnchorScope.GLOBAL, 2)
-        .withStepTimeout(java.util.Optional.empty()).withEnvironmentOptions(java.util.Map.of()).episodeScore())
-        .isEqualTo(EpisodeScore.ATTEMPT);
-    assertThat(attempt.withMaxAnchorDrop(0.02).maxAnchorDrop()).isEqualTo(0.02);
-    assertThatThrownBy(() -> s.withEpisodeScore(null)).isInstanceOf(NullPointerException.class)
+  void theBuilderHasTheQuickStartDefaultsAndACopyKeepsEveryValue(@TempDir Path dir) {
+    GameRecipe.Settings d = GameRecipe.Settings.builder(dir).build();
+    assertThat(d).isEqualTo(new GameRecipe.Settings(dir, 3200, 40, 4, 48, 5e-4, 1.0, 512, 1, 1,
+        GameRecipe.DEFAULT_REPEAT_SHARE, GameRecipe.DEFAULT_ANCHORS, GameRecipe.DEFAULT_INVALID_PENALTY, Double.NaN,
+        java.util.Optional.empty(), java.util.Map.of(), GameRecipe.DEFAULT_WARM_START_EPOCHS,
+        GameRecipe.DEFAULT_WARM_START_LEARNING_RATE, GameRecipe.DEFAULT_MAX_UPDATE_KL,
+        GameRecipe.DEFAULT_MAX_ANCHOR_DROP, GameRecipe.DEFAULT_EPISODE_SCORE, Double.NaN));
+    assertThat(d.episodeScore()).isEqualTo(EpisodeScore.META_EPISODE);
+    // every component differs from its default, and a copy through the builder keeps them all
+    GameRecipe.Settings all = new GameRecipe.Settings(dir.resolve("x"), 65, 3, 2, 5, 1e-3, 0.5, 256, 2, 9, 0.25,
+        AnchorScope.GLOBAL, 2, 1.0, java.util.Optional.of(java.time.Duration.ofSeconds(3)),
+        java.util.Map.of("reward", "win-loss"), 2, 3e-3, 0.1, 0.02, EpisodeScore.ATTEMPT, 1.0);
+    assertThat(all.toBuilder().build()).isEqualTo(all);
+    assertThat(all.withSeed(4)).isEqualTo(new GameRecipe.Settings(dir.resolve("x"), 65, 3, 2, 5, 1e-3, 0.5, 256, 2, 4,
+        0.25, AnchorScope.GLOBAL, 2, 1.0, java.util.Optional.of(java.time.Duration.ofSeconds(3)),
+        java.util.Map.of("reward", "win-loss"), 2, 3e-3, 0.1, 0.02, EpisodeScore.ATTEMPT, 1.0));
+    assertThatThrownBy(() -> d.toBuilder().optEpisodeScore(null).build()).isInstanceOf(NullPointerException.class)
         .hasMessageContaining("episodeScore");
+  }
+
+  @Test
+  void theDiscountBetweenAttemptsDefaultsToTheEnvironments(@TempDir Path dir) {
+    var out = new PrintWriter(Writer.nullWriter());
+    assertThat(small(dir).build().trajGamma()).isNaN();
+    assertThat(new GameRecipe(REGISTRY, small(dir).build(), out).trajGamma()).isEqualTo(0.6);
+    assertThat(new GameRecipe(REGISTRY, small(dir).optTrajGamma(1.0).build(), out).trajGamma()).isEqualTo(1.0);
+    assertThat(new GameRecipe(REGISTRY, small(dir).optTrajGamma(0.0).build(), out).trajGamma()).isEqualTo(0.0);
   }
 
   @Test
   void theStepTimeoutReachesEveryRolloutOfTheRecipeAndSurvivesCopies(@TempDir Path dir) {
     java.time.Duration limit = java.time.Duration.ofSeconds(7);
-    GameRecipe.Settings s = new GameRecipe.Settings(dir, 64, 0, 1, 4, 5e-4, 0.1, 512, 1, 3)
-        .withStepTimeout(java.util.Optional.of(limit)).withSeed(9).withAblation(0.5, AnchorScope.PROMPT, 25);
+    GameRecipe.Settings s = small(dir).optStepTimeout(java.util.Optional.of(limit)).build().withSeed(9);
     assertThat(s.stepTimeout()).contains(limit);
     GameRecipe timed = new GameRecipe(REGISTRY, GameRecipe.TIC_TAC_TOE, s, new PrintWriter(Writer.nullWriter()));
     assertThat(timed.rollout(MethodPreset.MAGE, 2).build().stepTimeout()).contains(limit);

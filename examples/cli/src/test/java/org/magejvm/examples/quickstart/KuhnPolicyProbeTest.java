@@ -29,7 +29,8 @@ class KuhnPolicyProbeTest {
   @Test
   void probesEveryInformationStateAndScoresEachPromptAloneAsInABatch(@TempDir Path dir) {
     GameRecipe recipe = new GameRecipe(EnvironmentRegistry.discover(),
-        new GameRecipe.Settings(dir, 64, 0, 1, 4, 5e-4, 0.1, 512, 1, 3), new PrintWriter(Writer.nullWriter()));
+        GameRecipe.Settings.builder(dir).optWarmStartExamples(64).optIterations(0).optTasks(1)
+            .optEvalMetaEpisodes(4).optKlCoefficient(0.1).optSeed(3).build(), new PrintWriter(Writer.nullWriter()));
     List<MetaEpisode> games = recipe.probeMetaEpisodes(KuhnQuickStart.PROBE_META_EPISODES);
     assertThat(recipe.probeMetaEpisodes(KuhnQuickStart.PROBE_META_EPISODES).toString()).isEqualTo(games.toString());
     try (DjlLanguagePolicy policy = recipe.load(recipe.tinyModel())) {

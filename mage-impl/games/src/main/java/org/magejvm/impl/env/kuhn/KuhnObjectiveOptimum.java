@@ -147,11 +147,24 @@ public final class KuhnObjectiveOptimum {
    * @return the optimum
    */
   public static KuhnObjectiveOptimum reference() {
+    return reference(0.6);
+  }
+
+  /**
+   * The optimum for the reference's training with another discount between attempts: the pool {conservative 0.3,
+   * aggressive 0.3, intermediate 0.4}, 3 attempts, {@code stepGamma} 0.95, ties to PASS.
+   *
+   * @param trajGamma the discount from one attempt to the next, in [0, 1] (the reference's is 0.6; 1 is the paper's
+   *     final-attempt objective)
+   * @return the optimum
+   * @throws IllegalArgumentException when {@code trajGamma} is out of range
+   */
+  public static KuhnObjectiveOptimum reference(double trajGamma) {
     Map<KuhnOpponent, Double> pool = new LinkedHashMap<>();
     pool.put(KuhnOpponents.conservative(), 0.3);
     pool.put(KuhnOpponents.aggressive(), 0.3);
     pool.put(KuhnOpponents.intermediate(), 0.4);
-    return of(pool, 3, 0.95, 0.6, false);
+    return of(pool, 3, 0.95, trajGamma, false);
   }
 
   private static void requireDeterministic(KuhnOpponent o) {

@@ -63,6 +63,11 @@ class KuhnObjectiveOptimumTest {
     KuhnObjectiveOptimum.Outcome e = KuhnObjectiveOptimum.of(referencePool(), 3, 0.95, 1.0, false).expectedOverPool();
     assertThat(e.successRate()).containsExactly(new double[] {7 / 18.0, 4 / 9.0, 7 / 12.0}, within(EPS));
     assertThat(e.score()).containsExactly(new double[] {-7 / 36.0, 1 / 36.0, 7 / 18.0}, within(EPS));
+    KuhnObjectiveOptimum.Outcome viaReference = KuhnObjectiveOptimum.reference(1.0).expectedOverPool();
+    assertThat(viaReference.successRate()).containsExactly(e.successRate(), within(EPS));
+    assertThat(viaReference.score()).containsExactly(e.score(), within(EPS));
+    assertThatThrownBy(() -> KuhnObjectiveOptimum.reference(1.5)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("trajGamma");
   }
 
   @Test
