@@ -19,7 +19,9 @@ import org.magejvm.spi.EnvironmentRegistry;
  * warm start, train {@code mage}, {@code lamer} and {@code gigpo} (single episode, group 24: the same number of
  * episodes per iteration as 8 meta-episodes of 3) with several training seeds each, and evaluate them and the
  * untrained warm start on the same evaluation seeds: success_rate[0] and [2] (and for Tic-Tac-Toe draw_rate[0] and
- * [2]) against the pool (averaged over its evaluation sets) and against the held-out opponent.
+ * [2]) and score[0] and [2] against the pool (averaged over its evaluation sets) and against the held-out opponent,
+ * one table per metric. For Kuhn Poker it also plays the exact optimum of the objective trained ({@link
+ * KuhnQuickStart#optimum}) on the same sets.
  *
  * <p>Rows: {@code react} is the warm start with no memory of earlier attempts; {@code warm+history} is the warm start
  * with the earlier attempts' moves and outcomes in its prompt (the stand-in for {@code reflexion}: a model this size
@@ -78,12 +80,11 @@ public final class MethodsExperiment {
       rows.put("warm+history", List.of(summary(base.evaluate(policy, ContextMode.HISTORY_ONLY))));
     }
     out.printf(Locale.ROOT, "%s (%s) on the same sets:", game.referencePolicy(), game.referenceLabel());
-    Map<String, Double> reference = summary(base.ceilings());
-    for (String key : columns()) {
-      out.printf(Locale.ROOT, " %s %.3f", key, reference.get(key));
+    printLine(summary(base.ceilings()));
+    if (game.equals(GameRecipe.KUHN)) {
+      out.printf(Locale.ROOT, "optimum of the objective (attempt discount %s) on the same sets:", base.trajGamma());
+      printLine(summary(KuhnQuickStart.optimum(base)));
     }
-    out.println();
-    out.flush();
     for (MethodPreset method : methods) {
       List<Map<String, Double>> perSeed = new ArrayList<>();
       for (long seed : trainingSeeds) {
@@ -96,12 +97,8 @@ public final class MethodsExperiment {
           base.train(method, policy, warm, List.of(metrics), seed);
           ContextMode context = method.multiEpisode() ? ContextMode.HISTORY_ONLY : ContextMode.NONE;
           Map<String, Double> summary = summary(base.evaluate(policy, context));
-          StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  %s seed %d:", method.id(), seed));
-          for (String key : columns()) {
-            line.append(String.format(Locale.ROOT, " %s %.3f", key, summary.get(key)));
-          }
-          out.println(line);
-          out.flush();
+          out.printf(Locale.ROOT, "  %s seed %d:", method.id(), seed);
+          printLine(summary);
           perSeed.add(summary);
         }
       }
@@ -110,6 +107,15 @@ public final class MethodsExperiment {
     print(rows);
     chart(rows, settings.workDir());
     return rows;
+  }
+
+  /** Prints a summary's values after what the line has so far, and ends the line. */
+  private void printLine(Map<String, Double> summary) {
+    for (String key : columns()) {
+      out.printf(Locale.ROOT, " %s %.3f", key, summary.get(key));
+    }
+    out.println();
+    out.flush();
   }
 
   /**
@@ -141,12 +147,11 @@ public final class MethodsExperiment {
 
   /**
    * @return the summary's keys: pool and held-out success_rate[0] and [2], then (games with draws) the same
-   *     draw_rate columns
+   *     draw_rate columns, then the same score columns
    */
   List<String> columns() {
     List<String> keys = new ArrayList<>();
-    List<String> rates = game.draws() ? List.of("success_rate", "draw_rate") : List.of("success_rate");
-    for (String rate : rates) {
+    for (String rate : metrics()) {
       for (String set : List.of("pool", game.heldOut())) {
         for (int k : new int[] {0, 2}) {
           keys.add(set + "/" + rate + "[" + k + "]");
@@ -171,23 +176,33 @@ public final class MethodsExperiment {
     return s;
   }
 
+  /** The metrics of the summary, each with its own table: success_rate, draw_rate (games with draws), score. */
+  private List<String> metrics() {
+    return game.draws() ? List.of("success_rate", "draw_rate", "score") : List.of("success_rate", "score");
+  }
+
   private void print(Map<String, List<Map<String, Double>>> rows) {
-    out.println();
-    StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-14s %5s", "method", "seeds"));
-    for (String key : columns()) {
-      header.append(String.format(Locale.ROOT, " %26s", key));
-    }
-    out.println(header);
-    for (Map.Entry<String, List<Map<String, Double>>> row : rows.entrySet()) {
-      StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-14s %5d", row.getKey(),
-          row.getValue().size()));
-      for (String key : columns()) {
-        double[] v = row.getValue().stream().mapToDouble(m -> m.get(key)).toArray();
-        sb.append(String.format(Locale.ROOT, " %26s", meanSpread(v)));
+    for (String metric : metrics()) {
+      List<String> keys = columns().stream().filter(k -> k.endsWith("/" + metric + "[0]")
+          || k.endsWith("/" + metric + "[2]")).toList();
+      out.println();
+      StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-14s %5s", "method", "seeds"));
+      for (String key : keys) {
+        header.append(String.format(Locale.ROOT, " %28s", key));
       }
-      out.println(sb);
+      out.println(header);
+      for (Map.Entry<String, List<Map<String, Double>>> row : rows.entrySet()) {
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-14s %5d", row.getKey(),
+            row.getValue().size()));
+        for (String key : keys) {
+          double[] v = row.getValue().stream().mapToDouble(m -> m.get(key)).toArray();
+          sb.append(String.format(Locale.ROOT, " %28s", meanSpread(v)));
+        }
+        out.println(sb);
+      }
     }
-    out.println("(mean +- sample standard deviation over training seeds; min..max in brackets)");
+    out.println("(mean +- sample standard deviation over training seeds; min..max in brackets; score in chips per"
+        + " hand for Kuhn Poker, the best of the attempts so far)");
     out.flush();
   }
 

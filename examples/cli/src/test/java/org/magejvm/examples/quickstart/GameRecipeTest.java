@@ -200,9 +200,10 @@ class GameRecipeTest {
   void theComparisonReportsDrawRatesOnlyForGamesWithDraws() {
     var out = new PrintWriter(Writer.nullWriter());
     assertThat(new MethodsExperiment(REGISTRY, GameRecipe.KUHN, out).columns()).containsExactly(
-        "pool/success_rate[0]", "pool/success_rate[2]", "cfr/success_rate[0]", "cfr/success_rate[2]");
+        "pool/success_rate[0]", "pool/success_rate[2]", "cfr/success_rate[0]", "cfr/success_rate[2]",
+        "pool/score[0]", "pool/score[2]", "cfr/score[0]", "cfr/score[2]");
     assertThat(new MethodsExperiment(REGISTRY, GameRecipe.TIC_TAC_TOE, out).columns()).contains(
-        "pool/draw_rate[0]", "mcts-1000/draw_rate[2]", "mcts-1000/success_rate[0]").hasSize(8);
+        "pool/draw_rate[0]", "mcts-1000/draw_rate[2]", "mcts-1000/success_rate[0]", "mcts-1000/score[2]").hasSize(12);
   }
 
   @Test
@@ -224,6 +225,22 @@ class GameRecipeTest {
         java.util.Map.of("reward", "win-loss"), 2, 3e-3, 0.1, 0.02, EpisodeScore.ATTEMPT, 1.0));
     assertThatThrownBy(() -> d.toBuilder().optEpisodeScore(null).build()).isInstanceOf(NullPointerException.class)
         .hasMessageContaining("episodeScore");
+  }
+
+  @Test
+  void theOptimumRowPlaysTheOptimumOfTheDiscountTrainedWith(@TempDir Path dir) {
+    var out = new PrintWriter(Writer.nullWriter());
+    GameRecipe reference = new GameRecipe(REGISTRY, small(dir).optEvalMetaEpisodes(24).build(), out);
+    GameRecipe finalAttempt = new GameRecipe(REGISTRY, small(dir).optEvalMetaEpisodes(24).optTrajGamma(1.0).build(),
+        out);
+    var a = KuhnQuickStart.optimum(reference);
+    var b = KuhnQuickStart.optimum(finalAttempt);
+    GameRecipe.Game kuhn = GameRecipe.KUHN;
+    // at 0.6 it wins every winnable deal in its first attempt; at 1.0 it gives up first attempts to learn the opponent
+    // and still wins every winnable deal by the last one, on the same deals
+    assertThat(kuhn.poolAverage(a, "success_rate[0]")).isEqualTo(kuhn.poolAverage(a, "success_rate[2]"));
+    assertThat(kuhn.poolAverage(b, "success_rate[2]")).isEqualTo(kuhn.poolAverage(a, "success_rate[2]"));
+    assertThat(kuhn.poolAverage(b, "success_rate[0]")).isLessThan(kuhn.poolAverage(a, "success_rate[0]") - 0.1);
   }
 
   @Test
