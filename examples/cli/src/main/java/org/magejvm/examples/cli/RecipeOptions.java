@@ -55,10 +55,10 @@ final class RecipeOptions {
   EpisodeScore episodeScore;
 
   @Option(names = "--traj-gamma", paramLabel = "X",
-      description = "Discount between the attempts of a meta-episode in credit assignment, in [0, 1] (default: the"
-          + " environment's, 0.6 for Kuhn Poker as in the reference; 1 makes the return of every turn the final"
-          + " attempt's reward, the paper's objective, under which losing an early attempt to learn the opponent"
-          + " costs nothing: docs/results.md).")
+      description = "Discount between the attempts of a meta-episode in credit assignment, in [0, 1]; 1 makes the"
+          + " return of every turn the last attempt's reward, the paper's objective, under which losing an early"
+          + " attempt to learn the opponent costs nothing (default: quickstart 1; experiment the environment's, 0.6"
+          + " for Kuhn Poker as in the reference; docs/results.md).")
   Double trajGamma;
 
   @Option(names = "--eval-temperature", paramLabel = "T",

@@ -66,9 +66,9 @@ public final class KuhnQuickStart {
       printTable("Before training (the warm start)", before, ceiling);
       java.util.List<org.magejvm.api.MetaEpisode> probePrompts = recipe.probeMetaEpisodes(PROBE_META_EPISODES);
       KuhnPolicyProbe.Result probeBefore = KuhnPolicyProbe.probe(policy, probePrompts);
-      out.printf(Locale.ROOT, "%nTraining with %s: %d iterations of %d x %d meta-episodes, environment options %s%n",
-          method.id(), settings.iterations(), settings.tasks(), method.trainingGroupSize(),
-          recipe.environmentOptions());
+      out.printf(Locale.ROOT, "%nTraining with %s: %d iterations of %d x %d meta-episodes, episode score %s, attempt"
+          + " discount %s, environment options %s%n", method.id(), settings.iterations(), settings.tasks(),
+          method.trainingGroupSize(), settings.episodeScore(), recipe.trajGamma(), recipe.environmentOptions());
       out.flush();
       recipe.train(method, policy, warm, listeners);
       Path trained = settings.workDir().resolve(TRAINED_DIR);

@@ -41,11 +41,12 @@ class QuickStartCommandTest {
     }
     // the ceiling is the adaptive scripted player: it never writes an invalid action
     assertThat(root.getAsJsonObject("ceiling").get("aggressive/invalid_action_rate").getAsDouble()).isZero();
-    // the optimum of the training objective never wins a deal it lost in its first attempt, on any deals
+    // the optimum of the quick start's objective (attempt discount 1) wins every winnable deal by its last attempt
     JsonObject optimum = root.getAsJsonObject("optimum");
+    JsonObject ceiling = root.getAsJsonObject("ceiling");
     for (String opp : GameRecipe.KUHN.pool()) {
       assertThat(optimum.get(opp + "/success_rate[2]").getAsDouble()).as(opp)
-          .isEqualTo(optimum.get(opp + "/success_rate[0]").getAsDouble());
+          .isEqualTo(ceiling.get(opp + "/success_rate[2]").getAsDouble());
       assertThat(optimum.get(opp + "/invalid_action_rate").getAsDouble()).isZero();
     }
     assertThat(dir.resolve("warm-start").resolve("model.safetensors")).exists();
