@@ -381,29 +381,12 @@ public final class GameRecipe {
       return b;
     }
 
-    /**
-     * @param s the new seed
-     * @return a copy with that seed (the one change a multi-seed experiment makes)
-     */
-    public Settings withSeed(long s) {
-      return toBuilder().optSeed(s).build();
-    }
-
     /** @return the sampling of evaluations (without its seed) */
     public SamplingConfig evaluationSampling() {
       if (Double.isNaN(evalTemperature)) {
         return SamplingConfig.evaluation(MAX_NEW_TOKENS);
       }
       return SamplingConfig.builder().optTemperature(evalTemperature).optMaxNewTokens(MAX_NEW_TOKENS).build();
-    }
-
-    /**
-     * @param environmentDefault the environment's reference discount between attempts
-     * @return the discount between attempts credit assignment uses: {@link #trajGamma()}, or the environment's when
-     *     that is NaN
-     */
-    public double trajGammaOr(double environmentDefault) {
-      return Double.isNaN(trajGamma) ? environmentDefault : trajGamma;
     }
 
     /** Builds {@link Settings}; every value has a default, and {@link #build()} validates them all. */
@@ -680,7 +663,7 @@ public final class GameRecipe {
    *     environment's reference value when they leave it open
    */
   public double trajGamma() {
-    return settings.trajGammaOr(provider.defaults().trajGamma());
+    return Double.isNaN(settings.trajGamma()) ? provider.defaults().trajGamma() : settings.trajGamma();
   }
 
   /** @return the environment options of every rollout (the settings') */
@@ -1024,19 +1007,7 @@ public final class GameRecipe {
    * @return its metrics per evaluation set
    */
   public Map<String, Map<String, Number>> ceilings() {
-    return evaluateScripted(game.referencePolicy());
-  }
-
-  /**
-   * One of the environment's scripted policies on every evaluation set (same deals or boards, seats and opponents as
-   * the model), with the earlier attempts in its requests.
-   *
-   * @param name the scripted policy's name
-   * @return its metrics per evaluation set
-   * @throws IllegalArgumentException naming the known policies when the environment has no such policy
-   */
-  public Map<String, Map<String, Number>> evaluateScripted(String name) {
-    try (LanguagePolicy scripted = provider.scriptedPolicy(name, 0)) {
+    try (LanguagePolicy scripted = provider.scriptedPolicy(game.referencePolicy(), 0)) {
       return evaluate(scripted, ContextMode.HISTORY_ONLY);
     }
   }

@@ -151,11 +151,18 @@ public final class MethodsExperiment {
    */
   List<String> columns() {
     List<String> keys = new ArrayList<>();
-    for (String rate : metrics()) {
-      for (String set : List.of("pool", game.heldOut())) {
-        for (int k : new int[] {0, 2}) {
-          keys.add(set + "/" + rate + "[" + k + "]");
-        }
+    for (String metric : metrics()) {
+      keys.addAll(columns(metric));
+    }
+    return keys;
+  }
+
+  /** The pool and held-out columns of one metric, [0] and [2]. */
+  private List<String> columns(String metric) {
+    List<String> keys = new ArrayList<>();
+    for (String set : List.of("pool", game.heldOut())) {
+      for (int k : new int[] {0, 2}) {
+        keys.add(set + "/" + metric + "[" + k + "]");
       }
     }
     return keys;
@@ -183,8 +190,7 @@ public final class MethodsExperiment {
 
   private void print(Map<String, List<Map<String, Double>>> rows) {
     for (String metric : metrics()) {
-      List<String> keys = columns().stream().filter(k -> k.endsWith("/" + metric + "[0]")
-          || k.endsWith("/" + metric + "[2]")).toList();
+      List<String> keys = columns(metric);
       out.println();
       StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-14s %5s", "method", "seeds"));
       for (String key : keys) {

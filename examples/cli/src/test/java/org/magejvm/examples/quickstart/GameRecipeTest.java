@@ -220,7 +220,7 @@ class GameRecipeTest {
         AnchorScope.GLOBAL, 2, 1.0, java.util.Optional.of(java.time.Duration.ofSeconds(3)),
         java.util.Map.of("reward", "win-loss"), 2, 3e-3, 0.1, 0.02, EpisodeScore.ATTEMPT, 1.0);
     assertThat(all.toBuilder().build()).isEqualTo(all);
-    assertThat(all.withSeed(4)).isEqualTo(new GameRecipe.Settings(dir.resolve("x"), 65, 3, 2, 5, 1e-3, 0.5, 256, 2, 4,
+    assertThat(all.toBuilder().optSeed(4).build()).isEqualTo(new GameRecipe.Settings(dir.resolve("x"), 65, 3, 2, 5, 1e-3, 0.5, 256, 2, 4,
         0.25, AnchorScope.GLOBAL, 2, 1.0, java.util.Optional.of(java.time.Duration.ofSeconds(3)),
         java.util.Map.of("reward", "win-loss"), 2, 3e-3, 0.1, 0.02, EpisodeScore.ATTEMPT, 1.0));
     assertThatThrownBy(() -> d.toBuilder().optEpisodeScore(null).build()).isInstanceOf(NullPointerException.class)
@@ -255,7 +255,8 @@ class GameRecipeTest {
   @Test
   void theStepTimeoutReachesEveryRolloutOfTheRecipeAndSurvivesCopies(@TempDir Path dir) {
     java.time.Duration limit = java.time.Duration.ofSeconds(7);
-    GameRecipe.Settings s = small(dir).optStepTimeout(java.util.Optional.of(limit)).build().withSeed(9);
+    GameRecipe.Settings s = small(dir).optStepTimeout(java.util.Optional.of(limit)).build().toBuilder().optSeed(9)
+        .build();
     assertThat(s.stepTimeout()).contains(limit);
     GameRecipe timed = new GameRecipe(REGISTRY, GameRecipe.TIC_TAC_TOE, s, new PrintWriter(Writer.nullWriter()));
     assertThat(timed.rollout(MethodPreset.MAGE, 2).build().stepTimeout()).contains(limit);
