@@ -9,6 +9,7 @@ import org.magejvm.api.AnchorKey;
 import org.magejvm.api.Opponent;
 import org.magejvm.api.Outcome;
 import org.magejvm.api.Seat;
+import org.magejvm.api.util.SplitMix64;
 import org.magejvm.spi.Environment;
 import org.magejvm.spi.GameText;
 import org.magejvm.spi.PromptContext;
@@ -60,14 +61,7 @@ public final class ToyDuel implements Environment {
    * @return the hidden number of that task
    */
   public static int secretFor(long seed) {
-    return 1 + (int) Long.remainderUnsigned(splitMix(seed), 3);
-  }
-
-  // SplitMix64's finalizer (the testkit sees only the API and the SPI, so it cannot borrow the engine's Seeds)
-  private static long splitMix(long z) {
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
+    return 1 + (int) Long.remainderUnsigned(SplitMix64.mix(seed), 3);
   }
 
   /**

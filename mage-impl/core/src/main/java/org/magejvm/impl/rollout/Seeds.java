@@ -1,12 +1,15 @@
 package org.magejvm.impl.rollout;
 
+import org.magejvm.api.util.SplitMix64;
+
 /**
  * Derives every random seed of a rollout from its base seed, so one number reproduces a whole batch.
  *
  * <p>The scheme: {@code derive(base, stream, index) = mix64(mix64(base + GOLDEN * stream) + GOLDEN * (index + 1))},
- * where {@code mix64} is the SplitMix64 finaliser and {@code GOLDEN = 0x9E3779B97F4A7C15}. Each use has its own
- * stream number ({@link #TASK}, {@link #OPPONENT}, ...), so adding a group never shifts the seeds of the groups
- * before it, and streams never share values by construction of the index.
+ * where {@code mix64} is the SplitMix64 finaliser ({@link SplitMix64#mix}) and {@code GOLDEN = 0x9E3779B97F4A7C15}
+ * ({@link SplitMix64#GOLDEN_GAMMA}), that is {@code SplitMix64.nth(SplitMix64.nth(base, stream), index + 1)}. Each
+ * use has its own stream number ({@link #TASK}, {@link #OPPONENT}, ...), so adding a group never shifts the seeds of
+ * the groups before it, and streams never share values by construction of the index.
  *
  * <ul>
  *   <li>task seed of group b: {@code derive(base, TASK, b) >>> 33}, a non-negative number below 2^31 (small enough
@@ -34,8 +37,6 @@ public final class Seeds {
   /** Stream of scripted-policy seeds created by tools. */
   public static final long POLICY = 6;
 
-  private static final long GOLDEN = 0x9E3779B97F4A7C15L;
-
   private Seeds() {}
 
   /**
@@ -47,7 +48,7 @@ public final class Seeds {
    * @return the derived 64-bit seed
    */
   public static long derive(long base, long stream, long index) {
-    return mix64(mix64(base + GOLDEN * stream) + GOLDEN * (index + 1));
+    return SplitMix64.nth(SplitMix64.nth(base, stream), index + 1);
   }
 
   /**
@@ -59,17 +60,5 @@ public final class Seeds {
    */
   public static long taskSeed(long base, int group) {
     return derive(base, TASK, group) >>> 33;
-  }
-
-  /**
-   * The SplitMix64 finaliser: a bijection on 64-bit values that spreads every input bit over the output.
-   *
-   * @param z the input
-   * @return the mixed value
-   */
-  public static long mix64(long z) {
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
   }
 }

@@ -34,6 +34,7 @@ import org.magejvm.api.PolicyRequest;
 import org.magejvm.api.PolicyRequestException;
 import org.magejvm.api.SamplingConfig;
 import org.magejvm.api.annotation.Api;
+import org.magejvm.api.util.SplitMix64;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,8 +73,11 @@ public final class OpenAiCompletionsPolicy implements LanguagePolicy {
 
   private static final Logger LOG = LoggerFactory.getLogger(OpenAiCompletionsPolicy.class);
 
-  /** The step between the seeds of consecutive requests of one batch (the golden-ratio increment). */
-  public static final long SEED_STRIDE = 0x9E3779B97F4A7C15L;
+  /**
+   * The step between the seeds of consecutive requests of one batch: SplitMix64's golden-ratio increment, as between
+   * the rows of an in-process call ({@code Qwen3Generator.rowSeed}).
+   */
+  public static final long SEED_STRIDE = SplitMix64.GOLDEN_GAMMA;
   /** {@link #SEED_STRIDE} as text, for the documentation. */
   public static final String SEED_STRIDE_HEX = "0x9E3779B97F4A7C15";
   /** The prefix vLLM puts before a token id when {@code return_tokens_as_token_ids} is set. */
@@ -169,7 +173,7 @@ public final class OpenAiCompletionsPolicy implements LanguagePolicy {
       if (ids != null && ids.length == 0) {
         rejected.put(i, "prompt " + i + " (worker '" + requests.get(i).workerKey() + "') encodes to no tokens");
       }
-      Long seed = sampling.seed().isPresent() ? sampling.seed().getAsLong() + SEED_STRIDE * i : null;
+      Long seed = sampling.seed().isPresent() ? SplitMix64.advance(sampling.seed().getAsLong(), i) : null;
       prepared.add(new Prepared(i, ids, body(prompt, ids, sampling, seed)));
     }
     if (!rejected.isEmpty()) {

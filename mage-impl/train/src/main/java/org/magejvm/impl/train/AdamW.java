@@ -22,11 +22,9 @@ import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -39,6 +37,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import org.magejvm.api.util.AtomicFiles;
 import org.magejvm.impl.llm.model.GradMode;
 import org.magejvm.impl.llm.checkpoint.CheckpointException;
 import org.magejvm.impl.llm.safetensors.SafetensorsDtype;
@@ -48,7 +47,6 @@ import org.magejvm.impl.llm.safetensors.TensorInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.magejvm.api.annotation.Api;
-import org.magejvm.impl.llm.checkpoint.TempFiles;
 
 /**
  * AdamW with decoupled weight decay, as PyTorch's {@code torch.optim.AdamW}, plus the reference trainer's global
@@ -557,23 +555,7 @@ public final class AdamW implements AutoCloseable {
     Path stateFile = dir.resolve(STATE_FILE);
     byte[] json = stateJson(saveId, momentsName).getBytes(StandardCharsets.UTF_8);
     try {
-      Path tmp = TempFiles.sibling(dir.resolve(STATE_FILE));
-      try {
-        try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-          ByteBuffer buffer = ByteBuffer.wrap(json);
-          while (buffer.hasRemaining()) {
-            out.write(buffer);
-          }
-          out.force(false);
-        }
-        try {
-          Files.move(tmp, stateFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-          Files.move(tmp, stateFile, StandardCopyOption.REPLACE_EXISTING);
-        }
-      } finally {
-        Files.deleteIfExists(tmp);
-      }
+      AtomicFiles.write(stateFile, json);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + stateFile + ": " + e.getMessage(), e);
     }

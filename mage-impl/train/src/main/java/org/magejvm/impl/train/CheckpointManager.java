@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import org.magejvm.api.util.AtomicFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.magejvm.api.annotation.Api;
@@ -184,18 +185,18 @@ public final class CheckpointManager {
           StandardCharsets.UTF_8);
       byte[] manifest = (ConfigJson.PRETTY.toJson(TrainingCheckpoint.manifest(tmp)) + "\n")
           .getBytes(StandardCharsets.UTF_8);
-      Durable.writeAtomically(tmp.resolve(TrainingCheckpoint.MANIFEST_FILE), manifest);
+      AtomicFiles.write(tmp.resolve(TrainingCheckpoint.MANIFEST_FILE), manifest);
       for (Path d : Durable.directories(tmp)) {
-        Durable.fsync(d);
+        AtomicFiles.fsync(d);
       }
       Path old = null;
       if (Files.exists(target)) {
         // a resumed run rewrites an iteration it had already saved: move the old one aside first
         old = directory.resolve(OLD_PREFIX + name + "-" + UUID.randomUUID().toString().substring(0, 8));
-        Durable.move(target, old);
+        AtomicFiles.move(target, old);
       }
-      Durable.move(tmp, target);
-      Durable.fsync(directory);
+      AtomicFiles.move(tmp, target);
+      AtomicFiles.fsync(directory);
       if (old != null) {
         Durable.deleteRecursively(old);
       }
@@ -252,7 +253,7 @@ public final class CheckpointManager {
       Path trash = directory.resolve(TRASH_PREFIX + p.getFileName() + "-" + UUID.randomUUID().toString()
           .substring(0, 8));
       try {
-        Durable.move(p, trash);
+        AtomicFiles.move(p, trash);
         Durable.deleteRecursively(trash);
       } catch (IOException e) {
         LOG.warn("could not delete the old checkpoint {}: {}", p, e.getMessage());
@@ -264,7 +265,7 @@ public final class CheckpointManager {
       b.addProperty("metric", bestMetric);
       b.addProperty("value", metricOf(best.get()));
       try {
-        Durable.writeAtomically(directory.resolve(BEST_FILE),
+        AtomicFiles.write(directory.resolve(BEST_FILE),
             (ConfigJson.PRETTY.toJson(b) + "\n").getBytes(StandardCharsets.UTF_8));
       } catch (IOException e) {
         LOG.warn("could not write {}: {}", directory.resolve(BEST_FILE), e.getMessage());
@@ -325,8 +326,8 @@ public final class CheckpointManager {
     }
     LOG.info("putting the complete checkpoint {} in place as {} (a write was interrupted after it)", leftover,
         target);
-    Durable.move(leftover, target);
-    Durable.fsync(directory);
+    AtomicFiles.move(leftover, target);
+    AtomicFiles.fsync(directory);
     return true;
   }
 

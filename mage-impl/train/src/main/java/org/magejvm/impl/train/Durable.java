@@ -2,45 +2,25 @@ package org.magejvm.impl.train;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.UUID;
 import java.util.stream.Stream;
+import org.magejvm.api.util.AtomicFiles;
 
-/** File helpers for crash-safe writes: fsync of files and directories, atomic replacement, checksums, deletion. */
+/**
+ * File helpers for checkpoints: listings, checksums, deletion. Forcing files and directories to disk, atomic renames
+ * and atomic replacement of a file are {@link AtomicFiles}'s.
+ */
 final class Durable {
   private Durable() {}
-
-  /** Flushes a file's content (or a directory's entries) to the storage device. */
-  static void fsync(Path path) throws IOException {
-    if (Files.isDirectory(path)) {
-      try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-        ch.force(true);
-      } catch (IOException e) {
-        // some file systems do not allow opening a directory; the rename is still atomic there
-        if (!(e.getMessage() != null && e.getMessage().contains("Is a directory"))) {
-          throw e;
-        }
-      }
-      return;
-    }
-    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-      ch.force(true);
-    }
-  }
 
   /** Every regular file under {@code dir}, sorted, as paths relative to {@code dir} with {@code /} separators. */
   static List<String> files(Path dir) throws IOException {
@@ -78,37 +58,6 @@ final class Durable {
       }
     }
     return HexFormat.of().formatHex(md.digest());
-  }
-
-  /**
-   * Replaces {@code target} by a file holding {@code bytes}: written to a temporary sibling, forced to disk, renamed
-   * over the target atomically, and the directory entry forced too.
-   */
-  static void writeAtomically(Path target, byte[] bytes) throws IOException {
-    Path dir = target.toAbsolutePath().getParent();
-    Path tmp = dir.resolve("." + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
-    try {
-      try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-        ByteBuffer b = ByteBuffer.wrap(bytes);
-        while (b.hasRemaining()) {
-          out.write(b);
-        }
-        out.force(true);
-      }
-      move(tmp, target);
-      fsync(dir);
-    } finally {
-      Files.deleteIfExists(tmp);
-    }
-  }
-
-  /** Renames atomically where the file system can, replacing a regular file at the target. */
-  static void move(Path from, Path to) throws IOException {
-    try {
-      Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (AtomicMoveNotSupportedException e) {
-      Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
-    }
   }
 
   /** Deletes a file or a directory tree; a missing path is not an error. */

@@ -15,6 +15,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.magejvm.api.util.AtomicFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.magejvm.api.annotation.Api;
@@ -93,7 +94,7 @@ public final class MetricsFileListener implements TrainingListener, AutoCloseabl
         if (dropped > 0) {
           LOG.info("{}: dropped {} line(s) of iteration {} or later (or torn), written after the checkpoint the run"
               + " resumes from", file, dropped, start);
-          Durable.writeAtomically(file, kept.toString().getBytes(StandardCharsets.UTF_8));
+          AtomicFiles.write(file, kept.toString().getBytes(StandardCharsets.UTF_8));
         }
       }
       out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);

@@ -5,17 +5,14 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Collection;
 import java.util.Objects;
+import org.magejvm.api.util.AtomicFiles;
 import org.magejvm.impl.llm.text.ChatMessage;
-import org.magejvm.impl.llm.checkpoint.TempFiles;
 
 /**
  * Writes chat transcripts in the Hugging Face JSON-lines {@code messages} format that {@link TranscriptReader}
@@ -71,22 +68,11 @@ public final class TranscriptWriter implements AutoCloseable {
     Path dir = file.toAbsolutePath().getParent();
     try {
       Files.createDirectories(dir);
-      Path tmp = TempFiles.sibling(file);
-      try {
-        try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-          for (Transcript t : transcripts) {
-            w.write(toJsonLine(t));
-            w.write('\n');
-          }
-        }
-        try {
-          Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-          Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-        }
-      } finally {
-        Files.deleteIfExists(tmp);
+      StringBuilder text = new StringBuilder();
+      for (Transcript t : transcripts) {
+        text.append(toJsonLine(t)).append('\n');
       }
+      AtomicFiles.writeString(file, text.toString());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write transcripts to " + file + ": " + e.getMessage(), e);
     }

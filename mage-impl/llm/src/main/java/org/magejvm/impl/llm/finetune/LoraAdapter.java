@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
+import org.magejvm.api.util.SplitMix64;
 import org.magejvm.impl.llm.model.GradMode;
 import org.magejvm.impl.llm.model.Projection;
 import org.magejvm.impl.llm.model.ProjectionAdapter;
@@ -190,7 +191,7 @@ public final class LoraAdapter implements ProjectionAdapter, AutoCloseable {
     }
     // torch.nn.init.kaiming_uniform_(w, a=sqrt(5)): gain sqrt(2 / (1 + 5)), bound gain * sqrt(3 / fan_in)
     double bound = 1 / Math.sqrt(fanIn);
-    SplittableRandom r = new SplittableRandom(mix(seed ^ mix(name.hashCode())));
+    SplittableRandom r = new SplittableRandom(SplitMix64.keyed(seed, name.hashCode()));
     double[] v = new double[(int) n];
     for (int i = 0; i < v.length; i++) {
       v[i] = (2 * r.nextDouble() - 1) * bound;
@@ -210,13 +211,6 @@ public final class LoraAdapter implements ProjectionAdapter, AutoCloseable {
     a.setName(name);
     NDScope.unregister(a); // parameters outlive any scope the caller may have open
     return a;
-  }
-
-  /** SplitMix64's finaliser (as in {@link Qwen3Weights#random}). */
-  private static long mix(long z) {
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
   }
 
   /** @return the LoRA hyper-parameters */
@@ -422,7 +416,7 @@ public final class LoraAdapter implements ProjectionAdapter, AutoCloseable {
       throw new IllegalArgumentException("LoRA dropout on " + n + " elements at once is not supported");
     }
     double p = config.dropout();
-    SplittableRandom r = new SplittableRandom(mix(seed ^ mix(0x10AD0000L + dropoutCalls++)));
+    SplittableRandom r = new SplittableRandom(SplitMix64.keyed(seed, 0x10AD0000L + dropoutCalls++));
     NDArray raw;
     if (dtype == DataType.FLOAT64) {
       double keep = 1 / (1 - p);

@@ -15,10 +15,8 @@ import com.google.gson.JsonPrimitive;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -29,6 +27,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.magejvm.api.util.AtomicFiles;
 import org.magejvm.impl.llm.model.Projection;
 import org.magejvm.impl.llm.model.Qwen3Config;
 import org.magejvm.impl.llm.model.Qwen3Model;
@@ -40,7 +39,6 @@ import org.magejvm.impl.llm.safetensors.SafetensorsWriter;
 import org.magejvm.impl.llm.safetensors.TensorInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.magejvm.impl.llm.checkpoint.TempFiles;
 
 /**
  * Reads and writes LoRA adapters in the directory layout of Hugging Face PEFT ({@code PeftModel.save_pretrained} /
@@ -166,17 +164,7 @@ public final class PeftAdapters {
 
   private static void writeText(Path file, String text) {
     try {
-      Path tmp = TempFiles.sibling(file);
-      try {
-        Files.writeString(tmp, text, StandardCharsets.UTF_8);
-        try {
-          Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-          Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-        }
-      } finally {
-        Files.deleteIfExists(tmp);
-      }
+      AtomicFiles.writeString(file, text);
     } catch (IOException e) {
       throw new CheckpointException("cannot write " + file + ": " + e.getMessage(), e);
     }

@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import org.magejvm.api.FinishReason;
 import org.magejvm.api.SamplingConfig;
+import org.magejvm.api.util.SplitMix64;
 import org.magejvm.impl.llm.model.GradMode;
 import org.magejvm.impl.llm.model.KvCache;
 import org.magejvm.impl.llm.model.Qwen3Model;
@@ -41,8 +42,6 @@ import org.magejvm.impl.llm.model.Qwen3Model;
  */
 public final class Qwen3Generator implements TokenGenerator {
   private static final int INITIAL_CACHE_SLACK = 64;
-  /** The step between the seeds of consecutive rows of one call (the golden-ratio increment). */
-  private static final long ROW_STRIDE = 0x9E3779B97F4A7C15L;
 
   private final Qwen3Model model;
   private final boolean kvCache;
@@ -146,7 +145,7 @@ public final class Qwen3Generator implements TokenGenerator {
    * @return the seed of an equivalent one-row call
    */
   public static long rowSeed(long callSeed, int row) {
-    return callSeed + ROW_STRIDE * row;
+    return SplitMix64.advance(callSeed, row);
   }
 
   /** Checks every prompt and returns the longest length. */
@@ -164,7 +163,7 @@ public final class Qwen3Generator implements TokenGenerator {
   }
 
   private static long rowStream(long callSeed, int row) {
-    return mix(callSeed + ROW_STRIDE * (row + 1));
+    return SplitMix64.nth(callSeed, row + 1);
   }
 
   private List<GeneratedSequence> run(
@@ -369,12 +368,6 @@ public final class Qwen3Generator implements TokenGenerator {
   /** A uniform double in the open interval (0, 1). */
   private static double uniform(SplittableRandom r) {
     return ((r.nextLong() >>> 11) + 0.5) * 0x1.0p-53;
-  }
-
-  private static long mix(long z) {
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
   }
 
   /** Builds a {@link Qwen3Generator}. */

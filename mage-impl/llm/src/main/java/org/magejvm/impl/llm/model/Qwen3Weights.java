@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
+import org.magejvm.api.util.SplitMix64;
 import org.magejvm.impl.llm.checkpoint.CheckpointException;
 import org.magejvm.impl.llm.safetensors.NonFiniteCheck;
 import org.magejvm.impl.llm.safetensors.TensorInfo;
@@ -430,7 +431,7 @@ public final class Qwen3Weights implements AutoCloseable {
             throw new IllegalArgumentException("tensor " + e.getKey() + " is too large: " + n + " elements");
           }
           float[] v = new float[(int) n];
-          SplittableRandom r = new SplittableRandom(mix(seed ^ mix(e.getKey().hashCode())));
+          SplittableRandom r = new SplittableRandom(SplitMix64.keyed(seed, e.getKey().hashCode()));
           for (int i = 0; i < v.length; i++) {
             v[i] = (float) (r.nextGaussian() * INIT_STD);
           }
@@ -487,13 +488,6 @@ public final class Qwen3Weights implements AutoCloseable {
     } finally {
       noGrad.close();
     }
-  }
-
-  /** SplitMix64's finaliser: spreads a seed's bits so that nearby seeds give unrelated streams. */
-  private static long mix(long z) {
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
   }
 
   /** @return the architecture */

@@ -15,11 +15,8 @@ import java.nio.FloatBuffer;
 import java.nio.ShortBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -27,7 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import org.magejvm.impl.llm.checkpoint.TempFiles;
+import org.magejvm.api.util.AtomicFiles;
 
 /**
  * Writes safetensors files that Python's {@code safetensors} and Hugging Face loaders read as they are: tensors in
@@ -37,8 +34,8 @@ import org.magejvm.impl.llm.checkpoint.TempFiles;
  *
  * <p>Arrays handed to the {@code add} methods are not copied: they are read when {@link #write} or {@link
  * #writeSharded} runs, so they must stay unchanged (and, for DJL arrays, open) until then. Each file is written to a
- * temporary file in the same directory and then moved into place, so a crash never leaves a half-written file under
- * the final name.
+ * temporary file in the same directory, forced to disk and then moved into place ({@link AtomicFiles}), so a crash
+ * never leaves a half-written file under the final name.
  */
 public final class SafetensorsWriter {
 
@@ -214,13 +211,7 @@ public final class SafetensorsWriter {
       }
       Path index = dir.resolve(baseName + ".safetensors.index.json");
       byte[] bytes = (text + "\n").getBytes(StandardCharsets.UTF_8);
-      Path tmp = TempFiles.sibling(index);
-      try {
-        Files.write(tmp, bytes);
-        moveIntoPlace(tmp, index);
-      } finally {
-        Files.deleteIfExists(tmp);
-      }
+      AtomicFiles.write(index, bytes);
       return index;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the sharded checkpoint in " + dir + ": " + e.getMessage(), e);
@@ -234,23 +225,16 @@ public final class SafetensorsWriter {
     Path dir = file.toAbsolutePath().getParent();
     try {
       Files.createDirectories(dir);
-      Path tmp = TempFiles.sibling(file);
-      try {
-        try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-          ByteBuffer scratch = ByteBuffer.allocateDirect(SCRATCH_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-          scratch.putLong(header.length);
+      AtomicFiles.write(file, out -> {
+        ByteBuffer scratch = ByteBuffer.allocateDirect(SCRATCH_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        scratch.putLong(header.length);
+        flush(scratch, out);
+        writeFully(out, ByteBuffer.wrap(header));
+        for (Pending t : group) {
+          t.write(out, scratch);
           flush(scratch, out);
-          writeFully(out, ByteBuffer.wrap(header));
-          for (Pending t : group) {
-            t.write(out, scratch);
-            flush(scratch, out);
-          }
-          out.force(false);
         }
-        moveIntoPlace(tmp, file);
-      } finally {
-        Files.deleteIfExists(tmp);
-      }
+      });
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
     }
@@ -321,14 +305,6 @@ public final class SafetensorsWriter {
           "tensor '" + name + "': floats can be stored as F32, F16 or BF16, not " + storage);
     }
     return storage;
-  }
-
-  private static void moveIntoPlace(Path tmp, Path target) throws IOException {
-    try {
-      Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    } catch (AtomicMoveNotSupportedException e) {
-      Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-    }
   }
 
   private static void flush(ByteBuffer scratch, FileChannel out) throws IOException {

@@ -414,4 +414,18 @@ class SafetensorsRoundTripTest {
       assertThat(List.copyOf(st.names())).containsExactly("ids", "w");
     }
   }
+
+  @Test
+  void writtenFilesHaveTheUmaskPermissionsAndNoTemporaryFileIsLeft() throws Exception {
+    // written through a temporary sibling that is renamed over the target; it gets the umask's permissions, not
+    // createTempFile's 0600, so a checkpoint written by one user or service can be read by another
+    Path sub = Files.createDirectory(dir.resolve("perm"));
+    Path plain = Files.createFile(sub.resolve("plain"));
+    Path weights = sub.resolve("model.safetensors");
+    new SafetensorsWriter().add("w", new float[] {1, 2}, new long[] {2}, SafetensorsDtype.F32).write(weights);
+    assertThat(Files.getPosixFilePermissions(weights)).isEqualTo(Files.getPosixFilePermissions(plain));
+    try (var files = Files.list(sub)) {
+      assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("plain", "model.safetensors");
+    }
+  }
 }
