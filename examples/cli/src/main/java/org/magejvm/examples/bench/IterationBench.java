@@ -13,28 +13,22 @@ import java.util.Locale;
 import java.util.Map;
 import org.magejvm.api.ContextMode;
 import org.magejvm.api.MetaEpisode;
-import org.magejvm.api.OptimizerConfig;
-import org.magejvm.api.PolicyOptimizer;
-import org.magejvm.api.PolicyOptimizerProvider;
 import org.magejvm.api.SamplingConfig;
 import org.magejvm.api.Turn;
-import org.magejvm.api.plugin.ProviderRegistry;
 import org.magejvm.examples.quickstart.PromptCorpus;
 import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.llm.Qwen3Checkpoint;
 import org.magejvm.impl.llm.TinyCheckpoint;
-import org.magejvm.impl.llm.finetune.FineTuning;
 import org.magejvm.impl.llm.model.Qwen3Config;
-import org.magejvm.impl.llm.model.Qwen3Model;
 import org.magejvm.impl.rollout.MetaEpisodeRunner;
 import org.magejvm.impl.rollout.RolloutConfig;
 import org.magejvm.impl.rollout.RolloutResult;
-import org.magejvm.impl.train.AdamW;
-import org.magejvm.impl.train.AdamWConfig;
 import org.magejvm.impl.train.MageTrainer;
 import org.magejvm.impl.train.MemoryProbe;
 import org.magejvm.impl.train.PolicyUpdater;
+import org.magejvm.impl.train.TrainingConfig;
+import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.spi.EnvironmentProvider;
 import org.magejvm.spi.EnvironmentRegistry;
 import org.magejvm.spi.PromptStyle;
@@ -137,41 +131,36 @@ public final class IterationBench {
     long seed = Long.parseLong(opt.get("seed"));
     int warmup = Integer.parseInt(opt.get("warmup"));
     int iterations = Integer.parseInt(opt.get("iterations"));
-    MethodPreset preset = MethodPreset.MAGE;
-    OptimizerConfig oc = preset.optimizerConfig().toBuilder().optKlCoefficient(0).build();
-    PolicyOptimizer optimizer = ProviderRegistry.discover(PolicyOptimizerProvider.class)
-        .require(preset.optimizerId().orElseThrow()).create(oc);
+    TrainingPreset preset = TrainingPreset.MAGE_REFERENCE;
+    TrainingConfig tc = preset.config(provider).toBuilder()
+        .set("rollout.tasks", Integer.parseInt(opt.get("tasks")))
+        .set("rollout.group_size", Integer.parseInt(opt.get("group")))
+        .set("rollout.context_mode", ContextMode.HISTORY_ONLY)
+        .set("rollout.prompt_style", PromptStyle.COMPACT)
+        .set("sampling.max_new_tokens", 16)
+        .set("loss.kl_coefficient", 0)
+        .set("update.skip_zero_advantage", Boolean.parseBoolean(opt.get("skipzero")))
+        .set("checks.max_update_kl", Double.parseDouble(opt.get("maxkl")))
+        .set("validation.every", 0)
+        .set("seed", seed)
+        .build();
     System.out.printf(Locale.ROOT,
         "%n== %s: %,d parameters (hidden %d, %d layers, vocabulary %d); %s preset, %d tasks x %d, learning rate %g%n",
         name, config.parameterCount(), config.hiddenSize(), config.numHiddenLayers(), config.vocabSize(),
-        preset.id(), Integer.parseInt(opt.get("tasks")), Integer.parseInt(opt.get("group")), oc.learningRate());
+        preset.id(), tc.rollout().tasks(), tc.rollout().groupSize(), tc.adamw().learningRate());
     try (DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(dir,
         Qwen3Checkpoint.Options.cpu().withThinking(false).withSeed(seed))) {
-      Qwen3Model model = MageTrainer.modelOf(policy);
-      try (FineTuning tuning = FineTuning.full(model, FineTuning.KlReference.NONE);
-          AdamW adamw = new AdamW(tuning.trainableParameters(), AdamWConfig.of(oc))) {
-        PolicyUpdater.Settings d = PolicyUpdater.Settings.defaults();
-        ProcStatus.resetPeak();
-        RolloutConfig.Builder rolloutConfig = preset.trainingRollout(provider)
-            .optTasks(Integer.parseInt(opt.get("tasks")))
-            .optGroupSize(Integer.parseInt(opt.get("group")))
+      ProcStatus.resetPeak();
+      try (MageTrainer trainer = MageTrainer.builder(tc, policy, registry)
+          .optMemoryProbe(MemoryProbe.processRss())
+          .build()) {
+        TrainingConfig.UpdateSettings d = tc.update();
+        RolloutConfig.Builder rolloutConfig = MethodPreset.MAGE.trainingRollout(provider)
+            .optTasks(tc.rollout().tasks())
+            .optGroupSize(tc.rollout().groupSize())
             .optContextMode(ContextMode.HISTORY_ONLY)
             .optPromptStyle(PromptStyle.COMPACT)
             .optSampling(SamplingConfig.training(16));
-        MageTrainer trainer = MageTrainer.builder()
-            .setRegistry(registry)
-            .setPolicy(policy)
-            .setRollout(rolloutConfig.build())
-            .setCredit(preset.credit(provider.defaults()))
-            .setOptimizer(optimizer)
-            .setAdamW(adamw)
-            .optUpdateSettings(new PolicyUpdater.Settings(d.miniBatchTurns(), d.microBatchTurns(), d.epochs(),
-                d.recomputeOldLogProbs(), Boolean.parseBoolean(opt.get("skipzero")),
-                Double.parseDouble(opt.get("maxkl"))))
-            .optValidateEvery(0)
-            .optSeed(seed)
-            .optMemoryProbe(MemoryProbe.processRss())
-            .build();
         int n = warmup + iterations;
         double[][] rows = new double[iterations][];
         // the trainer's memory probe resets the kernel's peak before every phase, so the run's peak is the largest

@@ -1,8 +1,6 @@
 package org.magejvm.examples.bench;
 
-import ai.djl.Device;
 import ai.djl.engine.Engine;
-import ai.djl.ndarray.types.DataType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -13,33 +11,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.magejvm.api.ContextMode;
-import org.magejvm.api.OptimizerConfig;
-import org.magejvm.api.PolicyOptimizer;
-import org.magejvm.api.PolicyOptimizerProvider;
-import org.magejvm.api.SamplingConfig;
-import org.magejvm.api.plugin.ProviderRegistry;
 import org.magejvm.examples.quickstart.PromptCorpus;
-import org.magejvm.impl.credit.CreditConfig;
-import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.llm.Qwen3Checkpoint;
 import org.magejvm.impl.llm.TinyCheckpoint;
-import org.magejvm.impl.llm.finetune.FineTuning;
-import org.magejvm.impl.llm.finetune.LoraAdapter;
-import org.magejvm.impl.llm.finetune.LoraConfig;
 import org.magejvm.impl.llm.model.Qwen3Config;
-import org.magejvm.impl.llm.model.Qwen3Model;
-import org.magejvm.impl.rollout.OpponentSampling;
-import org.magejvm.impl.rollout.RolloutConfig;
-import org.magejvm.impl.rollout.Seating;
 import org.magejvm.impl.train.AdamW;
-import org.magejvm.impl.train.AdamWConfig;
-import org.magejvm.impl.train.CheckpointManager;
-import org.magejvm.impl.train.CheckpointWeights;
 import org.magejvm.impl.train.MageTrainer;
 import org.magejvm.impl.train.MetricsFileListener;
-import org.magejvm.impl.train.PolicyUpdater;
 import org.magejvm.impl.train.TrainingCheckpoint;
+import org.magejvm.impl.train.TrainingConfig;
+import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.spi.EnvironmentProvider;
 import org.magejvm.spi.EnvironmentRegistry;
 import org.magejvm.spi.PromptStyle;
@@ -137,91 +119,46 @@ public final class TrainerSoakBench {
       default -> throw new IllegalArgumentException("prompts must be preset or compact, got " + opt.get("prompts"));
     };
 
-    MethodPreset preset = MethodPreset.MAGE;
-    OptimizerConfig oc = preset.optimizerConfig().toBuilder().optLearningRate(Double.parseDouble(opt.get("lr")))
-        .optKlCoefficient(Double.parseDouble(opt.get("kl"))).build();
-    PolicyOptimizer optimizer = ProviderRegistry.discover(PolicyOptimizerProvider.class)
-        .require(preset.optimizerId().orElseThrow()).create(oc);
-    RolloutConfig.Builder rolloutBuilder = preset.trainingRollout(provider)
-        .optTasks(Integer.parseInt(opt.get("tasks")))
-        .optGroupSize(Integer.parseInt(opt.get("group")))
-        .optSampling(SamplingConfig.training(tokens));
+    TrainingPreset preset = TrainingPreset.MAGE_REFERENCE;
+    int checkpointEvery = Integer.parseInt(opt.get("checkpoint"));
+    TrainingConfig.Builder cb = preset.config(provider).toBuilder()
+        .set("rollout.tasks", Integer.parseInt(opt.get("tasks")))
+        .set("rollout.group_size", Integer.parseInt(opt.get("group")))
+        .set("sampling.max_new_tokens", tokens)
+        .set("credit.max_response_tokens", tokens)
+        .set("adamw.learning_rate", Double.parseDouble(opt.get("lr")))
+        .set("loss.kl_coefficient", Double.parseDouble(opt.get("kl")))
+        .set("update.skip_zero_advantage", Boolean.parseBoolean(opt.get("skipzero")))
+        .set("validation.every", valMeta > 0 ? Integer.parseInt(opt.get("validate")) : 0)
+        .set("validation.meta_episodes", Math.max(1, valMeta))
+        .set("checkpoints.every", Math.max(0, checkpointEvery))
+        .set("checkpoints.keep", 2)
+        .set("seed", seed);
     if (compact) {
-      rolloutBuilder.optContextMode(ContextMode.HISTORY_ONLY).optPromptStyle(PromptStyle.COMPACT);
+      cb.set("rollout.context_mode", ContextMode.HISTORY_ONLY).set("rollout.prompt_style", PromptStyle.COMPACT);
     }
-    RolloutConfig rollout = rolloutBuilder.build();
-    CreditConfig credit = CreditConfig.forEnvironment(provider.defaults())
-        .optMetaReturn(preset.metaReturn().orElseThrow()).optMaxResponseTokens(tokens).build();
+    if (loraRank > 0) {
+      cb.set("fine_tuning.mode", "lora").set("fine_tuning.lora_rank", loraRank)
+          .set("fine_tuning.lora_alpha", 2.0 * loraRank);
+    }
+    TrainingConfig tc = cb.build();
 
-    List<AutoCloseable> resources = new ArrayList<>();
-    try {
-      DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(modelDir,
-          Qwen3Checkpoint.Options.cpu().withSeed(seed).withThinking(!compact));
-      resources.add(policy);
-      Qwen3Model model = MageTrainer.modelOf(policy);
-      FineTuning tuning;
-      if (loraRank > 0) {
-        LoraAdapter adapter = LoraAdapter.create(model, LoraConfig.builder().setRank(loraRank).optAlpha(2.0 * loraRank)
-            .optAllLinear().build(), seed);
-        resources.add(0, adapter);
-        tuning = FineTuning.lora(model, adapter, oc.klCoefficient() > 0 ? FineTuning.KlReference.BASE_WEIGHTS
-            : FineTuning.KlReference.NONE);
-      } else {
-        // the reference is a second model loaded from disk, as `mage train` does
-        tuning = FineTuning.full(model, FineTuning.KlReference.NONE);
-      }
-      resources.add(0, tuning);
-      Qwen3Model reference = null;
-      if (loraRank == 0 && oc.klCoefficient() > 0) {
-        reference = Qwen3Checkpoint.loadModel(modelDir, Device.cpu(), DataType.FLOAT32);
-        resources.add(reference);
-      }
-      AdamW adamw = new AdamW(tuning.trainableParameters(), AdamWConfig.of(oc));
-      resources.add(0, adamw);
-      MetricsFileListener metrics = new MetricsFileListener(runDir);
-      resources.add(metrics);
-      PolicyUpdater.Settings d = PolicyUpdater.Settings.defaults();
-      MageTrainer.Builder b = MageTrainer.builder()
-          .setRegistry(registry)
-          .setPolicy(policy)
-          .setRollout(rollout)
-          .setCredit(credit)
-          .setOptimizer(optimizer)
-          .setAdamW(adamw)
-          .optReference(reference)
-          .optFineTuning(tuning)
-          .optUpdateSettings(new PolicyUpdater.Settings(d.miniBatchTurns(), d.microBatchTurns(), d.epochs(),
-              d.recomputeOldLogProbs(), Boolean.parseBoolean(opt.get("skipzero"))))
-          .optValidateEvery(valMeta > 0 ? Integer.parseInt(opt.get("validate")) : 0)
-          .optSeed(seed)
-          .addListener(metrics);
-      if (valMeta > 0) {
-        MageTrainer.Validation.standardSets(preset, provider, valMeta, tokens).forEach(b::addValidation);
-      }
-      int checkpointEvery = Integer.parseInt(opt.get("checkpoint"));
+    try (DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(modelDir,
+            Qwen3Checkpoint.Options.cpu().withSeed(seed).withThinking(!compact));
+        MetricsFileListener metrics = new MetricsFileListener(runDir)) {
+      MageTrainer.Builder b = MageTrainer.builder(tc, policy, registry).addListener(metrics);
       if (checkpointEvery > 0) {
-        b.optCheckpoints(CheckpointManager.builder()
-            .setDirectory(runDir.resolve(TrainingCheckpoint.CHECKPOINTS_DIR))
-            .setWeights(CheckpointWeights.of(tuning, modelDir))
-            .optEvery(checkpointEvery)
-            .optKeepLast(2)
-            .build());
+        b.optCheckpointDirectory(runDir.resolve(TrainingCheckpoint.CHECKPOINTS_DIR), modelDir,
+            new com.google.gson.JsonObject());
       }
-      MageTrainer trainer = b.build();
-      System.out.printf(Locale.ROOT, "%s on %s: %,d parameters, %s; %d x %d meta-episodes per iteration, %d tokens;"
-              + " run directory %s%n", preset.id(), provider.id(), config.parameterCount(),
-          loraRank > 0 ? "LoRA r=" + loraRank : "full fine-tuning", rollout.tasks(), rollout.groupSize(), tokens,
-          runDir);
-      System.out.printf(Locale.ROOT, "iteration %4d: RSS %7.1f MiB before training (Java heap committed %.1f MiB)%n",
-          0, ProcStatus.rssMiB(), Runtime.getRuntime().totalMemory() / 1048576.0);
-      soak(trainer, iterations, every);
-    } finally {
-      for (AutoCloseable r : resources) {
-        try {
-          r.close();
-        } catch (Exception e) {
-          System.err.println("warning: closing " + r + ": " + e.getMessage());
-        }
+      try (MageTrainer trainer = b.build()) {
+        System.out.printf(Locale.ROOT, "%s on %s: %,d parameters, %s; %d x %d meta-episodes per iteration, %d"
+                + " tokens; run directory %s%n", preset.id(), provider.id(), config.parameterCount(),
+            loraRank > 0 ? "LoRA r=" + loraRank : "full fine-tuning", tc.rollout().tasks(), tc.rollout().groupSize(),
+            tokens, runDir);
+        System.out.printf(Locale.ROOT, "iteration %4d: RSS %7.1f MiB before training (Java heap committed %.1f MiB)%n",
+            0, ProcStatus.rssMiB(), Runtime.getRuntime().totalMemory() / 1048576.0);
+        soak(trainer, iterations, every);
       }
     }
   }

@@ -8,6 +8,7 @@ import org.magejvm.examples.quickstart.MethodsExperiment;
 import org.magejvm.examples.quickstart.GameRecipe;
 import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.spi.EnvironmentRegistry;
+import org.magejvm.impl.train.TrainingConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -56,6 +57,8 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
 
   @CommandLine.Mixin RecipeOptions recipe;
 
+  @CommandLine.Mixin ConfigOptions config;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -74,10 +77,21 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
         .count("--seeds count", seeds.size(), 1, Limits.MAX_SEEDS, Limits.SANE))
         .check();
     EnvironmentRegistry registry = EnvironmentRegistry.discover();
-    recipe.checkEnvironmentOptions(spec, registry, game);
-    GameRecipe.Settings settings = recipe.settings(workDir)
-        .optIterations(iterations)
-        .optTasks(tasks)
+    org.magejvm.spi.EnvironmentProvider provider = registry.require(game.environment());
+    // the quick start's config at the comparison's budget and, as in the reference, the environment's discount
+    // between attempts
+    TrainingConfig training = config.apply(GameRecipe.quickStartConfig(provider, seed).toBuilder()
+        .set("iterations", iterations)
+        .set("rollout.tasks", tasks)
+        .set("credit.gamma_traj", provider.defaults().trajGamma())
+        .build());
+    if (config.printConfig) {
+      spec.commandLine().getOut().print(training.toJson());
+      spec.commandLine().getOut().flush();
+      return 0;
+    }
+    RecipeOptions.checkEnvironmentOptions(spec, registry, training);
+    GameRecipe.Settings settings = recipe.settings(workDir, training)
         .optEvalMetaEpisodes(evalMetaEpisodes)
         .optSeed(seed)
         .build();

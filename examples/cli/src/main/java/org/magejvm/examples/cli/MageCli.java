@@ -24,7 +24,7 @@ import picocli.CommandLine.ScopeType;
     versionProvider = MageCli.Version.class,
     description = "MAGE meta-reinforcement learning for language-model agents, on the JVM.",
     subcommands = {QuickStartCommand.class, ExperimentCommand.class, EnvsCommand.class, PlayCommand.class,
-        EnvServeCommand.class,
+        EnvServeCommand.class, PresetsCommand.class,
         TrainCommand.class, ReportCommand.class, GenerateCommand.class, LogitsCommand.class, BenchCommand.class,
         TranscriptsCommand.class, SftCommand.class, MemoryCommand.class, LoraCommand.class, ServeCommand.class,
         CommandLine.HelpCommand.class})

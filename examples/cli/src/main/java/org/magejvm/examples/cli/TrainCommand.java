@@ -1,8 +1,6 @@
 package org.magejvm.examples.cli;
 
 import org.magejvm.examples.quickstart.PromptCorpus;
-import ai.djl.Device;
-import ai.djl.ndarray.types.DataType;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import java.io.PrintWriter;
@@ -12,40 +10,23 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.Callable;
-import org.magejvm.api.OptimizerConfig;
-import org.magejvm.api.PolicyOptimizer;
-import org.magejvm.api.PolicyOptimizerProvider;
-import org.magejvm.api.SamplingConfig;
-import org.magejvm.api.plugin.ProviderRegistry;
-import org.magejvm.impl.credit.CreditConfig;
-import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.llm.Qwen3Checkpoint;
 import org.magejvm.impl.llm.TinyCheckpoint;
-import org.magejvm.impl.llm.finetune.FineTuning;
 import org.magejvm.impl.llm.finetune.LoraAdapter;
-import org.magejvm.impl.llm.finetune.LoraConfig;
 import org.magejvm.impl.llm.finetune.PeftAdapters;
-import org.magejvm.impl.llm.model.Qwen3Model;
-import org.magejvm.impl.rollout.OpponentSampling;
-import org.magejvm.impl.rollout.RolloutConfig;
-import org.magejvm.impl.rollout.Seating;
 import org.magejvm.impl.rollout.Seeds;
-import org.magejvm.impl.train.AdamW;
-import org.magejvm.impl.train.AdamWConfig;
 import org.magejvm.impl.train.ChartListener;
 import org.magejvm.impl.train.CheckpointManager;
-import org.magejvm.impl.train.CheckpointWeights;
 import org.magejvm.impl.train.LoggingListener;
 import org.magejvm.impl.train.MageTrainer;
 import org.magejvm.impl.train.MetricsFileListener;
-import org.magejvm.impl.train.PolicyUpdater;
 import org.magejvm.impl.train.ProgressBarListener;
 import org.magejvm.impl.train.TrainingCheckpoint;
+import org.magejvm.impl.train.TrainingConfig;
 import org.magejvm.impl.train.TrainingException;
-import org.magejvm.spi.Environment;
+import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.spi.EnvironmentProvider;
 import org.magejvm.spi.EnvironmentRegistry;
 import picocli.CommandLine;
@@ -53,28 +34,27 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code mage train}: trains a Qwen3 checkpoint (or a tiny random one) with a method preset, writing {@code
- * metrics.jsonl}, charts and checkpoints into the run directory; {@code mage train --resume DIR} continues a run
- * from its latest checkpoint with the settings recorded there. With {@code --lora-rank} only a LoRA adapter trains
+ * {@code mage train}: trains a Qwen3 checkpoint (or a tiny random one) as a {@link TrainingConfig} describes it (a
+ * {@code --preset} on {@code --env}, or a {@code --config} file, then the shortcut options and each {@code --set}),
+ * writing {@code config.json}, {@code metrics.jsonl}, charts and checkpoints into the run directory; {@code mage
+ * train --resume DIR} continues a run from its latest checkpoint with the config recorded there. With {@code --lora-rank} only a LoRA adapter trains
  * (the base weights stay frozen, the KL reference is the base model with the adapter off) and the run ends by writing
  * the adapter in PEFT layout to {@code RUN_DIR/adapter}.
  */
 @Command(name = "train", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "Train a Qwen3 policy with a method preset (mage, lamer, gigpo, grpo); --resume continues a run.")
+    description = "Train a Qwen3 policy from a training config: a preset (mage, mage-reference, lamer, gigpo, grpo;"
+        + " see `mage presets`), a --config file and --set changes; --resume continues a run.")
 final class TrainCommand implements Callable<Integer>, Limits.OptionPhase {
 
-  /** Iterations of a run when --iterations is not given (the reference's 150). */
-  static final int DEFAULT_ITERATIONS = 150;
   /** Response tokens of the tiny model, unless --max-new-tokens says otherwise. */
   static final int TINY_MAX_NEW_TOKENS = 24;
   /** The run directory's subdirectory for the --tiny model. */
   static final String TINY_MODEL_DIR = "tiny-model";
   /** The run directory's subdirectory for the final LoRA adapter. */
   static final String ADAPTER_DIR = "adapter";
-  /** Seed stream of the LoRA adapter's initialisation. */
-  static final long LORA_INIT_STREAM = 8;
 
-  @Option(names = "--preset", paramLabel = "P", description = "mage, lamer, gigpo or grpo.")
+  @Option(names = "--preset", paramLabel = "P",
+      description = "mage, mage-reference, lamer, gigpo or grpo (`mage presets` says what each sets).")
   String preset;
 
   @Option(names = "--env", paramLabel = "ID", description = "Environment id (see `mage envs`).")
@@ -93,42 +73,43 @@ final class TrainCommand implements Callable<Integer>, Limits.OptionPhase {
       description = "Continue a run: its run directory, checkpoints directory or one checkpoint.")
   Path resume;
 
-  @Option(names = "--iterations", paramLabel = "N", description = "Train until N iterations (default: 150).")
+  @Option(names = "--iterations", paramLabel = "N", description = "Train until N iterations (--set iterations=N; preset: 150).")
   Integer iterations;
 
-  @Option(names = "--seed", paramLabel = "S", description = "Base seed (default: 0).")
+  @Option(names = "--seed", paramLabel = "S", description = "Base seed (--set seed=S; preset: 0).")
   Long seed;
 
-  @Option(names = "--validate-every", paramLabel = "K", description = "Validate every K iterations (default: 5).")
+  @Option(names = "--validate-every", paramLabel = "K", description = "Validate every K iterations (--set validation.every=K; preset: 5).")
   Integer validateEvery;
 
   @Option(names = "--checkpoint-every", paramLabel = "K",
-      description = "Checkpoint every K iterations and at the end (default: 10).")
+      description = "Checkpoint every K iterations and at the end (--set checkpoints.every=K; preset: 10).")
   Integer checkpointEvery;
 
-  @Option(names = "--keep", paramLabel = "N", description = "Keep the last N checkpoints and the best (default: 3).")
+  @Option(names = "--keep", paramLabel = "N", description = "Keep the last N checkpoints and the best (--set checkpoints.keep=N; preset: 3).")
   Integer keep;
 
   @Option(names = "--threads", paramLabel = "T",
       description = "libtorch intra-op threads (default: libtorch's); a resume needs the same for exact metrics.")
   Integer threads;
 
-  @Option(names = "--lr", paramLabel = "X", description = "AdamW learning rate (default: 1e-6).")
+  @Option(names = "--lr", paramLabel = "X", description = "AdamW learning rate (--set adamw.learning_rate=X; mage: 5e-4, the others: 1e-6).")
   Double lr;
 
-  @Option(names = "--tasks", paramLabel = "B", description = "Task groups per iteration (default: 16).")
+  @Option(names = "--tasks", paramLabel = "B", description = "Task groups per iteration (--set rollout.tasks=B; preset: 16).")
   Integer tasks;
 
-  @Option(names = "--group-size", paramLabel = "G", description = "Meta-episodes per group (default: the preset's).")
+  @Option(names = "--group-size", paramLabel = "G", description = "Meta-episodes per group (--set rollout.group_size=G; preset: 8, single-episode 24).")
   Integer groupSize;
 
   @Option(names = "--kl", paramLabel = "X",
       description = "KL coefficient against the initial model: a frozen copy, or with LoRA the base with the adapter"
-          + " off (default: the preset's, 0.1; 0: off).")
+          + " off (--set loss.kl_coefficient=X; mage: 1.0, the others: 0.1; 0: off).")
   Double kl;
 
   @Option(names = "--max-new-tokens", paramLabel = "N",
-      description = "Response-token limit, also the length penalty's Lmax (default: the environment's; 24 with --tiny).")
+      description = "Response-token limit, also the length penalty's Lmax (sampling.max_new_tokens and"
+          + " credit.max_response_tokens; default: the environment's, 24 with --tiny).")
   Integer maxNewTokens;
 
   @Option(names = "--lora-rank", paramLabel = "R",
@@ -145,7 +126,7 @@ final class TrainCommand implements Callable<Integer>, Limits.OptionPhase {
   String loraTargets;
 
   @Option(names = "--val-meta-episodes", paramLabel = "M",
-      description = "Meta-episodes per validation set (default: 128).")
+      description = "Meta-episodes per validation set (--set validation.meta_episodes=M; preset: 128).")
   Integer valMetaEpisodes;
 
   @Option(names = "--step-timeout", paramLabel = "SECONDS",
@@ -162,231 +143,169 @@ final class TrainCommand implements Callable<Integer>, Limits.OptionPhase {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   /** The resolved settings of a run, as recorded in its checkpoints. */
-  private static final class Settings {
-    String preset;
-    String env;
-    String model;
-    boolean tiny;
-    int iterations = DEFAULT_ITERATIONS;
-    long seed;
-    int validateEvery = 5;
-    int checkpointEvery = 10;
-    int keep = 3;
-    Integer threads;
-    double lr = OptimizerConfig.defaults().learningRate();
-    int tasks = MethodPreset.TRAINING_TASKS;
-    Integer groupSize;
-    Double kl;
-    Integer maxNewTokens;
-    int valMetaEpisodes = MethodPreset.EVALUATION_META_EPISODES;
-    /** Null for full fine-tuning. */
-    Integer loraRank;
-    Double loraAlpha;
-    String loraTargets;
+  @Option(names = "--config", paramLabel = "FILE",
+      description = "A training config file (JSON, as --print-config writes it); keys it omits come from its"
+          + " \"preset\" (default mage) on its environment. Options below override it.")
+  Path config;
 
-    boolean lora() {
-      return loraRank != null;
-    }
+  @CommandLine.Mixin ConfigOptions configOptions;
 
-    /** The adapter's hyper-parameters, with the base checkpoint as {@code base_model_name_or_path}. */
-    LoraConfig loraConfig(Path base) {
-      return LoraConfig.builder().setRank(loraRank).optAlpha(loraAlpha)
-          .optTargetModules(LoraOptions.parseTargets(loraTargets))
-          .optBaseModelNameOrPath(base.toAbsolutePath().normalize().toString()).build();
-    }
-
+  /** The run's record besides its config: what the tool needs to rebuild the policy on --resume. */
+  private record Run(String model, boolean tiny) {
     JsonObject toJson() {
       JsonObject o = new JsonObject();
       o.addProperty("command", "mage train");
-      o.addProperty("preset", preset);
-      o.addProperty("env", env);
       o.addProperty("model", model);
       o.addProperty("tiny", tiny);
-      o.addProperty("iterations", iterations);
-      o.addProperty("seed", seed);
-      o.addProperty("validate_every", validateEvery);
-      o.addProperty("checkpoint_every", checkpointEvery);
-      o.addProperty("keep", keep);
-      o.addProperty("threads", threads);
-      o.addProperty("lr", lr);
-      o.addProperty("tasks", tasks);
-      o.addProperty("group_size", groupSize);
-      o.addProperty("kl", kl);
-      o.addProperty("max_new_tokens", maxNewTokens);
-      o.addProperty("val_meta_episodes", valMetaEpisodes);
-      if (lora()) {
-        o.addProperty("lora_rank", loraRank);
-        o.addProperty("lora_alpha", loraAlpha);
-        o.addProperty("lora_targets", loraTargets);
-      }
       return o;
     }
 
-    static Settings fromJson(JsonObject o, Path file) {
-      if (!o.has("command") || !"mage train".equals(o.get("command").getAsString())) {
-        throw new TrainingException(file + ": the checkpoint records no `mage train` settings (it was written by"
-            + " another program); resume it from Java with MageTrainer.resume");
+    static Run fromJson(JsonObject o, Path file) {
+      if (!o.has("command") || !"mage train".equals(o.get("command").getAsString())
+          || !o.has(TrainingCheckpoint.CONFIG_KEY)) {
+        throw new TrainingException(file + ": the checkpoint records no `mage train` config (it was written by"
+            + " another program or an earlier version); resume it from Java with MageTrainer.resume");
       }
-      Settings s = new Settings();
-      s.preset = o.get("preset").getAsString();
-      s.env = o.get("env").getAsString();
-      s.model = nullable(o, "model") == null ? null : o.get("model").getAsString();
-      s.tiny = o.get("tiny").getAsBoolean();
-      s.iterations = o.get("iterations").getAsInt();
-      s.seed = o.get("seed").getAsLong();
-      s.validateEvery = o.get("validate_every").getAsInt();
-      s.checkpointEvery = o.get("checkpoint_every").getAsInt();
-      s.keep = o.get("keep").getAsInt();
-      s.threads = nullable(o, "threads") == null ? null : o.get("threads").getAsInt();
-      s.lr = o.get("lr").getAsDouble();
-      s.tasks = o.get("tasks").getAsInt();
-      s.groupSize = nullable(o, "group_size") == null ? null : o.get("group_size").getAsInt();
-      s.kl = nullable(o, "kl") == null ? null : o.get("kl").getAsDouble();
-      s.maxNewTokens = nullable(o, "max_new_tokens") == null ? null : o.get("max_new_tokens").getAsInt();
-      s.valMetaEpisodes = o.get("val_meta_episodes").getAsInt();
-      if (nullable(o, "lora_rank") != null) {
-        s.loraRank = o.get("lora_rank").getAsInt();
-        s.loraAlpha = o.get("lora_alpha").getAsDouble();
-        s.loraTargets = o.get("lora_targets").getAsString();
-      }
-      return s;
-    }
-
-    private static JsonElement nullable(JsonObject o, String key) {
-      JsonElement e = o.get(key);
-      return e == null || e.isJsonNull() ? null : e;
+      JsonElement m = o.get("model");
+      return new Run(m == null || m.isJsonNull() ? null : m.getAsString(), o.get("tiny").getAsBoolean());
     }
   }
+
+  /**
+   * The shortcut options as config changes, in a fixed order: each is the same as --set with its key(s).
+   *
+   * @return key and value pairs
+   */
+  private List<Map.Entry<String, Object>> shortcuts() {
+    List<Map.Entry<String, Object>> out = new ArrayList<>();
+    put(out, "iterations", iterations);
+    put(out, "seed", seed);
+    put(out, "validation.every", validateEvery);
+    put(out, "checkpoints.every", checkpointEvery);
+    put(out, "checkpoints.keep", keep);
+    put(out, "threads", threads);
+    put(out, "adamw.learning_rate", lr);
+    put(out, "rollout.tasks", tasks);
+    put(out, "rollout.group_size", groupSize);
+    put(out, "loss.kl_coefficient", kl);
+    put(out, "sampling.max_new_tokens", maxNewTokens);
+    put(out, "credit.max_response_tokens", maxNewTokens);
+    put(out, "validation.meta_episodes", valMetaEpisodes);
+    put(out, "rollout.step_timeout_seconds", stepTimeout);
+    if (loraRank != null) {
+      put(out, "fine_tuning.mode", TrainingConfig.FineTuningSettings.LORA);
+      put(out, "fine_tuning.lora_rank", loraRank);
+      put(out, "fine_tuning.lora_alpha", loraAlpha == null ? 2.0 * loraRank : loraAlpha);
+    } else {
+      put(out, "fine_tuning.lora_alpha", loraAlpha);
+    }
+    if (loraTargets != null) {
+      put(out, "fine_tuning.lora_targets", List.of(loraTargets.trim().split("\\s*,\\s*")));
+    }
+    return out;
+  }
+
+  private static void put(List<Map.Entry<String, Object>> out, String key, Object value) {
+    if (value != null) {
+      out.add(new java.util.AbstractMap.SimpleImmutableEntry<>(key, value));
+    }
+  }
+
+  /** The option that sets a key, for messages. */
+  private static final Map<String, String> OPTION_OF = Map.ofEntries(
+      Map.entry("iterations", "--iterations"), Map.entry("seed", "--seed"),
+      Map.entry("validation.every", "--validate-every"), Map.entry("checkpoints.every", "--checkpoint-every"),
+      Map.entry("checkpoints.keep", "--keep"), Map.entry("threads", "--threads"),
+      Map.entry("adamw.learning_rate", "--lr"), Map.entry("rollout.tasks", "--tasks"),
+      Map.entry("rollout.group_size", "--group-size"), Map.entry("loss.kl_coefficient", "--kl"),
+      Map.entry("sampling.max_new_tokens", "--max-new-tokens"),
+      Map.entry("credit.max_response_tokens", "--max-new-tokens"),
+      Map.entry("validation.meta_episodes", "--val-meta-episodes"),
+      Map.entry("rollout.step_timeout_seconds", "--step-timeout"), Map.entry("fine_tuning.mode", "--lora-rank"),
+      Map.entry("fine_tuning.lora_rank", "--lora-rank"), Map.entry("fine_tuning.lora_alpha", "--lora-alpha"),
+      Map.entry("fine_tuning.lora_targets", "--lora-targets"));
+
+  /** Keys --resume may change: they do not change what the run computes, or say how long it goes on. */
+  private static final java.util.Set<String> RESUMABLE = java.util.Set.of("iterations", "threads",
+      "rollout.step_timeout_seconds");
 
   @Override
   public Integer call() {
     checkSizes();
-    java.util.Optional<java.time.Duration> timeout = Limits.stepTimeout(spec, stepTimeout);
+    Limits.stepTimeout(spec, stepTimeout); // (0, 86400] seconds, a usage error otherwise
     PrintWriter pw = spec.commandLine().getOut();
-    Settings s;
+    EnvironmentRegistry registry = EnvironmentRegistry.discover();
+    TrainingConfig c;
+    Run run;
     Path runDir;
     TrainingCheckpoint checkpoint = null;
     if (resume != null) {
       checkpoint = TrainingCheckpoint.open(TrainingCheckpoint.locate(resume));
-      s = Settings.fromJson(checkpoint.runConfiguration(),
-          checkpoint.directory().resolve(TrainingCheckpoint.STATE_FILE));
-      refuseChanges(s, checkpoint.directory().resolve(TrainingCheckpoint.STATE_FILE));
-      if (iterations != null) {
-        s.iterations = iterations;
-      }
+      Path stateFile = checkpoint.directory().resolve(TrainingCheckpoint.STATE_FILE);
+      run = Run.fromJson(checkpoint.runConfiguration(), stateFile);
+      c = checkpoint.trainingConfig().orElseThrow();
+      c = refuseChanges(c, stateFile);
       Path cps = checkpoint.directory().toAbsolutePath().getParent();
       runDir = cps.getFileName().toString().equals(TrainingCheckpoint.CHECKPOINTS_DIR) ? cps.getParent() : cps;
-      if (threads != null) {
-        s.threads = threads;
-      }
     } else {
-      s = fresh();
+      run = fresh();
+      c = resolve(registry);
       runDir = out;
     }
-    org.magejvm.impl.openai.VllmAdapterLoader loader = remoteRollouts.validate(spec, s.lora());
-    if (s.threads != null) {
-      System.setProperty("ai.djl.pytorch.num_threads", Integer.toString(s.threads));
-    }
-    MethodPreset method = MethodPreset.parse(s.preset);
-    EnvironmentRegistry registry = EnvironmentRegistry.discover();
-    EnvironmentProvider provider = registry.require(s.env);
-    Path modelDir = s.tiny ? runDir.resolve(TINY_MODEL_DIR) : Path.of(s.model);
-    if (s.tiny && !Files.isRegularFile(modelDir.resolve("model.safetensors"))) {
-      pw.println("writing a tiny random Qwen3 checkpoint to " + modelDir);
+    if (configOptions.printConfig) {
+      pw.print(c.toJson());
       pw.flush();
-      TinyCheckpoint.write(modelDir, TinyCheckpoint.Spec.small(PromptCorpus.withReflection(provider, s.seed),
-          Seeds.derive(s.seed, 7, 0)));
+      return 0;
     }
-    int maxTokens = s.maxNewTokens != null ? s.maxNewTokens
-        : s.tiny ? TINY_MAX_NEW_TOKENS : provider.defaults().maxResponseTokens();
-
-    OptimizerConfig.Builder ob = method.optimizerConfig().toBuilder().optLearningRate(s.lr);
-    if (s.kl != null) {
-      ob.optKlCoefficient(s.kl);
+    TrainingPreset preset = TrainingPreset.parse(c.preset().equals("custom") ? "mage" : c.preset());
+    if (!preset.trains() && c.preset().equals(preset.id())) {
+      throw new IllegalArgumentException("preset '" + preset.id() + "' is evaluation-only (an untrained prompting"
+          + " baseline); evaluate it with `mage play --preset " + preset.id() + " --model DIR`, or train with mage,"
+          + " mage-reference, lamer, gigpo or grpo");
     }
-    OptimizerConfig oc = ob.build();
-    PolicyOptimizer optimizer = ProviderRegistry.discover(PolicyOptimizerProvider.class)
-        .require(method.optimizerId().orElseThrow()).create(oc);
-
-    RolloutConfig.Builder rb = method.trainingRollout(provider).optSeed(s.seed).optTasks(s.tasks)
-        .optSampling(SamplingConfig.training(maxTokens));
-    if (s.groupSize != null) {
-      rb.optGroupSize(s.groupSize);
+    if (resume == null && !TrainingCheckpoint.list(out.resolve(TrainingCheckpoint.CHECKPOINTS_DIR)).isEmpty()) {
+      // (a run killed before its first checkpoint just starts over: its metrics lines are dropped)
+      throw new IllegalArgumentException(out + " already holds a run with checkpoints; continue it with --resume "
+          + out + ", or choose another --out");
     }
-    timeout.ifPresent(rb::optStepTimeout);
-    RolloutConfig rollout = rb.build();
-    Limits.of(spec).metaEpisodes("--tasks x --group-size", rollout.tasks(), rollout.groupSize()).check();
-    CreditConfig credit = CreditConfig.forEnvironment(provider.defaults())
-        .optMetaReturn(method.metaReturn().orElseThrow()).optMaxResponseTokens(maxTokens).build();
-    int evalEpisodes = provider.defaults().episodes();
-    List<MageTrainer.Validation> validations = new ArrayList<>();
-    for (MageTrainer.Validation v : MageTrainer.Validation.standardSets(method, provider, s.valMetaEpisodes,
-        maxTokens)) {
-      validations.add(timeout.isEmpty() ? v
-          : new MageTrainer.Validation(v.name(), v.config().toBuilder().optStepTimeout(timeout.get()).build()));
+    org.magejvm.impl.openai.VllmAdapterLoader loader = remoteRollouts.validate(spec, c.fineTuning().lora());
+    if (c.threads() > 0) {
+      System.setProperty("ai.djl.pytorch.num_threads", Integer.toString(c.threads()));
+    }
+    EnvironmentProvider provider = registry.require(c.environment().id());
+    Limits.of(spec).metaEpisodes("--tasks x --group-size", c.rollout().tasks(), c.rollout().groupSize()).check();
+    Path modelDir = run.tiny() ? runDir.resolve(TINY_MODEL_DIR) : Path.of(run.model());
+    if (resume == null && c.fineTuning().lora() && c.fineTuning().baseModel() == null) {
+      c = c.with("fine_tuning.base_model", modelDir.toAbsolutePath().normalize().toString());
     }
     Limits.endOfOptions();
+    if (run.tiny() && !Files.isRegularFile(modelDir.resolve("model.safetensors"))) {
+      pw.println("writing a tiny random Qwen3 checkpoint to " + modelDir);
+      pw.flush();
+      TinyCheckpoint.write(modelDir, TinyCheckpoint.Spec.small(PromptCorpus.withReflection(provider, c.seed()),
+          Seeds.derive(c.seed(), 7, 0)));
+    }
+    if (resume == null) {
+      writeConfig(runDir, c);
+    }
 
     List<AutoCloseable> resources = new ArrayList<>();
     try {
       DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(modelDir, Qwen3Checkpoint.Options.cpu()
-          .withSeed(s.seed));
+          .withSeed(c.seed()));
       resources.add(policy);
-      Qwen3Model trained = MageTrainer.modelOf(policy);
-      Qwen3Model reference = null;
-      FineTuning fineTuning = null;
-      LoraAdapter adapter = null;
-      if (s.lora()) {
-        // the base model with the adapter switched off is the KL reference: no second copy of the weights
-        adapter = LoraAdapter.create(trained, s.loraConfig(modelDir), Seeds.derive(s.seed, LORA_INIT_STREAM, 0));
-        resources.add(0, adapter);
-        fineTuning = FineTuning.lora(trained, adapter, oc.klCoefficient() > 0 ? FineTuning.KlReference.BASE_WEIGHTS
-            : FineTuning.KlReference.NONE);
-        resources.add(0, fineTuning);
-      } else {
-        trained.weights().requireGradients(true);
-        if (oc.klCoefficient() > 0) {
-          reference = Qwen3Checkpoint.loadModel(modelDir, Device.cpu(), DataType.FLOAT32);
-          resources.add(reference);
-        }
-      }
-      AdamW adamw = new AdamW(fineTuning != null ? fineTuning.trainableParameters() : trained.weights().parameters(),
-          AdamWConfig.of(oc));
-      resources.add(0, adamw);
-      CheckpointManager checkpoints = CheckpointManager.builder()
-          .setDirectory(runDir.resolve(TrainingCheckpoint.CHECKPOINTS_DIR))
-          .setWeights(fineTuning != null ? CheckpointWeights.of(fineTuning, modelDir)
-              : CheckpointWeights.full(trained, modelDir))
-          .optEvery(s.checkpointEvery)
-          .optKeepLast(s.keep)
-          .optBestMetric("val/success_rate[" + (evalEpisodes - 1) + "]")
-          .optRunConfiguration(s.toJson())
-          .build();
+      MageTrainer.Builder tb = MageTrainer.builder(c, policy, registry);
+      resources.add(0, tb);
+      tb.optCheckpointDirectory(runDir.resolve(TrainingCheckpoint.CHECKPOINTS_DIR), modelDir, run.toJson());
       MetricsFileListener metrics = new MetricsFileListener(runDir);
-      resources.add(metrics);
+      resources.add(0, metrics);
       ProgressBarListener bar = new ProgressBarListener(Boolean.TRUE.equals(progress));
       if (Boolean.FALSE.equals(progress)) {
         bar = null;
       } else {
         resources.add(0, bar);
       }
-      MageTrainer.Builder tb = MageTrainer.builder()
-          .setRegistry(registry)
-          .setPolicy(policy)
-          .setRollout(rollout)
-          .setCredit(credit)
-          .setOptimizer(optimizer)
-          .setAdamW(adamw)
-          .optReference(reference)
-          .optFineTuning(fineTuning)
-          .optUpdateSettings(new PolicyUpdater.Settings(oc.miniBatchTurns(), 8, oc.epochs(), true, true))
-          .optValidateEvery(s.validateEvery)
-          .optSeed(s.seed)
-          .optCheckpoints(checkpoints)
-          .addListener(metrics)
-          .addListener(new LoggingListener())
-          .addListener(new ChartListener(runDir));
-      validations.forEach(tb::addValidation);
+      tb.addListener(metrics).addListener(new LoggingListener()).addListener(new ChartListener(runDir));
       if (bar != null && bar.enabled()) {
         tb.addListener(bar);
       }
@@ -398,14 +317,16 @@ final class TrainCommand implements Callable<Integer>, Limits.OptionPhase {
         warnOnThreadChange(checkpoint);
         trainer.resume(checkpoint);
       }
-      pw.printf(Locale.ROOT, "mage train: preset %s on %s, model %s, run directory %s%n", method.id(),
-          provider.id(), modelDir, runDir);
+      pw.printf(Locale.ROOT, "mage train: preset %s on %s, model %s, run directory %s (config %s)%n", c.preset(),
+          provider.id(), modelDir, runDir, runDir.resolve(CONFIG_FILE));
       pw.printf(Locale.ROOT, "iterations %d..%d, %d x %d meta-episodes per iteration, seed %d%n",
-          trainer.iteration(), s.iterations, rollout.tasks(), rollout.groupSize(), s.seed);
+          trainer.iteration(), c.iterations(), c.rollout().tasks(), c.rollout().groupSize(), c.seed());
+      LoraAdapter adapter = trainer.fineTuning().flatMap(f -> f.adapter()).orElse(null);
       if (adapter != null) {
         pw.printf(Locale.ROOT, "LoRA r=%d alpha=%s on %s: %,d trainable parameters, base weights frozen; KL %s%n",
-            adapter.config().rank(), adapter.config().alpha(), s.loraTargets, adapter.parameterCount(),
-            oc.klCoefficient() > 0 ? oc.klCoefficient() + " to the base model (adapter off)" : "off");
+            adapter.config().rank(), adapter.config().alpha(), String.join(",", c.fineTuning().loraTargets()),
+            adapter.parameterCount(), c.loss().klCoefficient() > 0
+                ? c.loss().klCoefficient() + " to the base model (adapter off)" : "off");
       }
       if (loader != null) {
         pw.printf(Locale.ROOT, "rollouts through %s as model '%s'; the adapter is pushed there before the first"
@@ -413,10 +334,11 @@ final class TrainCommand implements Callable<Integer>, Limits.OptionPhase {
             remoteRollouts.adapterName);
       }
       pw.flush();
-      Map<String, Object> last = trainer.fit(s.iterations);
+      Map<String, Object> last = trainer.fit(c.iterations());
       if (bar != null) {
         bar.close();
       }
+      CheckpointManager checkpoints = trainer.checkpoints().orElseThrow();
       pw.printf(Locale.ROOT, "done: %d iterations; metrics %s; charts %s; checkpoints %s%n", trainer.iteration(),
           metrics.file(), runDir.resolve("charts"), checkpoints.directory());
       checkpoints.best().ifPresent(b -> pw.println("best checkpoint by " + checkpoints.bestMetric().orElseThrow()
@@ -433,6 +355,7 @@ final class TrainCommand implements Callable<Integer>, Limits.OptionPhase {
         pw.println("last iteration: success_rate " + successRates(last, "success_rate"));
       }
       pw.flush();
+      trainer.close();
       return 0;
     } finally {
       for (AutoCloseable r : resources) {
@@ -445,10 +368,55 @@ final class TrainCommand implements Callable<Integer>, Limits.OptionPhase {
     }
   }
 
+  /** The file in the run directory that holds the resolved config. */
+  static final String CONFIG_FILE = "config.json";
+
   /**
-   * Checks every size-type option that was given against its bound, and (for a new run) the response-token limit
-   * and the LoRA rank against the model's config.json: one line per violation, exit code 2.
+   * Writes the resolved config to {@code DIR/config.json} (atomically).
+   *
+   * @param runDir the run directory
+   * @param c the config
    */
+  static void writeConfig(Path runDir, TrainingConfig c) {
+    try {
+      Files.createDirectories(runDir);
+      org.magejvm.api.util.AtomicFiles.writeString(runDir.resolve(CONFIG_FILE), c.toJson());
+    } catch (java.io.IOException e) {
+      throw new TrainingException("cannot write " + runDir.resolve(CONFIG_FILE) + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The config of a new run: the --config file, else the --preset on --env; then the shortcut options, then each
+   * --set, in order.
+   */
+  TrainingConfig resolve(EnvironmentRegistry registry) {
+    TrainingConfig base;
+    if (config != null) {
+      base = TrainingConfig.read(config, registry);
+      if (preset != null) {
+        throw new IllegalArgumentException("give --config FILE or --preset NAME, not both (a config file names its"
+            + " preset)");
+      }
+      if (env != null && !env.equals(base.environment().id())) {
+        base = base.with("environment.id", env);
+      }
+    } else {
+      if (preset == null || env == null) {
+        throw new IllegalArgumentException("a new run needs --preset and --env (or --config FILE), and --out");
+      }
+      base = TrainingPreset.parse(preset).config(registry.require(env));
+    }
+    TrainingConfig.Builder b = base.toBuilder();
+    if (Boolean.TRUE.equals(tiny) && maxNewTokens == null) {
+      b.set("sampling.max_new_tokens", TINY_MAX_NEW_TOKENS).set("credit.max_response_tokens", TINY_MAX_NEW_TOKENS);
+    }
+    for (Map.Entry<String, Object> e : shortcuts()) {
+      b.set(e.getKey(), e.getValue());
+    }
+    return configOptions.apply(b.build());
+  }
+
   private void checkSizes() {
     Limits l = Limits.of(spec)
         .count("--iterations", iterations, 1, Limits.MAX_ITERATIONS, Limits.SANE)
@@ -507,107 +475,76 @@ final class TrainCommand implements Callable<Integer>, Limits.OptionPhase {
     }
   }
 
-  private Settings fresh() {
-    if (preset == null || env == null || out == null) {
-      throw new IllegalArgumentException("a new run needs --preset, --env and --out (or --resume DIR)");
-    }
-    MethodPreset method = MethodPreset.parse(preset);
-    if (!method.trains()) {
-      throw new IllegalArgumentException("preset '" + method.id() + "' is evaluation-only (an untrained prompting"
-          + " baseline); evaluate it with `mage play --preset " + method.id() + " --model DIR`, or train with mage,"
-          + " lamer, gigpo or grpo");
+  private Run fresh() {
+    if (out == null && !configOptions.printConfig) {
+      throw new IllegalArgumentException("a new run needs --out DIR (or --resume DIR)");
     }
     boolean isTiny = Boolean.TRUE.equals(tiny);
-    if (isTiny == (model != null)) {
+    if (isTiny == (model != null) && !configOptions.printConfig) {
       throw new IllegalArgumentException("give exactly one of --model DIR and --tiny");
     }
-    if (!TrainingCheckpoint.list(out.resolve(TrainingCheckpoint.CHECKPOINTS_DIR)).isEmpty()) {
-      // (a run killed before its first checkpoint just starts over: its metrics lines are dropped)
-      throw new IllegalArgumentException(out + " already holds a run with checkpoints; continue it with --resume "
-          + out + ", or choose another --out");
-    }
-    Settings s = new Settings();
-    s.preset = method.id();
-    s.env = env;
-    s.model = model == null ? null : model.toAbsolutePath().normalize().toString();
-    s.tiny = isTiny;
-    // the sizes were checked by checkSizes()
-    if (iterations != null) {
-      s.iterations = iterations;
-    }
-    s.seed = seed == null ? 0 : seed;
-    if (validateEvery != null) {
-      s.validateEvery = validateEvery;
-    }
-    if (checkpointEvery != null) {
-      s.checkpointEvery = checkpointEvery;
-    }
-    if (keep != null) {
-      s.keep = keep;
-    }
-    s.threads = threads;
-    if (lr != null) {
-      s.lr = lr;
-    }
-    if (tasks != null) {
-      s.tasks = tasks;
-    }
-    s.groupSize = groupSize;
-    s.kl = kl;
-    s.maxNewTokens = maxNewTokens;
-    if (valMetaEpisodes != null) {
-      s.valMetaEpisodes = valMetaEpisodes;
-    }
-    if (loraRank != null) {
-      s.loraRank = loraRank;
-      s.loraAlpha = loraAlpha == null ? 2.0 * s.loraRank : loraAlpha;
-      if (!(s.loraAlpha > 0) || Double.isInfinite(s.loraAlpha)) {
-        throw new IllegalArgumentException("--lora-alpha must be finite and > 0, got " + s.loraAlpha);
-      }
-      s.loraTargets = loraTargets == null ? LoraOptions.DEFAULT_TARGETS : loraTargets.trim();
-      LoraOptions.parseTargets(s.loraTargets);
-    } else if (loraAlpha != null || loraTargets != null) {
+    if (loraRank == null && (loraAlpha != null || loraTargets != null)) {
       throw new IllegalArgumentException("--lora-alpha and --lora-targets need --lora-rank");
     }
-    return s;
+    return new Run(model == null ? null : model.toAbsolutePath().normalize().toString(), isTiny);
   }
 
-  /** With --resume only --iterations, --threads, --step-timeout and --progress may be given; anything else must match. */
-  private void refuseChanges(Settings s, Path stateFile) {
+  /**
+   * With --resume: the recorded config, with only the keys a resume may change; any other change is refused naming
+   * the option and the recorded value.
+   */
+  private TrainingConfig refuseChanges(TrainingConfig recorded, Path stateFile) {
     List<String> changed = new ArrayList<>();
-    check(changed, "--preset", preset == null ? null : MethodPreset.parse(preset).id(), s.preset);
-    check(changed, "--env", env, s.env);
-    check(changed, "--model", model == null ? null : model.toAbsolutePath().normalize().toString(), s.model);
-    check(changed, "--tiny", tiny, s.tiny);
-    check(changed, "--seed", seed, s.seed);
-    check(changed, "--validate-every", validateEvery, s.validateEvery);
-    check(changed, "--checkpoint-every", checkpointEvery, s.checkpointEvery);
-    check(changed, "--keep", keep, s.keep);
-    check(changed, "--lr", lr, s.lr);
-    check(changed, "--tasks", tasks, s.tasks);
-    check(changed, "--group-size", groupSize, s.groupSize);
-    check(changed, "--kl", kl, s.kl);
-    check(changed, "--max-new-tokens", maxNewTokens, s.maxNewTokens);
-    check(changed, "--val-meta-episodes", valMetaEpisodes, s.valMetaEpisodes);
-    // --step-timeout is not recorded: like --threads it may change between sessions
-    String noLora = "none: the checkpoint holds full weights";
-    check(changed, "--lora-rank", loraRank, s.lora() ? s.loraRank : noLora);
-    check(changed, "--lora-alpha", loraAlpha, s.lora() ? s.loraAlpha : noLora);
-    check(changed, "--lora-targets", loraTargets, s.lora() ? s.loraTargets : noLora);
-    if (out != null) {
-      changed.add("--out (the run directory is the one being resumed)");
+    if (preset != null && !TrainingPreset.parse(preset).id().equals(recorded.preset())) {
+      changed.add("--preset " + preset + " (recorded: " + recorded.preset() + ")");
+    }
+    if (env != null && !env.equals(recorded.environment().id())) {
+      changed.add("--env " + env + " (recorded: " + recorded.environment().id() + ")");
+    }
+    for (String o : List.of("--config", "--model", "--tiny", "--out", "--set")) {
+      if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
+        changed.add(o + " (the run's config is the one recorded)");
+      }
+    }
+    TrainingConfig.Builder b = recorded.toBuilder();
+    JsonObject before = recorded.toJsonObject();
+    for (Map.Entry<String, Object> e : shortcuts()) {
+      String key = e.getKey();
+      if (RESUMABLE.contains(key)) {
+        b.set(key, e.getValue());
+        continue;
+      }
+      JsonElement was = at(before, key);
+      JsonElement now = at(recorded.with(key, e.getValue()).toJsonObject(), key);
+      if (!now.equals(was)) {
+        String option = OPTION_OF.get(key);
+        String shown = key.startsWith("fine_tuning.") && !recorded.fineTuning().lora()
+            ? "none: the checkpoint holds full weights" : was.isJsonPrimitive() ? was.getAsString() : was.toString();
+        String entry = option + " " + givenText(option) + " (recorded: " + shown + ")";
+        if (!changed.contains(entry)) {
+          changed.add(entry);
+        }
+      }
     }
     if (!changed.isEmpty()) {
-      throw new IllegalArgumentException("--resume continues a run with its recorded settings; these options differ"
-          + " from the ones recorded in " + stateFile + " (field 'run'): " + String.join(", ", changed)
+      throw new IllegalArgumentException("--resume continues a run with its recorded config; these options differ"
+          + " from the one recorded in " + stateFile + " (field 'run'): " + String.join(", ", changed)
           + " (only --iterations, --threads, --step-timeout and --progress may be given)");
     }
+    return b.build();
   }
 
-  private static void check(List<String> changed, String name, Object given, Object recorded) {
-    if (given != null && !Objects.equals(given, recorded)) {
-      changed.add(name + " " + given + " (recorded: " + recorded + ")");
+  private String givenText(String option) {
+    CommandLine.Model.OptionSpec o = spec.commandLine().getParseResult().matchedOption(option);
+    return o == null ? "" : String.valueOf(o.getValue().toString());
+  }
+
+  private static JsonElement at(JsonObject o, String dottedKey) {
+    JsonElement e = o;
+    for (String p : dottedKey.split("\\.")) {
+      e = e.getAsJsonObject().get(p);
     }
+    return e;
   }
 
   private void warnOnThreadChange(TrainingCheckpoint checkpoint) {
@@ -615,7 +552,7 @@ final class TrainCommand implements Callable<Integer>, Limits.OptionPhase {
         ? checkpoint.provenance().getAsJsonObject("threads").get("num_threads") : null;
     String then = saved == null || saved.isJsonNull() ? null : saved.getAsString();
     String now = System.getProperty("ai.djl.pytorch.num_threads");
-    if (!Objects.equals(then, now)) {
+    if (!java.util.Objects.equals(then, now)) {
       spec.commandLine().getErr().println("warning: the checkpoint was written with ai.djl.pytorch.num_threads="
           + then + ", this run uses " + now + "; the resumed metrics will not be bit-identical to an"
           + " uninterrupted run");

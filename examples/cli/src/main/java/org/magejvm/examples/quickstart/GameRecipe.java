@@ -1,7 +1,5 @@
 package org.magejvm.examples.quickstart;
 
-import ai.djl.Device;
-import ai.djl.ndarray.types.DataType;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,23 +10,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Random;
-import org.magejvm.api.AnchorScope;
 import org.magejvm.api.ContextMode;
 import org.magejvm.api.Generation;
 import org.magejvm.api.LanguagePolicy;
 import org.magejvm.api.MetaEpisode;
-import org.magejvm.api.OptimizerConfig;
-import org.magejvm.api.PolicyOptimizer;
-import org.magejvm.api.PolicyOptimizerProvider;
 import org.magejvm.api.PolicyRequest;
 import org.magejvm.api.SamplingConfig;
 import org.magejvm.api.Seat;
 import org.magejvm.api.Turn;
-import org.magejvm.api.plugin.ProviderRegistry;
-import org.magejvm.impl.credit.CreditConfig;
-import org.magejvm.impl.credit.EpisodeScore;
 import org.magejvm.impl.eval.EvaluationMetrics;
 import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
@@ -42,15 +32,14 @@ import org.magejvm.impl.rollout.RolloutConfig;
 import org.magejvm.impl.rollout.RolloutResult;
 import org.magejvm.impl.rollout.Seating;
 import org.magejvm.impl.rollout.Seeds;
-import org.magejvm.impl.train.AdamW;
 import org.magejvm.impl.train.AdamWConfig;
 import org.magejvm.impl.train.MageTrainer;
 import org.magejvm.impl.train.ModelSaver;
-import org.magejvm.impl.train.PolicyUpdater;
-import org.magejvm.impl.train.SupervisedExample;
 import org.magejvm.impl.train.SupervisedResult;
 import org.magejvm.impl.train.SupervisedTrainer;
+import org.magejvm.impl.train.TrainingConfig;
 import org.magejvm.impl.train.TrainingListener;
+import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.impl.train.Transcript;
 import org.magejvm.impl.train.TranscriptWriter;
 import org.magejvm.spi.EnvironmentProvider;
@@ -59,16 +48,12 @@ import org.magejvm.spi.PromptStyle;
 
 /**
  * The shared recipe of the quick start and the method comparisons: a tiny Qwen3 model, a warm start that teaches the
- * action format but not adaptation, training with a method preset, and evaluation per opponent, for one of the
- * {@link Game}s (Kuhn Poker for the quick start; Kuhn Poker or Tic-Tac-Toe for the comparisons).
- *
- * <p>Settings that differ from the reference, and why (also in docs/results.md): the prompt holds the earlier
- * attempts' moves and outcomes ({@link ContextMode#HISTORY_ONLY}) instead of written reflections, because a model of
- * this size writes no useful reflection; compact prompts; a full-batch update per iteration and a higher learning
- * rate, because the batch is small and the model tiny; GiGPO step groups keyed by the whole prompt
- * ({@link AnchorScope#PROMPT}) and an invalid-action penalty of 25 instead of the preset's; and GiGPO's episode-level
- * advantage scored with the whole meta-episode ({@link EpisodeScore#META_EPISODE}) instead of each turn's attempt (see
- * the constants).
+ * action format but not adaptation, training from a {@link TrainingConfig} (the quick start's is the {@code mage}
+ * preset with a small budget: {@link #quickStartConfig}), and evaluation per opponent, for one of the {@link Game}s
+ * (Kuhn Poker for the quick start; Kuhn Poker or Tic-Tac-Toe for the comparisons). The prompts are compact and hold
+ * the earlier attempts' moves and outcomes ({@link ContextMode#HISTORY_ONLY}) rather than written reflections, which a
+ * model of this size cannot write; why the {@code mage} preset's other settings differ from the reference's is said in
+ * {@link TrainingPreset} and docs/configuration.md.
  */
 public final class GameRecipe {
 
@@ -172,150 +157,81 @@ public final class GameRecipe {
    */
   public static final double DEFAULT_REPEAT_SHARE = 0.5;
   /**
-   * The default invalid-action penalty of the quick start. The Kuhn preset's 2.0 (the reference's) is smaller than
-   * what an unreadable answer can gain under the differential return: an attempt cut short by invalid answers scores
-   * 0, so after a lost attempt (-5 or -10) it earns +5 to +10 minus 2, and a small model learns to write nonsense
-   * (measured: invalid-action rate 0.36 after 10 iterations). 25 exceeds the largest possible gain (+20, from -10 to
-   * +10).
-   */
-  public static final double DEFAULT_INVALID_PENALTY = 25.0;
-  /**
    * The default passes of the supervised warm start over its examples. With one pass over 3,200 turns (100 steps at
    * learning rate 3e-3) the tiny model learned only how often to bet: P(BET) was the same in all twelve information
    * states in every seed we probed ({@link KuhnPolicyProbe}; spread 0.001). With four passes at 3e-3 seed 1 learned to
    * bet with the King and pass with the Jack as the scripted players do (spread 0.52) but seed 2 did not; four passes
-   * at 1e-3 ({@link #DEFAULT_WARM_START_LEARNING_RATE}) learned it in both (docs/results.md).
+   * at 1e-3 ({@link #DEFAULT_WARM_START_LEARNING_RATE}) learned it in both (docs/lab-notes.md).
    */
   public static final int DEFAULT_WARM_START_EPOCHS = 4;
   /** The default learning rate of the supervised warm start (see {@link #DEFAULT_WARM_START_EPOCHS}). */
   public static final double DEFAULT_WARM_START_LEARNING_RATE = 1e-3;
-  /**
-   * The default limit of the mean per-token KL divergence one update may cause on its batch's turns before it is redone
-   * with half the learning rate ({@link PolicyUpdater.Settings#maxUpdateKl()}): off. It caught the update that broke
-   * the seed-1 quick start's answer format (0.743 on its batch) but not LaMer's (0.0011 on its batch, which held none
-   * of the states it broke), and even a quarter of the first broke the format (docs/results.md); the anchor check
-   * ({@link #DEFAULT_MAX_ANCHOR_DROP}) catches both.
-   */
-  public static final double DEFAULT_MAX_UPDATE_KL = 0;
-  /**
-   * The default limit of the mean per-token drop of the {@link #ANCHOR_TURNS} anchor answers' log-probability one update
-   * may cause ({@link PolicyUpdater.Settings#maxAnchorDrop()}). Measured on seed 1 (docs/results.md): the updates that
-   * broke the answer format lowered the anchors by 1.078 (MAGE) and 0.106 (LaMer) per token, every other update by at
-   * most 0.005.
-   */
-  public static final double DEFAULT_MAX_ANCHOR_DROP = 0.01;
-  /**
-   * The default episode score of GiGPO's episode-level advantage: the whole meta-episode's outcome ({@link
-   * EpisodeScore#META_EPISODE}), not the reference's per-attempt score. Near the objective's optimum the reference's
-   * score favours repeating a lost line where the optimum switches, and training from the optimum with it drifts away
-   * (pool success rate 0.625 to 0.431 in 40 iterations, against 0.618 with this one; docs/results.md).
-   */
-  public static final EpisodeScore DEFAULT_EPISODE_SCORE = EpisodeScore.META_EPISODE;
-  /**
-   * How many turns of the warm start's scripted players (a fresh sample, not the warm start's own examples) serve as
-   * anchors: answers in the format the model must keep.
-   */
-  public static final int ANCHOR_TURNS = 256;
-  /** The default GiGPO anchors: the whole prompt, so that turns after different earlier attempts are not pooled. */
-  public static final AnchorScope DEFAULT_ANCHORS = AnchorScope.PROMPT;
+  /** The seed stream that turns the recipe's seed into the training config's seed. */
+  public static final long TRAINING_SEED_STREAM = 13;
 
   /**
-   * Settings of a recipe run. Build them with {@link #builder(Path)} (the method comparison's defaults) and copy them
-   * with {@link #toBuilder()}; the canonical constructor validates every component.
+   * The quick start's training config on a game: the {@code mage} preset with the recipe's budget and prompts (8 task
+   * groups, 120 iterations, compact prompts, 16 response tokens, no validation during training: the recipe evaluates
+   * before and after) and the training seed derived from the recipe's seed.
+   *
+   * @param provider the game's environment
+   * @param seed the recipe's seed
+   * @return the config
+   */
+  public static TrainingConfig quickStartConfig(EnvironmentProvider provider, long seed) {
+    return TrainingPreset.MAGE.config(provider).toBuilder()
+        .set("rollout.tasks", 8)
+        .set("rollout.prompt_style", PromptStyle.COMPACT)
+        .set("sampling.max_new_tokens", MAX_NEW_TOKENS)
+        .set("validation.every", 0)
+        .set("iterations", 120)
+        .set("seed", Seeds.derive(seed, TRAINING_SEED_STREAM, 0))
+        .build();
+  }
+
+  /**
+   * Settings of a recipe run: the training config and what the recipe adds around it (the warm start, the
+   * evaluation). Build them with {@link #builder(Path, TrainingConfig)} and copy them with {@link #toBuilder()}; the
+   * canonical constructor validates every component.
    *
    * @param workDir where the tiny model and the warm start are cached
+   * @param training the training run: its environment options and step time-out also apply to the warm start's and
+   *     the evaluations' rollouts
    * @param warmStartExamples supervised examples (turns) of the warm start, one epoch
-   * @param iterations training iterations
-   * @param tasks task groups per iteration
    * @param evalMetaEpisodes meta-episodes per evaluation set
-   * @param learningRate the RL learning rate
-   * @param klCoefficient the KL weight to the warm start (a frozen copy); 0 turns it off
-   * @param miniBatchTurns turns per optimizer step
-   * @param epochs passes over each batch (PPO epochs)
-   * @param seed the model/warm-start seed and the base seed of training and evaluation
+   * @param seed the model/warm-start seed and the base seed of the evaluation (the training config has its own)
    * @param repeatShare the share of warm-start turns that repeat the previous attempt's action (see
    *     {@link #DEFAULT_REPEAT_SHARE}); 0 gives a warm start that never reads the earlier attempts
-   * @param anchors the GiGPO step-group anchors
-   * @param invalidPenalty the invalid-action penalty of credit assignment
    * @param evalTemperature the evaluation's temperature with neither top-p nor top-k (0: greedy), or NaN for the
    *     reference's evaluation sampling (temperature 0.7, top-p 0.8, top-k 20), which turns any action above 0.8
    *     probability into a certainty
-   * @param stepTimeout the limit of one environment call in every rollout of the recipe ({@link
-   *     RolloutConfig#stepTimeout()}), empty for none
-   * @param environmentOptions the game environment's options for every rollout of the recipe (warm start, training
-   *     and evaluation), empty for its defaults
    * @param warmStartEpochs passes of the supervised warm start over its examples (see {@link
    *     #DEFAULT_WARM_START_EPOCHS})
    * @param warmStartLearningRate the supervised warm start's AdamW learning rate (see {@link
    *     #DEFAULT_WARM_START_LEARNING_RATE})
-   * @param maxUpdateKl the largest mean per-token KL divergence one update may cause on its batch before it is
-   *     redone with half the learning rate ({@link PolicyUpdater.Settings#maxUpdateKl()}; see {@link
-   *     #DEFAULT_MAX_UPDATE_KL}), 0 for no check
-   * @param maxAnchorDrop the largest mean per-token drop of the log-probability of {@link #ANCHOR_TURNS} scripted
-   *     answers one update may cause ({@link PolicyUpdater.Settings#maxAnchorDrop()}; see {@link
-   *     #DEFAULT_MAX_ANCHOR_DROP}), 0 for no check
-   * @param episodeScore the episode score of GiGPO's episode-level advantage (see {@link #DEFAULT_EPISODE_SCORE})
-   * @param trajGamma the discount between the attempts of a meta-episode in credit assignment, in [0, 1], or NaN for
-   *     the environment's reference value (Kuhn Poker and Tic-Tac-Toe: 0.6); 1 makes MAGE's differential return of
-   *     an attempt's turn the final attempt's reward, the paper's objective
    */
   public record Settings(
-      Path workDir, int warmStartExamples, int iterations, int tasks, int evalMetaEpisodes, double learningRate,
-      double klCoefficient, int miniBatchTurns, int epochs, long seed, double repeatShare, AnchorScope anchors,
-      double invalidPenalty, double evalTemperature, Optional<Duration> stepTimeout,
-      Map<String, String> environmentOptions, int warmStartEpochs, double warmStartLearningRate,
-      double maxUpdateKl, double maxAnchorDrop, EpisodeScore episodeScore, double trajGamma) {
+      Path workDir, TrainingConfig training, int warmStartExamples, int evalMetaEpisodes, long seed,
+      double repeatShare, double evalTemperature, int warmStartEpochs, double warmStartLearningRate) {
 
     /**
      * Validates.
      *
      * @param workDir work directory
+     * @param training training config
      * @param warmStartExamples warm-start examples
-     * @param iterations iterations
-     * @param tasks tasks
      * @param evalMetaEpisodes evaluation size
-     * @param learningRate learning rate
-     * @param klCoefficient KL weight
-     * @param miniBatchTurns minibatch
-     * @param epochs epochs
      * @param seed seed
      * @param repeatShare warm-start repeat share
-     * @param anchors anchors
-     * @param invalidPenalty invalid-action penalty
      * @param evalTemperature evaluation temperature, NaN for the reference's evaluation sampling
-     * @param stepTimeout environment call limit
-     * @param environmentOptions environment options
      * @param warmStartEpochs warm-start epochs
      * @param warmStartLearningRate warm-start learning rate
-     * @param maxUpdateKl the update's KL limit, 0 for none
-     * @param maxAnchorDrop the anchors' log-probability drop limit, 0 for none
-     * @param episodeScore the episode score of GiGPO's episode-level advantage
-     * @param trajGamma the discount between attempts, NaN for the environment's
      */
     public Settings {
       Objects.requireNonNull(workDir, "workDir");
-      Objects.requireNonNull(episodeScore, "episodeScore");
-      Objects.requireNonNull(anchors, "anchors");
-      Objects.requireNonNull(stepTimeout, "stepTimeout");
-      environmentOptions = Map.copyOf(environmentOptions);
-      if (warmStartExamples < 1 || iterations < 0 || tasks < 1 || evalMetaEpisodes < 1 || miniBatchTurns < 1
-          || epochs < 1) {
-        throw new IllegalArgumentException("warm-start examples, tasks, evaluation size, minibatch and epochs must be"
-            + " >= 1 and iterations >= 0");
-      }
-      if (!(learningRate > 0) || Double.isInfinite(learningRate)) {
-        throw new IllegalArgumentException("the learning rate must be finite and > 0, got " + learningRate);
-      }
-      if (!(klCoefficient >= 0) || Double.isInfinite(klCoefficient)) {
-        throw new IllegalArgumentException("the KL weight must be finite and >= 0, got " + klCoefficient);
-      }
-      if (!(maxAnchorDrop >= 0) || Double.isInfinite(maxAnchorDrop)) {
-        throw new IllegalArgumentException("the anchors' drop limit must be finite and >= 0 (0: no check), got "
-            + maxAnchorDrop);
-      }
-      if (!(maxUpdateKl >= 0) || Double.isInfinite(maxUpdateKl)) {
-        throw new IllegalArgumentException("the update's KL limit must be finite and >= 0 (0: no check), got "
-            + maxUpdateKl);
+      Objects.requireNonNull(training, "training");
+      if (warmStartExamples < 1 || evalMetaEpisodes < 1) {
+        throw new IllegalArgumentException("warm-start examples and the evaluation size must be >= 1");
       }
       if (warmStartEpochs < 1) {
         throw new IllegalArgumentException("the warm start needs at least 1 epoch, got " + warmStartEpochs);
@@ -327,57 +243,34 @@ public final class GameRecipe {
       if (!(repeatShare >= 0 && repeatShare <= 1)) {
         throw new IllegalArgumentException("the warm start's repeat share must be in [0, 1], got " + repeatShare);
       }
-      if (!(invalidPenalty >= 0) || Double.isInfinite(invalidPenalty)) {
-        throw new IllegalArgumentException("the invalid-action penalty must be finite and >= 0, got "
-            + invalidPenalty);
-      }
       if (!Double.isNaN(evalTemperature) && !(evalTemperature >= 0 && evalTemperature <= 10)) {
         throw new IllegalArgumentException("the evaluation temperature must be in [0, 10] (0: greedy), got "
             + evalTemperature);
       }
-      if (!Double.isNaN(trajGamma) && !(trajGamma >= 0 && trajGamma <= 1)) {
-        throw new IllegalArgumentException("the discount between attempts must be in [0, 1] (NaN: the environment's),"
-            + " got " + trajGamma);
-      }
     }
 
     /**
-     * A builder with the defaults of {@code mage experiment}: 3,200 warm-start examples, 40 iterations of 4 task
-     * groups, 48 evaluation meta-episodes, learning rate 5e-4, KL weight 1.0, minibatches of 512 turns, 1 epoch, seed 1,
-     * the environment's attempt discount, and the {@code DEFAULT_*} constants of {@link GameRecipe} for the rest ({@code
-     * mage quickstart} trains with 120 iterations of 8 groups and attempt discount 1).
+     * A builder with the recipe's defaults: 3,200 warm-start examples, 48 evaluation meta-episodes, seed 1, and the
+     * {@code DEFAULT_*} constants of {@link GameRecipe} for the warm start.
      *
      * @param workDir where the tiny model and the warm start are cached
+     * @param training the training config
      * @return the builder
      */
-    public static Builder builder(Path workDir) {
-      return new Builder(workDir);
+    public static Builder builder(Path workDir, TrainingConfig training) {
+      return new Builder(workDir, training);
     }
 
     /** @return a builder preset with these settings */
     public Builder toBuilder() {
-      Builder b = new Builder(workDir);
+      Builder b = new Builder(workDir, training);
       b.warmStartExamples = warmStartExamples;
-      b.iterations = iterations;
-      b.tasks = tasks;
       b.evalMetaEpisodes = evalMetaEpisodes;
-      b.learningRate = learningRate;
-      b.klCoefficient = klCoefficient;
-      b.miniBatchTurns = miniBatchTurns;
-      b.epochs = epochs;
       b.seed = seed;
       b.repeatShare = repeatShare;
-      b.anchors = anchors;
-      b.invalidPenalty = invalidPenalty;
       b.evalTemperature = evalTemperature;
-      b.stepTimeout = stepTimeout;
-      b.environmentOptions = environmentOptions;
       b.warmStartEpochs = warmStartEpochs;
       b.warmStartLearningRate = warmStartLearningRate;
-      b.maxUpdateKl = maxUpdateKl;
-      b.maxAnchorDrop = maxAnchorDrop;
-      b.episodeScore = episodeScore;
-      b.trajGamma = trajGamma;
       return b;
     }
 
@@ -392,34 +285,31 @@ public final class GameRecipe {
     /** Builds {@link Settings}; every value has a default, and {@link #build()} validates them all. */
     public static final class Builder {
       private final Path workDir;
+      private TrainingConfig training;
       private int warmStartExamples = 3200;
-      private int iterations = 40;
-      private int tasks = 4;
       private int evalMetaEpisodes = 48;
-      private double learningRate = 5e-4;
-      private double klCoefficient = 1.0;
-      private int miniBatchTurns = 512;
-      private int epochs = 1;
       private long seed = 1;
       private double repeatShare = DEFAULT_REPEAT_SHARE;
-      private AnchorScope anchors = DEFAULT_ANCHORS;
-      private double invalidPenalty = DEFAULT_INVALID_PENALTY;
       private double evalTemperature = Double.NaN;
-      private Optional<Duration> stepTimeout = Optional.empty();
-      private Map<String, String> environmentOptions = Map.of();
       private int warmStartEpochs = DEFAULT_WARM_START_EPOCHS;
       private double warmStartLearningRate = DEFAULT_WARM_START_LEARNING_RATE;
-      private double maxUpdateKl = DEFAULT_MAX_UPDATE_KL;
-      private double maxAnchorDrop = DEFAULT_MAX_ANCHOR_DROP;
-      private EpisodeScore episodeScore = DEFAULT_EPISODE_SCORE;
-      private double trajGamma = Double.NaN;
 
-      private Builder(Path workDir) {
+      private Builder(Path workDir, TrainingConfig training) {
         this.workDir = Objects.requireNonNull(workDir, "workDir");
+        this.training = Objects.requireNonNull(training, "training");
       }
 
       /**
-       * @param v supervised examples (turns) of the warm start (default 3,200)
+       * @param v the training config
+       * @return this builder
+       */
+      public Builder optTraining(TrainingConfig v) {
+        training = v;
+        return this;
+      }
+
+      /**
+       * @param v supervised warm-start examples
        * @return this builder
        */
       public Builder optWarmStartExamples(int v) {
@@ -428,25 +318,7 @@ public final class GameRecipe {
       }
 
       /**
-       * @param v training iterations (default 40)
-       * @return this builder
-       */
-      public Builder optIterations(int v) {
-        iterations = v;
-        return this;
-      }
-
-      /**
-       * @param v task groups per iteration (default 4)
-       * @return this builder
-       */
-      public Builder optTasks(int v) {
-        tasks = v;
-        return this;
-      }
-
-      /**
-       * @param v meta-episodes per evaluation set (default 48)
+       * @param v meta-episodes per evaluation set
        * @return this builder
        */
       public Builder optEvalMetaEpisodes(int v) {
@@ -455,43 +327,7 @@ public final class GameRecipe {
       }
 
       /**
-       * @param v the reinforcement-learning phase's learning rate (default 5e-4)
-       * @return this builder
-       */
-      public Builder optLearningRate(double v) {
-        learningRate = v;
-        return this;
-      }
-
-      /**
-       * @param v the KL weight to the warm start, 0 for none (default 1.0)
-       * @return this builder
-       */
-      public Builder optKlCoefficient(double v) {
-        klCoefficient = v;
-        return this;
-      }
-
-      /**
-       * @param v turns per optimizer step (default 512)
-       * @return this builder
-       */
-      public Builder optMiniBatchTurns(int v) {
-        miniBatchTurns = v;
-        return this;
-      }
-
-      /**
-       * @param v passes over each batch (default 1)
-       * @return this builder
-       */
-      public Builder optEpochs(int v) {
-        epochs = v;
-        return this;
-      }
-
-      /**
-       * @param v the model/warm-start seed and the base seed of training and evaluation (default 1)
+       * @param v the model, warm-start and evaluation seed
        * @return this builder
        */
       public Builder optSeed(long v) {
@@ -500,8 +336,7 @@ public final class GameRecipe {
       }
 
       /**
-       * @param v the share of warm-start turns that repeat the previous attempt's action (default {@link
-       *     #DEFAULT_REPEAT_SHARE})
+       * @param v the warm start's repeat share (default {@link #DEFAULT_REPEAT_SHARE})
        * @return this builder
        */
       public Builder optRepeatShare(double v) {
@@ -510,26 +345,7 @@ public final class GameRecipe {
       }
 
       /**
-       * @param v the GiGPO step-group anchors (default {@link #DEFAULT_ANCHORS})
-       * @return this builder
-       */
-      public Builder optAnchors(AnchorScope v) {
-        anchors = v;
-        return this;
-      }
-
-      /**
-       * @param v the invalid-action penalty (default {@link #DEFAULT_INVALID_PENALTY})
-       * @return this builder
-       */
-      public Builder optInvalidPenalty(double v) {
-        invalidPenalty = v;
-        return this;
-      }
-
-      /**
-       * @param v the evaluation temperature with neither top-p nor top-k, 0 for greedy, NaN for the reference's
-       *     evaluation sampling (default NaN)
+       * @param v the evaluation temperature, NaN for the reference's evaluation sampling
        * @return this builder
        */
       public Builder optEvalTemperature(double v) {
@@ -538,27 +354,7 @@ public final class GameRecipe {
       }
 
       /**
-       * @param v the limit of one environment call, empty for none (default empty)
-       * @return this builder
-       */
-      public Builder optStepTimeout(Optional<Duration> v) {
-        stepTimeout = v;
-        return this;
-      }
-
-      /**
-       * @param v the game environment's options (for Kuhn Poker {@code reward=win-loss}), empty for its defaults
-       *     (default empty)
-       * @return this builder
-       */
-      public Builder optEnvironmentOptions(Map<String, String> v) {
-        environmentOptions = v;
-        return this;
-      }
-
-      /**
-       * @param epochs passes of the supervised warm start over its examples (default {@link
-       *     #DEFAULT_WARM_START_EPOCHS})
+       * @param epochs passes of the warm start (default {@link #DEFAULT_WARM_START_EPOCHS})
        * @param lr its learning rate (default {@link #DEFAULT_WARM_START_LEARNING_RATE})
        * @return this builder
        */
@@ -568,51 +364,10 @@ public final class GameRecipe {
         return this;
       }
 
-      /**
-       * @param v the update's KL limit, 0 for none (default {@link #DEFAULT_MAX_UPDATE_KL})
-       * @return this builder
-       */
-      public Builder optMaxUpdateKl(double v) {
-        maxUpdateKl = v;
-        return this;
-      }
-
-      /**
-       * @param v the anchors' log-probability drop limit, 0 for none (default {@link #DEFAULT_MAX_ANCHOR_DROP})
-       * @return this builder
-       */
-      public Builder optMaxAnchorDrop(double v) {
-        maxAnchorDrop = v;
-        return this;
-      }
-
-      /**
-       * @param v the episode score of GiGPO's episode-level advantage (default {@link #DEFAULT_EPISODE_SCORE})
-       * @return this builder
-       */
-      public Builder optEpisodeScore(EpisodeScore v) {
-        episodeScore = v;
-        return this;
-      }
-
-      /**
-       * @param v the discount between attempts in [0, 1], NaN for the environment's reference value (default NaN)
-       * @return this builder
-       */
-      public Builder optTrajGamma(double v) {
-        trajGamma = v;
-        return this;
-      }
-
-      /**
-       * @return the validated settings
-       * @throws IllegalArgumentException naming the first value out of range
-       */
+      /** @return the settings, validated */
       public Settings build() {
-        return new Settings(workDir, warmStartExamples, iterations, tasks, evalMetaEpisodes, learningRate,
-            klCoefficient, miniBatchTurns, epochs, seed, repeatShare, anchors, invalidPenalty, evalTemperature,
-            stepTimeout, environmentOptions, warmStartEpochs, warmStartLearningRate, maxUpdateKl, maxAnchorDrop,
-            episodeScore, trajGamma);
+        return new Settings(workDir, training, warmStartExamples, evalMetaEpisodes, seed, repeatShare,
+            evalTemperature, warmStartEpochs, warmStartLearningRate);
       }
     }
   }
@@ -658,17 +413,14 @@ public final class GameRecipe {
     return settings;
   }
 
-  /**
-   * @return the discount between attempts in credit assignment: the settings' ({@link Settings#trajGamma()}), or the
-   *     environment's reference value when they leave it open
-   */
+  /** @return the discount between attempts in credit assignment (the training config's {@code credit.gamma_traj}) */
   public double trajGamma() {
-    return Double.isNaN(settings.trajGamma()) ? provider.defaults().trajGamma() : settings.trajGamma();
+    return settings.training().credit().gammaTraj();
   }
 
-  /** @return the environment options of every rollout (the settings') */
+  /** @return the environment options of every rollout (the training config's {@code environment.options}) */
   public Map<String, String> environmentOptions() {
-    return settings.environmentOptions();
+    return settings.training().environment().options();
   }
 
   /**
@@ -844,23 +596,6 @@ public final class GameRecipe {
     return transcripts(count, 9, 10);
   }
 
-  /**
-   * The anchor turns of the update check: {@link #ANCHOR_TURNS} scripted turns (drawn apart from the warm start's
-   * examples) as the policy sees them, the prompt rendered by its chat template and the answer ended by its first
-   * stop token.
-   *
-   * @param policy the policy being trained
-   * @return the anchor rows
-   */
-  public List<PolicyUpdater.Row> anchorTurns(DjlLanguagePolicy policy) {
-    List<PolicyUpdater.Row> rows = new ArrayList<>(ANCHOR_TURNS);
-    for (SupervisedExample e : SupervisedTrainer.tokenize(transcripts(ANCHOR_TURNS, 16, 17), policy.tokenizer(),
-        policy.chatTemplate(), policy.templateVariables(), policy.stopTokenIds().iterator().next())) {
-      rows.add(new PolicyUpdater.Row(e.promptIds(), e.responseIds(), null, 0));
-    }
-    return rows;
-  }
-
   private List<Transcript> transcripts(int count, int configStream, int playerStream) {
     List<Transcript> out = new ArrayList<>(count);
     int round = 0;
@@ -897,7 +632,10 @@ public final class GameRecipe {
         .optContextMode(method.multiEpisode() ? ContextMode.HISTORY_ONLY : ContextMode.NONE)
         .optPromptStyle(PromptStyle.COMPACT)
         .optSampling(SamplingConfig.training(MAX_NEW_TOKENS));
-    settings.stepTimeout().ifPresent(b::optStepTimeout);
+    double timeout = settings.training().rollout().stepTimeoutSeconds();
+    if (timeout > 0) {
+      b.optStepTimeout(Duration.ofNanos(Math.round(timeout * 1e9)));
+    }
     b.optEnvironmentOptions(environmentOptions());
     return b;
   }
@@ -914,61 +652,39 @@ public final class GameRecipe {
   }
 
   /**
-   * Trains a policy in place with a method preset.
+   * The training config of a method in this recipe: the settings' config ({@link Settings#training()}) with the
+   * method's returns, estimator, group size, attempts and context swapped in (single-episode methods see no earlier
+   * attempt; multi-episode ones keep the config's context), so that every method trains on the same budget, the
+   * same prompts and the same update settings.
    *
-   * @param method mage, lamer, gigpo or grpo
-   * @param policy the policy (loaded from the warm start)
-   * @param referenceDir the directory of the frozen reference (the warm start) for the KL term
-   * @param listeners training listeners
+   * @param method a training method
+   * @return its config
    */
-  public void train(MethodPreset method, DjlLanguagePolicy policy, Path referenceDir,
-      List<TrainingListener> listeners) {
-    train(method, policy, referenceDir, listeners, settings.seed());
+  public TrainingConfig trainingConfig(MethodPreset method) {
+    TrainingConfig base = settings.training();
+    TrainingConfig m = TrainingPreset.parse(method.id()).config(provider);
+    return base.toBuilder()
+        .set("preset", method == MethodPreset.MAGE ? base.preset() : m.preset())
+        .set("credit.meta_return", m.credit().metaReturn())
+        .set("advantages.estimator", m.advantages().estimator())
+        .set("rollout.group_size", m.rollout().groupSize())
+        .set("rollout.episodes", m.rollout().episodes())
+        .set("rollout.context_mode", method.multiEpisode() ? base.rollout().contextMode() : ContextMode.NONE)
+        .build();
   }
 
   /**
-   * Trains a policy in place with a method preset and a training seed of its own (the rollouts of iteration i are
-   * drawn from this seed; the warm start and the evaluation sets keep the settings' seed).
+   * Trains the policy (in place) as the config describes ({@link MageTrainer#create}).
    *
-   * @param method mage, lamer, gigpo or grpo
-   * @param policy the policy (loaded from the warm start)
-   * @param referenceDir the directory of the frozen reference (the warm start) for the KL term
+   * @param config the training config
+   * @param policy the warm-started policy
    * @param listeners training listeners
-   * @param trainingSeed the seed of the training rollouts
    */
-  public void train(MethodPreset method, DjlLanguagePolicy policy, Path referenceDir,
-      List<TrainingListener> listeners, long trainingSeed) {
-    Qwen3Model model = MageTrainer.modelOf(policy);
-    model.weights().requireGradients(true);
-    OptimizerConfig oc = OptimizerConfig.builder().optKlCoefficient(settings.klCoefficient())
-        .optAnchorScope(settings.anchors())
-        .optLearningRate(settings.learningRate()).build();
-    PolicyOptimizer optimizer = ProviderRegistry.discover(PolicyOptimizerProvider.class)
-        .require(method.optimizerId().orElseThrow()).create(oc);
-    try (AdamW adamw = new AdamW(model.weights().parameters(), AdamWConfig.of(oc));
-        Qwen3Model reference = settings.klCoefficient() > 0
-            ? Qwen3Checkpoint.loadModel(referenceDir, Device.cpu(), DataType.FLOAT32) : null) {
-      MageTrainer.Builder b = MageTrainer.builder()
-          .setRegistry(registry)
-          .setPolicy(policy)
-          .setRollout(rollout(method, settings.tasks()).build())
-          .setCredit(CreditConfig.forEnvironment(provider.defaults()).optMetaReturn(method.metaReturn().orElseThrow())
-              .optInvalidPenalty(settings.invalidPenalty())
-              .optEpisodeScore(settings.episodeScore())
-              .optGammaTraj(trajGamma())
-              .build())
-          .setOptimizer(optimizer)
-          .setAdamW(adamw)
-          .optReference(reference)
-          .optUpdateSettings(new PolicyUpdater.Settings(settings.miniBatchTurns(), 64, settings.epochs(), true, true,
-              settings.maxUpdateKl(), settings.maxAnchorDrop()))
-          .optAnchorTurns(settings.maxAnchorDrop() > 0 ? anchorTurns(policy) : List.of())
-          .optValidateEvery(0)
-          .optSeed(Seeds.derive(trainingSeed, 13, 0));
-      listeners.forEach(b::addListener);
-      b.build().fit(settings.iterations());
-    } finally {
-      model.weights().requireGradients(false);
+  public void train(TrainingConfig config, DjlLanguagePolicy policy, List<TrainingListener> listeners) {
+    MageTrainer.Builder b = MageTrainer.builder(config, policy, registry);
+    listeners.forEach(b::addListener);
+    try (MageTrainer trainer = b.build()) {
+      trainer.fit(config.iterations());
     }
   }
 

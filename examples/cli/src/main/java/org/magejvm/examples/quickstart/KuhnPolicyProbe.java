@@ -181,8 +181,9 @@ public final class KuhnPolicyProbe {
   public static void main(String[] args) {
     PrintWriter out = new PrintWriter(System.out, true);
     GameRecipe recipe = new GameRecipe(org.magejvm.spi.EnvironmentRegistry.discover(),
-        GameRecipe.Settings.builder(java.nio.file.Path.of(".")).optWarmStartExamples(1).optIterations(0)
-            .optTasks(1).optEvalMetaEpisodes(1).build(), out);
+        GameRecipe.Settings.builder(java.nio.file.Path.of("."), GameRecipe.quickStartConfig(
+            org.magejvm.spi.EnvironmentRegistry.discover().require(GameRecipe.KUHN.environment()), 1))
+            .optWarmStartExamples(1).optEvalMetaEpisodes(1).build(), out);
     List<MetaEpisode> games = recipe.probeMetaEpisodes(KuhnQuickStart.PROBE_META_EPISODES);
     for (String dir : args) {
       try (DjlLanguagePolicy policy = recipe.load(java.nio.file.Path.of(dir))) {

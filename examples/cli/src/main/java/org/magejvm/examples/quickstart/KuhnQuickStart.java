@@ -13,6 +13,7 @@ import org.magejvm.impl.env.kuhn.KuhnOptimumPolicy;
 import org.magejvm.impl.env.kuhn.KuhnPokerProvider;
 import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
+import org.magejvm.impl.train.TrainingConfig;
 import org.magejvm.impl.train.TrainingListener;
 import org.magejvm.spi.EnvironmentRegistry;
 
@@ -66,11 +67,14 @@ public final class KuhnQuickStart {
       printTable("Before training (the warm start)", before, ceiling);
       java.util.List<org.magejvm.api.MetaEpisode> probePrompts = recipe.probeMetaEpisodes(PROBE_META_EPISODES);
       KuhnPolicyProbe.Result probeBefore = KuhnPolicyProbe.probe(policy, probePrompts);
-      out.printf(Locale.ROOT, "%nTraining with %s: %d iterations of %d x %d meta-episodes, episode score %s, attempt"
-          + " discount %s, environment options %s%n", method.id(), settings.iterations(), settings.tasks(),
-          method.trainingGroupSize(), settings.episodeScore(), recipe.trajGamma(), recipe.environmentOptions());
+      TrainingConfig config = recipe.trainingConfig(method);
+      out.printf(Locale.ROOT, "%nTraining with preset %s: %d iterations of %d x %d meta-episodes, episode score %s,"
+          + " attempt discount %s, environment options %s (the whole config: --print-config)%n", config.preset(),
+          config.iterations(), config.rollout().tasks(), config.rollout().groupSize(),
+          config.credit().episodeScore().name().toLowerCase(Locale.ROOT), recipe.trajGamma(),
+          recipe.environmentOptions());
       out.flush();
-      recipe.train(method, policy, warm, listeners);
+      recipe.train(config, policy, listeners);
       Path trained = settings.workDir().resolve(TRAINED_DIR);
       org.magejvm.impl.train.ModelSaver.save(org.magejvm.impl.train.MageTrainer.modelOf(policy), warm, trained);
       out.println("Trained model (Hugging Face layout): " + trained);
@@ -231,41 +235,5 @@ public final class KuhnQuickStart {
     m.put("history_shift", r.historyShift());
     m.put("repeat_probability", r.repeatProbability());
     return m;
-  }
-
-  /**
-   * Experiments from the command line: {@code workDir method warmExamples iterations tasks evalN lr kl miniBatch
-   * seed [epochs [repeatShare anchors invalidPenalty [warmStartEpochs warmStartLr]]]}. Unlike {@code mage quickstart},
-   * the warm start defaults to one pass at 3e-3 (the recipe of the runs made through this entry point).
-   *
-   * @param args the arguments
-   */
-  public static void main(String[] args) {
-    GameRecipe.Settings.Builder b = GameRecipe.Settings.builder(Path.of(args[0]))
-        .optWarmStartExamples(Integer.parseInt(args[2])).optIterations(Integer.parseInt(args[3]))
-        .optTasks(Integer.parseInt(args[4])).optEvalMetaEpisodes(Integer.parseInt(args[5]))
-        .optLearningRate(Double.parseDouble(args[6])).optKlCoefficient(Double.parseDouble(args[7]))
-        .optMiniBatchTurns(Integer.parseInt(args[8])).optSeed(Long.parseLong(args[9]))
-        .optEpochs(args.length > 10 ? Integer.parseInt(args[10]) : 1)
-        .optRepeatShare(args.length > 11 ? Double.parseDouble(args[11]) : GameRecipe.DEFAULT_REPEAT_SHARE)
-        .optAnchors(args.length > 11 ? org.magejvm.api.AnchorScope.valueOf(args[12]) : GameRecipe.DEFAULT_ANCHORS)
-        .optInvalidPenalty(args.length > 11 ? Double.parseDouble(args[13]) : GameRecipe.DEFAULT_INVALID_PENALTY)
-        // the one-pass warm start unless told otherwise: the runs of docs/results.md made through this entry point
-        // used it
-        .optWarmStart(args.length > 14 ? Integer.parseInt(args[14]) : 1,
-            args.length > 15 ? Double.parseDouble(args[15]) : 3e-3);
-    GameRecipe.Settings s = b.build();
-    PrintWriter out = new PrintWriter(System.out, true);
-    List<TrainingListener> listeners = new ArrayList<>();
-    listeners.add(new TrainingListener() {
-      @Override
-      public void onIterationEnd(int iteration, Map<String, Object> m) {
-        out.printf(Locale.ROOT, "  it %3d  sr0 %.3f sr2 %.3f inv %.3f |A| %.2f rows %s ent %.3f %.1fs%n",
-            iteration, m.get("success_rate[0]"), m.get("success_rate[2]"), m.get("invalid_action_rate"),
-            m.get("mean_abs_advantage"), m.get("trained_turns"), m.getOrDefault("actor/entropy", Double.NaN),
-            m.get("timing/iteration_s"));
-      }
-    });
-    new KuhnQuickStart(EnvironmentRegistry.discover(), out).run(s, MethodPreset.valueOf(args[1]), listeners);
   }
 }

@@ -94,8 +94,11 @@ public final class MethodsExperiment {
         Path runDir = settings.workDir().resolve(method.id() + game.cacheSuffix() + "-seed" + seed);
         try (DjlLanguagePolicy policy = base.load(warm);
             MetricsFileListener metrics = new MetricsFileListener(runDir)) {
-          base.train(method, policy, warm, List.of(metrics), seed);
-          ContextMode context = method.multiEpisode() ? ContextMode.HISTORY_ONLY : ContextMode.NONE;
+          base.train(base.trainingConfig(method).with("seed",
+              org.magejvm.impl.rollout.Seeds.derive(seed, GameRecipe.TRAINING_SEED_STREAM, 0)), policy,
+              List.of(metrics));
+          ContextMode context = method.multiEpisode() ? settings.training().rollout().contextMode()
+              : ContextMode.NONE;
           Map<String, Double> summary = summary(base.evaluate(policy, context));
           out.printf(Locale.ROOT, "  %s seed %d:", method.id(), seed);
           printLine(summary);

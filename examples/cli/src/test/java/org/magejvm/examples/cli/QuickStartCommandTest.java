@@ -10,14 +10,15 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.magejvm.examples.quickstart.GameRecipe;
+import org.magejvm.impl.train.TrainingConfig;
 
 /** The quick start end to end on a very small budget: the pipeline, the files it writes and its JSON output. */
 class QuickStartCommandTest {
 
   @Test
   void trainsAndPrintsBeforeAndAfterAsJson(@TempDir Path dir) throws Exception {
-    CliRun run = CliRun.of("quickstart", "--work-dir", dir.toString(), "--warm-start-examples", "64",
-        "--iterations", "1", "--tasks", "1", "--eval-meta-episodes", "4", "--json");
+    CliRun run = CliRun.of("quickstart", "--work-dir", dir.toString(), "--quick", "--iterations", "1", "--set",
+        "rollout.tasks=1", "--json");
     assertThat(run.code()).as(run.err()).isZero();
     JsonObject root = JsonParser.parseString(run.out()).getAsJsonObject();
     assertThat(root.keySet()).containsExactly("before", "after", "after_without_history", "ceiling", "optimum",
@@ -37,7 +38,7 @@ class QuickStartCommandTest {
         assertThat(m.has(opp + "/score[0]")).isTrue();
         assertThat(m.has(opp + "/score[2]")).isTrue();
       }
-      assertThat(m.get("cfr/meta_episodes").getAsInt()).isEqualTo(4);
+      assertThat(m.get("cfr/meta_episodes").getAsInt()).isEqualTo(16);
     }
     // the ceiling is the adaptive scripted player: it never writes an invalid action
     assertThat(root.getAsJsonObject("ceiling").get("aggressive/invalid_action_rate").getAsDouble()).isZero();
@@ -50,7 +51,7 @@ class QuickStartCommandTest {
       assertThat(optimum.get(opp + "/invalid_action_rate").getAsDouble()).isZero();
     }
     assertThat(dir.resolve("warm-start").resolve("model.safetensors")).exists();
-    assertThat(dir.resolve("warm-start-transcripts.jsonl")).exists();
+    assertThat(TrainingConfig.fromJson(Files.readString(dir.resolve("config.json"))).rollout().tasks()).isEqualTo(1);
     assertThat(Files.readAllLines(dir.resolve("metrics.jsonl"))).hasSize(1);
     assertThat(dir.resolve("trained").resolve("model.safetensors")).exists();
     assertThat(dir.resolve("trained").resolve("config.json")).exists();
@@ -59,8 +60,8 @@ class QuickStartCommandTest {
 
   @Test
   void theDefaultWarmStartComesFromTheJarAndEveryUpdateIsChecked(@TempDir Path dir) throws Exception {
-    CliRun run = CliRun.of("quickstart", "--work-dir", dir.toString(), "--iterations", "2", "--tasks", "1",
-        "--eval-meta-episodes", "4");
+    CliRun run = CliRun.of("quickstart", "--work-dir", dir.toString(), "--quick", "--iterations", "2", "--set",
+        "rollout.tasks=1");
     assertThat(run.code()).as(run.err()).isZero();
     assertThat(run.out()).contains("Warm start: the one shipped with mage").doesNotContain("supervised training")
         .contains("optimum of the objective", "score[0]");
@@ -79,8 +80,7 @@ class QuickStartCommandTest {
       }
     }
     // a second run finds it in the work directory like any cached warm start
-    CliRun again = CliRun.of("quickstart", "--work-dir", dir.toString(), "--iterations", "0", "--tasks", "1",
-        "--eval-meta-episodes", "1");
+    CliRun again = CliRun.of("quickstart", "--work-dir", dir.toString(), "--quick", "--iterations", "0");
     assertThat(again.code()).as(again.err()).isZero();
     assertThat(again.out()).doesNotContain("Warm start:");
   }
@@ -88,7 +88,7 @@ class QuickStartCommandTest {
   @Test
   void theMethodComparisonPrintsOneTablePerMetricAndTheOptimumOfItsDiscount(@TempDir Path dir) {
     CliRun run = CliRun.of("experiment", "kuhn-methods", "--work-dir", dir.toString(), "--warm-start-examples", "64",
-        "--iterations", "0", "--eval-meta-episodes", "2", "--seeds", "1", "--methods", "gigpo", "--traj-gamma", "1");
+        "--iterations", "0", "--eval-meta-episodes", "2", "--seeds", "1", "--methods", "gigpo", "--set", "credit.gamma_traj=1");
     assertThat(run.code()).as(run.err()).isZero();
     assertThat(run.out()).contains("optimum of the objective (attempt discount 1.0) on the same sets:")
         .contains("  gigpo seed 1: pool/success_rate[0] ");
@@ -103,13 +103,39 @@ class QuickStartCommandTest {
 
   @Test
   void anEnvironmentOptionTheGameRefusesIsAUsageErrorNamingIt(@TempDir Path dir) {
-    CliRun unknown = CliRun.of("quickstart", "--work-dir", dir.toString(), "--env-option", "cards=5");
+    CliRun unknown = CliRun.of("quickstart", "--work-dir", dir.toString(), "--set", "environment.options.cards=5");
     assertThat(unknown.code()).isEqualTo(2);
-    assertThat(unknown.err()).contains("--env-option").contains("cards").contains("reward");
-    CliRun badValue = CliRun.of("experiment", "kuhn-methods", "--work-dir", dir.toString(), "--env-option",
-        "reward=money");
+    assertThat(unknown.err()).contains("environment.options").contains("cards").contains("reward");
+    CliRun badValue = CliRun.of("experiment", "kuhn-methods", "--work-dir", dir.toString(), "--set",
+        "environment.options.reward=money");
     assertThat(badValue.code()).isEqualTo(2);
-    assertThat(badValue.err()).contains("--env-option").contains("'money'").contains("win-loss");
+    assertThat(badValue.err()).contains("environment.options").contains("'money'").contains("win-loss");
     assertThat(dir.resolve("warm-start")).doesNotExist();
+  }
+
+  @Test
+  void theQuickStartAndTrainWithTheMagePresetPrintTheSameAlgorithm(@TempDir Path dir) throws Exception {
+    CliRun quick = CliRun.of("quickstart", "--work-dir", dir.toString(), "--print-config");
+    assertThat(quick.code()).as(quick.err()).isZero();
+    CliRun train = CliRun.of("train", "--preset", "mage", "--env", "mage-kuhn-poker", "--model",
+        dir.resolve("any-model").toString(), "--out", dir.resolve("run").toString(), "--print-config");
+    assertThat(train.code()).as(train.err()).isZero();
+    TrainingConfig q = TrainingConfig.fromJson(quick.out());
+    TrainingConfig t = TrainingConfig.fromJson(train.out());
+    assertThat(q.algorithmJson()).isEqualTo(t.algorithmJson());
+    assertThat(q.preset()).isEqualTo("mage").isEqualTo(t.preset());
+    // the budget differs (the quick start's is small), the algorithm does not
+    assertThat(q.rollout().tasks()).isEqualTo(8);
+    assertThat(t.rollout().tasks()).isEqualTo(16);
+    assertThat(dir.resolve("config.json")).doesNotExist();
+  }
+
+  @Test
+  void aMisspeltSetKeyIsAOneLineUsageError(@TempDir Path dir) {
+    CliRun run = CliRun.of("quickstart", "--work-dir", dir.toString(), "--set", "credit.gama_traj=0.6");
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.err()).hasLineCount(1)
+        .contains("--set credit.gama_traj=0.6: unknown config key 'credit.gama_traj'; did you mean"
+            + " 'credit.gamma_traj'?");
   }
 }

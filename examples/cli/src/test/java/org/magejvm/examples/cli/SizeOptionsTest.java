@@ -94,19 +94,16 @@ class SizeOptionsTest {
     add(out, experiment, "--warm-start-epochs", MAX, "0", "-1");
     String[] quickstart = {"quickstart", "--work-dir", tmp.resolve("qs").toString()};
     add(out, quickstart, "--iterations", MAX, "-1");
-    add(out, quickstart, "--tasks", MAX, "0", "-1");
-    add(out, quickstart, "--eval-meta-episodes", MAX, "0", "-1");
-    add(out, quickstart, "--warm-start-examples", MAX, "0", "-1");
-    add(out, quickstart, "--warm-start-epochs", MAX, "0", "-1");
     add(out, quickstart, "--threads", MAX, "0", "-1");
-    add(out, quickstart, "--step-timeout", MAX, "0", "-1");
-    for (String[] base : List.of(experiment, quickstart)) {
-      add(out, base, "--lr", "0", "-1e-3", "NaN", "Infinity");
-      add(out, base, "--warm-start-lr", "0", "-1", "NaN");
-      add(out, base, "--kl", "-0.1", "NaN");
-      add(out, base, "--max-update-kl", "-0.05", "NaN", "Infinity");
-      add(out, base, "--max-anchor-drop", "-0.02", "NaN");
-      add(out, base, "--traj-gamma", "-0.1", "1.5", "NaN");
+    add(out, experiment, "--warm-start-lr", "0", "-1", "NaN");
+    for (String[] base : List.of(experiment, quickstart, train)) {
+      // every training config key is checked by its record; --set names the key
+      add(out, base, "--set", "rollout.tasks=0", "rollout.tasks=" + MAX, "rollout.group_size=-1",
+          "adamw.learning_rate=0", "adamw.learning_rate=-1e-3", "adamw.learning_rate=NaN",
+          "adamw.learning_rate=Infinity", "loss.kl_coefficient=-0.1", "checks.max_update_kl=-0.05",
+          "checks.max_anchor_drop=-0.02", "credit.gamma_traj=-0.1", "credit.gamma_traj=1.5",
+          "credit.gamma_traj=NaN", "rollout.step_timeout_seconds=-1", "sampling.max_new_tokens=0", "iterations=-1",
+          "credit.gamma_trj=0.5", "rollout=3");
     }
     return out.stream();
   }

@@ -12,6 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.impl.rollout.Seating;
 import org.magejvm.impl.train.MageTrainer;
+import org.magejvm.impl.train.TrainingConfig;
+import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.spi.EnvironmentRegistry;
 
 /** {@code mage train} on a tiny model, {@code mage train --resume} and {@code mage report}. */
@@ -162,5 +164,77 @@ class TrainCommandTest {
     String file = "checkpoints/iter-00000002/weights/adapter_model.safetensors";
     assertThat(sha256(out.resolve(file))).isEqualTo(sha256(whole.resolve(file)))
         .isEqualTo(sha256(out.resolve("adapter/adapter_model.safetensors")));
+  }
+
+  @Test
+  void aConfigFileIsReadWithItsPresetAndSetAndShortcutsOverrideIt(@TempDir Path tmp) throws Exception {
+    Path file = tmp.resolve("run.json");
+    Files.writeString(file, "{\"preset\": \"gigpo\", \"environment\": {\"id\": \"mage-kuhn-poker\"},"
+        + " \"rollout\": {\"tasks\": 2}, \"adamw\": {\"learning_rate\": 1e-5}}");
+    CliRun run = CliRun.of("train", "--config", file.toString(), "--tiny", "--out", tmp.resolve("r").toString(),
+        "--set", "loss.kl_coefficient=0", "--iterations", "7", "--print-config");
+    assertThat(run.code()).as(run.err()).isZero();
+    TrainingConfig c = TrainingConfig.fromJson(run.out());
+    TrainingConfig expected = TrainingPreset.GIGPO.config(EnvironmentRegistry.discover().require("mage-kuhn-poker"))
+        .toBuilder().set("rollout.tasks", 2).set("adamw.learning_rate", 1e-5).set("loss.kl_coefficient", 0)
+        .set("iterations", 7).set("sampling.max_new_tokens", 24).set("credit.max_response_tokens", 24).build();
+    assertThat(c).isEqualTo(expected);
+    assertThat(tmp.resolve("r")).doesNotExist();
+  }
+
+  @Test
+  void aBadConfigFileIsAOneLineUsageErrorNamingFileAndKey(@TempDir Path tmp) throws Exception {
+    Path file = tmp.resolve("bad.json");
+    String[][] cases = {
+      {"{\"environment\": {\"id\": \"mage-kuhn-poker\"}, \"rollout\": {\"taks\": 2}}",
+          "unknown config key 'rollout.taks'; did you mean 'rollout.tasks'?"},
+      {"{\"environment\": {\"id\": \"mage-kuhn-poker\"}, \"rollout\": {\"tasks\": \"two\"}}",
+          "config key 'rollout.tasks' must be a whole number, got \"two\""},
+      {"{\"environment\": {\"id\": \"mage-kuhn-poker\"}, \"credit\": {\"gamma_traj\": 2}}",
+          "credit.gamma_traj must be in [0.0, 1.0], got 2.0"},
+      {"{\"environment\": {\"id\": \"mage-kuhn-poker\"}", "not valid JSON"},
+    };
+    for (String[] c : cases) {
+      Files.writeString(file, c[0]);
+      CliRun run = CliRun.of("train", "--config", file.toString(), "--tiny", "--out", tmp.resolve("r").toString());
+      assertThat(run.code()).as(c[0]).isEqualTo(2);
+      assertThat(run.err()).hasLineCount(1).startsWith("error: " + file + ": ").contains(c[1]);
+    }
+    CliRun missing = CliRun.of("train", "--config", tmp.resolve("none.json").toString(), "--tiny", "--out",
+        tmp.resolve("r").toString());
+    assertThat(missing.code()).isEqualTo(2);
+    assertThat(missing.err()).contains("none.json: no such config file");
+    CliRun both = CliRun.of("train", "--config", file.toString(), "--preset", "mage", "--tiny", "--out",
+        tmp.resolve("r").toString());
+    assertThat(both.code()).isEqualTo(2);
+  }
+
+  @Test
+  void theRunDirectoryHoldsTheConfigAndResumeUsesTheRecordedOne(@TempDir Path tmp) throws Exception {
+    Path out = tmp.resolve("run");
+    CliRun first = CliRun.of("train", "--preset", "gigpo", "--env", "cli-guess", "--tiny", "--out", out.toString(),
+        "--iterations", "1", "--set", "rollout.tasks=1", "--set", "rollout.group_size=2", "--set",
+        "validation.every=0", "--set", "checkpoints.every=1", "--max-new-tokens", "6", "--seed", "3", "--threads",
+        "1", "--set", "loss.clip_ratio_high=0.28");
+    assertThat(first.code()).as(first.err()).isZero();
+    TrainingConfig written = TrainingConfig.fromJson(Files.readString(out.resolve("config.json")));
+    assertThat(written.loss().clipRatioHigh()).isEqualTo(0.28);
+    CliRun changed = CliRun.of("train", "--resume", out.toString(), "--set", "loss.clip_ratio_high=0.2");
+    assertThat(changed.code()).isEqualTo(2);
+    assertThat(changed.err()).contains("--set (the run's config is the one recorded)");
+    CliRun printed = CliRun.of("train", "--resume", out.toString(), "--iterations", "3", "--print-config");
+    assertThat(printed.code()).as(printed.err()).isZero();
+    assertThat(TrainingConfig.fromJson(printed.out())).isEqualTo(written.with("iterations", 3));
+  }
+
+  @Test
+  void presetsListsEveryPresetAndWhatItChanges() {
+    CliRun run = CliRun.of("presets", "--env", "mage-kuhn-poker");
+    assertThat(run.code()).as(run.err()).isZero();
+    for (TrainingPreset p : TrainingPreset.values()) {
+      assertThat(run.out()).contains(p.id());
+    }
+    assertThat(run.out()).contains("credit.gamma_traj=1.0").contains("adamw.learning_rate=5.0E-4")
+        .contains("credit.meta_return=cumulative");
   }
 }

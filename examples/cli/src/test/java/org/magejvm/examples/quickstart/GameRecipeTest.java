@@ -11,14 +11,14 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.magejvm.api.AnchorScope;
 import org.magejvm.api.Episode;
 import org.magejvm.api.MetaEpisode;
 import org.magejvm.api.Turn;
-import org.magejvm.impl.credit.EpisodeScore;
 import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.impl.rollout.MetaEpisodeRunner;
 import org.magejvm.impl.rollout.RolloutConfig;
+import org.magejvm.impl.train.TrainingConfig;
+import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.spi.EnvironmentRegistry;
 
 class GameRecipeTest {
@@ -29,10 +29,15 @@ class GameRecipeTest {
     return new GameRecipe(REGISTRY, small(dir).optRepeatShare(repeat).build(), new PrintWriter(Writer.nullWriter()));
   }
 
+  /** The comparison's config: the quick start's with the environment's discount between attempts (0.6). */
+  private static TrainingConfig config() {
+    return GameRecipe.quickStartConfig(REGISTRY.require(GameRecipe.KUHN.environment()), 3).toBuilder()
+        .set("iterations", 0).set("rollout.tasks", 1).set("credit.gamma_traj", 0.6).build();
+  }
+
   /** Small settings: 64 warm-start examples, no training, 1 task group, 4 evaluation meta-episodes, seed 3. */
   private static GameRecipe.Settings.Builder small(Path dir) {
-    return GameRecipe.Settings.builder(dir).optWarmStartExamples(64).optIterations(0).optTasks(1).optEvalMetaEpisodes(4)
-        .optKlCoefficient(0.1).optSeed(3);
+    return GameRecipe.Settings.builder(dir, config()).optWarmStartExamples(64).optEvalMetaEpisodes(4).optSeed(3);
   }
 
   private static List<MetaEpisode> play(GameRecipe recipe, double repeat) {
@@ -126,7 +131,7 @@ class GameRecipeTest {
     GameRecipe chips = recipe(dir, 0.5);
     assertThat(chips.environmentOptions()).isEmpty();
     assertThat(terminalRewards(play(chips, 0.5))).containsExactly(-10.0, -5.0, 5.0, 10.0);
-    GameRecipe.Settings s = small(dir).optEnvironmentOptions(java.util.Map.of("reward", "win-loss")).build();
+    GameRecipe.Settings s = small(dir).optTraining(config().with("environment.options.reward", "win-loss")).build();
     GameRecipe winLoss = new GameRecipe(REGISTRY, s, new PrintWriter(Writer.nullWriter()));
     assertThat(winLoss.environmentOptions()).containsExactly(java.util.Map.entry("reward", "win-loss"));
     assertThat(terminalRewards(play(winLoss, 0.5))).containsExactly(-5.0, 5.0);
@@ -146,23 +151,16 @@ class GameRecipeTest {
         .hasMessageContaining("repeat share");
     GameRecipe.Settings s = small(dir).build();
     assertThat(s.repeatShare()).isEqualTo(GameRecipe.DEFAULT_REPEAT_SHARE);
-    assertThat(s.anchors()).isEqualTo(AnchorScope.PROMPT);
-    assertThatThrownBy(() -> s.toBuilder().optInvalidPenalty(Double.NaN).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("invalid-action penalty");
     assertThat(s.warmStartEpochs()).isEqualTo(GameRecipe.DEFAULT_WARM_START_EPOCHS);
     assertThat(s.warmStartLearningRate()).isEqualTo(GameRecipe.DEFAULT_WARM_START_LEARNING_RATE);
     assertThatThrownBy(() -> s.toBuilder().optWarmStart(0, 1e-3).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1 epoch");
     assertThatThrownBy(() -> s.toBuilder().optWarmStart(1, 0).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("learning rate");
-    assertThatThrownBy(() -> s.toBuilder().optLearningRate(0).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("learning rate must be");
-    assertThatThrownBy(() -> s.toBuilder().optKlCoefficient(-1).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("KL weight");
-    assertThatThrownBy(() -> s.toBuilder().optTrajGamma(1.5).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("discount between attempts");
-    assertThatThrownBy(() -> s.toBuilder().optTasks(0).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tasks");
+    assertThatThrownBy(() -> s.toBuilder().optEvalMetaEpisodes(0).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("evaluation size");
+    assertThatThrownBy(() -> s.toBuilder().optEvalTemperature(11).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("evaluation temperature");
   }
 
   @Test
@@ -207,32 +205,60 @@ class GameRecipeTest {
   }
 
   @Test
-  void theBuilderHasTheQuickStartDefaultsAndACopyKeepsEveryValue(@TempDir Path dir) {
-    GameRecipe.Settings d = GameRecipe.Settings.builder(dir).build();
-    assertThat(d).isEqualTo(new GameRecipe.Settings(dir, 3200, 40, 4, 48, 5e-4, 1.0, 512, 1, 1,
-        GameRecipe.DEFAULT_REPEAT_SHARE, GameRecipe.DEFAULT_ANCHORS, GameRecipe.DEFAULT_INVALID_PENALTY, Double.NaN,
-        java.util.Optional.empty(), java.util.Map.of(), GameRecipe.DEFAULT_WARM_START_EPOCHS,
-        GameRecipe.DEFAULT_WARM_START_LEARNING_RATE, GameRecipe.DEFAULT_MAX_UPDATE_KL,
-        GameRecipe.DEFAULT_MAX_ANCHOR_DROP, GameRecipe.DEFAULT_EPISODE_SCORE, Double.NaN));
-    assertThat(d.episodeScore()).isEqualTo(EpisodeScore.META_EPISODE);
+  void theBuilderHasTheRecipeDefaultsAndACopyKeepsEveryValue(@TempDir Path dir) {
+    GameRecipe.Settings d = GameRecipe.Settings.builder(dir, config()).build();
+    assertThat(d).isEqualTo(new GameRecipe.Settings(dir, config(), 3200, 48, 1, GameRecipe.DEFAULT_REPEAT_SHARE,
+        Double.NaN, GameRecipe.DEFAULT_WARM_START_EPOCHS, GameRecipe.DEFAULT_WARM_START_LEARNING_RATE));
     // every component differs from its default, and a copy through the builder keeps them all
-    GameRecipe.Settings all = new GameRecipe.Settings(dir.resolve("x"), 65, 3, 2, 5, 1e-3, 0.5, 256, 2, 9, 0.25,
-        AnchorScope.GLOBAL, 2, 1.0, java.util.Optional.of(java.time.Duration.ofSeconds(3)),
-        java.util.Map.of("reward", "win-loss"), 2, 3e-3, 0.1, 0.02, EpisodeScore.ATTEMPT, 1.0);
+    TrainingConfig other = config().with("iterations", 7);
+    GameRecipe.Settings all = new GameRecipe.Settings(dir.resolve("x"), other, 65, 5, 9, 0.25, 1.0, 2, 3e-3);
     assertThat(all.toBuilder().build()).isEqualTo(all);
-    assertThat(all.toBuilder().optSeed(4).build()).isEqualTo(new GameRecipe.Settings(dir.resolve("x"), 65, 3, 2, 5, 1e-3, 0.5, 256, 2, 4,
-        0.25, AnchorScope.GLOBAL, 2, 1.0, java.util.Optional.of(java.time.Duration.ofSeconds(3)),
-        java.util.Map.of("reward", "win-loss"), 2, 3e-3, 0.1, 0.02, EpisodeScore.ATTEMPT, 1.0));
-    assertThatThrownBy(() -> d.toBuilder().optEpisodeScore(null).build()).isInstanceOf(NullPointerException.class)
-        .hasMessageContaining("episodeScore");
+    assertThat(all.toBuilder().optSeed(4).build()).isEqualTo(new GameRecipe.Settings(dir.resolve("x"), other, 65, 5,
+        4, 0.25, 1.0, 2, 3e-3));
+    assertThatThrownBy(() -> GameRecipe.Settings.builder(dir, null)).isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("training");
+  }
+
+  @Test
+  void theQuickStartConfigIsTheMagePresetWithASmallBudget() {
+    var provider = REGISTRY.require(GameRecipe.KUHN.environment());
+    TrainingConfig q = GameRecipe.quickStartConfig(provider, 1);
+    assertThat(q.algorithmJson()).isEqualTo(TrainingPreset.MAGE.config(provider).algorithmJson());
+    assertThat(q.rollout().tasks()).isEqualTo(8);
+    assertThat(q.iterations()).isEqualTo(120);
+    assertThat(q.sampling().maxNewTokens()).isEqualTo(GameRecipe.MAX_NEW_TOKENS);
+    assertThat(q.validation().every()).isZero();
+  }
+
+  @Test
+  void everyMethodOfTheComparisonTrainsOnTheSameBudgetAndUpdateSettings(@TempDir Path dir) {
+    GameRecipe r = recipe(dir, 0.5);
+    TrainingConfig mage = r.trainingConfig(MethodPreset.MAGE);
+    assertThat(mage).isEqualTo(config());
+    TrainingConfig gigpo = r.trainingConfig(MethodPreset.GIGPO);
+    assertThat(gigpo.preset()).isEqualTo("gigpo");
+    assertThat(gigpo.rollout().episodes()).isEqualTo(1);
+    assertThat(gigpo.rollout().groupSize()).isEqualTo(24);
+    assertThat(gigpo.rollout().contextMode()).isEqualTo(org.magejvm.api.ContextMode.NONE);
+    assertThat(gigpo.credit().metaReturn()).isEqualTo(org.magejvm.api.MetaReturn.SINGLE_EPISODE);
+    TrainingConfig lamer = r.trainingConfig(MethodPreset.LAMER);
+    assertThat(lamer.credit().metaReturn()).isEqualTo(org.magejvm.api.MetaReturn.CUMULATIVE);
+    assertThat(lamer.rollout().contextMode()).isEqualTo(mage.rollout().contextMode());
+    for (TrainingConfig c : List.of(gigpo, lamer)) {
+      assertThat(c.adamw()).isEqualTo(mage.adamw());
+      assertThat(c.update()).isEqualTo(mage.update());
+      assertThat(c.checks()).isEqualTo(mage.checks());
+      assertThat(c.rollout().tasks()).isEqualTo(mage.rollout().tasks());
+      assertThat(c.iterations()).isEqualTo(mage.iterations());
+    }
   }
 
   @Test
   void theOptimumRowPlaysTheOptimumOfTheDiscountTrainedWith(@TempDir Path dir) {
     var out = new PrintWriter(Writer.nullWriter());
     GameRecipe reference = new GameRecipe(REGISTRY, small(dir).optEvalMetaEpisodes(24).build(), out);
-    GameRecipe finalAttempt = new GameRecipe(REGISTRY, small(dir).optEvalMetaEpisodes(24).optTrajGamma(1.0).build(),
-        out);
+    GameRecipe finalAttempt = new GameRecipe(REGISTRY, small(dir).optEvalMetaEpisodes(24)
+        .optTraining(config().with("credit.gamma_traj", 1.0)).build(), out);
     var a = KuhnQuickStart.optimum(reference);
     var b = KuhnQuickStart.optimum(finalAttempt);
     GameRecipe.Game kuhn = GameRecipe.KUHN;
@@ -244,20 +270,18 @@ class GameRecipeTest {
   }
 
   @Test
-  void theDiscountBetweenAttemptsDefaultsToTheEnvironments(@TempDir Path dir) {
+  void theDiscountBetweenAttemptsIsTheConfigs(@TempDir Path dir) {
     var out = new PrintWriter(Writer.nullWriter());
-    assertThat(small(dir).build().trajGamma()).isNaN();
     assertThat(new GameRecipe(REGISTRY, small(dir).build(), out).trajGamma()).isEqualTo(0.6);
-    assertThat(new GameRecipe(REGISTRY, small(dir).optTrajGamma(1.0).build(), out).trajGamma()).isEqualTo(1.0);
-    assertThat(new GameRecipe(REGISTRY, small(dir).optTrajGamma(0.0).build(), out).trajGamma()).isEqualTo(0.0);
+    assertThat(new GameRecipe(REGISTRY, small(dir).optTraining(config().with("credit.gamma_traj", 0.0)).build(), out)
+        .trajGamma()).isEqualTo(0.0);
   }
 
   @Test
   void theStepTimeoutReachesEveryRolloutOfTheRecipeAndSurvivesCopies(@TempDir Path dir) {
     java.time.Duration limit = java.time.Duration.ofSeconds(7);
-    GameRecipe.Settings s = small(dir).optStepTimeout(java.util.Optional.of(limit)).build().toBuilder().optSeed(9)
-        .build();
-    assertThat(s.stepTimeout()).contains(limit);
+    GameRecipe.Settings s = small(dir).optTraining(config().with("rollout.step_timeout_seconds", 7)).build()
+        .toBuilder().optSeed(9).build();
     GameRecipe timed = new GameRecipe(REGISTRY, GameRecipe.TIC_TAC_TOE, s, new PrintWriter(Writer.nullWriter()));
     assertThat(timed.rollout(MethodPreset.MAGE, 2).build().stepTimeout()).contains(limit);
     assertThat(recipe(dir, 0.5).rollout(MethodPreset.MAGE, 2).build().stepTimeout()).isEmpty();

@@ -29,8 +29,9 @@ class KuhnPolicyProbeTest {
   @Test
   void probesEveryInformationStateAndScoresEachPromptAloneAsInABatch(@TempDir Path dir) {
     GameRecipe recipe = new GameRecipe(EnvironmentRegistry.discover(),
-        GameRecipe.Settings.builder(dir).optWarmStartExamples(64).optIterations(0).optTasks(1)
-            .optEvalMetaEpisodes(4).optKlCoefficient(0.1).optSeed(3).build(), new PrintWriter(Writer.nullWriter()));
+        GameRecipe.Settings.builder(dir, GameRecipe.quickStartConfig(EnvironmentRegistry.discover()
+            .require(GameRecipe.KUHN.environment()), 3)).optWarmStartExamples(64).optEvalMetaEpisodes(4).optSeed(3)
+            .build(), new PrintWriter(Writer.nullWriter()));
     List<MetaEpisode> games = recipe.probeMetaEpisodes(KuhnQuickStart.PROBE_META_EPISODES);
     assertThat(recipe.probeMetaEpisodes(KuhnQuickStart.PROBE_META_EPISODES).toString()).isEqualTo(games.toString());
     try (DjlLanguagePolicy policy = recipe.load(recipe.tinyModel())) {

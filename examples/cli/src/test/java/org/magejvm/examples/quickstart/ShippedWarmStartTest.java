@@ -30,7 +30,11 @@ class ShippedWarmStartTest {
 
   /** The quick start's defaults as far as the warm start depends on them (3,200 examples is the CLI's default). */
   private static GameRecipe.Settings defaults(Path dir, long seed) {
-    return GameRecipe.Settings.builder(dir).optSeed(seed).build();
+    return GameRecipe.Settings.builder(dir, config(seed)).optSeed(seed).build();
+  }
+
+  private static org.magejvm.impl.train.TrainingConfig config(long seed) {
+    return GameRecipe.quickStartConfig(REGISTRY.require(GameRecipe.KUHN.environment()), seed);
   }
 
   private static GameRecipe recipe(GameRecipe.Settings s) {
@@ -43,13 +47,14 @@ class ShippedWarmStartTest {
     assertThat(ShippedWarmStart.available(recipe(defaults(dir, 1)))).isTrue();
     assertThat(ShippedWarmStart.available(recipe(defaults(dir, 2)))).isFalse();
     assertThat(ShippedWarmStart.available(recipe(defaults(dir, 1).toBuilder().optWarmStart(1, 3e-3).build()))).isFalse();
-    assertThat(ShippedWarmStart.available(recipe(defaults(dir, 1).toBuilder().optEnvironmentOptions(
-        Map.of("reward", "win-loss")).build()))).isFalse();
+    assertThat(ShippedWarmStart.available(recipe(defaults(dir, 1).toBuilder().optTraining(
+        config(1).with("environment.options", Map.of("reward", "win-loss"))).build()))).isFalse();
     assertThat(ShippedWarmStart.available(recipe(defaults(dir, 1).toBuilder().optWarmStartExamples(640).build())))
         .isFalse();
     // settings of the training alone keep the shipped warm start
-    assertThat(ShippedWarmStart.available(recipe(defaults(dir, 1).toBuilder().optTrajGamma(1.0)
-        .optEpisodeScore(org.magejvm.impl.credit.EpisodeScore.ATTEMPT).optIterations(5).build()))).isTrue();
+    assertThat(ShippedWarmStart.available(recipe(defaults(dir, 1).toBuilder().optTraining(config(1).toBuilder()
+        .set("credit.gamma_traj", 0.6).set("credit.episode_score", "attempt").set("iterations", 5).build())
+        .build()))).isTrue();
   }
 
   @Test
@@ -102,9 +107,11 @@ class ShippedWarmStartTest {
   void theAnchorTurnsAreScriptedAnswersTokenizedAsThePolicySeesThem(@TempDir Path dir) {
     GameRecipe recipe = recipe(defaults(dir, 1));
     assertThat(ShippedWarmStart.install(recipe)).isTrue();
+    var config = recipe.settings().training();
     try (DjlLanguagePolicy policy = recipe.load(recipe.warmStartDir())) {
-      List<org.magejvm.impl.train.PolicyUpdater.Row> anchors = recipe.anchorTurns(policy);
-      assertThat(anchors).hasSize(GameRecipe.ANCHOR_TURNS);
+      List<org.magejvm.impl.train.PolicyUpdater.Row> anchors =
+          org.magejvm.impl.train.MageTrainer.anchorTurns(config, policy, REGISTRY);
+      assertThat(anchors).hasSize(config.checks().anchorTurns()).hasSize(256);
       int stop = policy.stopTokenIds().iterator().next();
       java.util.Set<String> answers = new java.util.HashSet<>();
       for (var a : anchors) {
@@ -114,8 +121,9 @@ class ShippedWarmStartTest {
         assertThat(policy.tokenizer().decode(a.prompt(), false)).contains("Kuhn poker").contains("<|im_start|>assistant");
       }
       assertThat(answers).containsExactlyInAnyOrder("<action>PASS</action>", "<action>BET</action>");
-      // drawn apart from the warm start's examples, and the same on every call
-      assertThat(recipe.anchorTurns(policy).get(7).prompt()).containsExactly(anchors.get(7).prompt());
+      // the same on every call
+      assertThat(org.magejvm.impl.train.MageTrainer.anchorTurns(config, policy, REGISTRY).get(7).prompt())
+          .containsExactly(anchors.get(7).prompt());
     }
   }
 

@@ -12,7 +12,6 @@ import java.util.Objects;
 import java.util.Optional;
 import org.magejvm.api.Advantages;
 import org.magejvm.api.LanguagePolicy;
-import org.magejvm.api.MetaEpisode;
 import org.magejvm.api.PolicyOptimizer;
 import org.magejvm.api.SamplingConfig;
 import org.magejvm.api.ScoredTurn;
@@ -64,7 +63,7 @@ import org.magejvm.api.annotation.Api;
  * Validation rolls out with the trained policy in process.
  */
 @Api(status = Api.Status.EXPERIMENTAL)
-public final class MageTrainer {
+public final class MageTrainer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MageTrainer.class);
 
   /** Seed stream of the training rollouts of each iteration. */
@@ -184,6 +183,8 @@ public final class MageTrainer {
   private int iteration;
   private Map<String, Object> lastMetrics = Map.of();
   private int lastCheckpoint = -1;
+  private final TrainingConfig trainingConfig;
+  private final List<AutoCloseable> owned;
 
   private MageTrainer(Builder b) {
     registry = b.registry;
@@ -205,6 +206,8 @@ public final class MageTrainer {
     validations = List.copyOf(b.validations);
     validateEvery = b.validateEvery;
     maxFailureShare = b.maxFailureShare;
+    trainingConfig = b.trainingConfig;
+    owned = List.copyOf(b.owned);
     seed = b.seed;
     listeners = List.copyOf(b.listeners);
     memory = b.memory;
@@ -571,8 +574,105 @@ public final class MageTrainer {
     return new Builder();
   }
 
+  /**
+   * A trainer built from one description of the run: the rollout, credit assignment, advantage estimator, loss,
+   * AdamW, update schedule and checks, validation sets, fine-tuning (full, with a frozen copy as the KL reference
+   * when the KL weight is not 0, or a new LoRA adapter whose base is the reference) and seed all come from {@code
+   * config}. The trainer owns what it created (the adapter, the frozen copy, AdamW) and releases it in {@link
+   * #close()}; the policy stays the caller's.
+   *
+   * @param config the run
+   * @param policy the policy to train (its model's weights are trained in place)
+   * @param registry where the config's environment is found
+   * @return the trainer, at iteration 0
+   * @throws ConfigException when the config names an environment, opponent, estimator or scripted policy that does
+   *     not exist
+   */
+  public static MageTrainer create(TrainingConfig config, DjlLanguagePolicy policy, EnvironmentRegistry registry) {
+    return builder(config, policy, registry).build();
+  }
+
+  /**
+   * A builder preset from {@code config} (see {@link #create}), for what a config does not describe: listeners, a
+   * checkpoint directory ({@link Builder#optCheckpointDirectory}), remote rollouts, a memory probe. If {@link
+   * Builder#build()} is never called, close what the builder created with {@link Builder#close()}.
+   *
+   * @param config the run
+   * @param policy the policy to train
+   * @param registry where the config's environment is found
+   * @return the builder
+   * @throws ConfigException when the config names an environment, opponent, estimator or scripted policy that does
+   *     not exist
+   */
+  public static Builder builder(TrainingConfig config, DjlLanguagePolicy policy, EnvironmentRegistry registry) {
+    Builder b = new Builder();
+    try {
+      TrainerFactory.configure(b, config, policy, registry);
+    } catch (RuntimeException e) {
+      b.close();
+      throw e;
+    }
+    return b;
+  }
+
+  /**
+   * The anchor answers of a config's update check: {@code checks.anchor_turns} play turns of the environment's
+   * scripted {@code checks.anchor_policy} in the config's training prompts, tokenized as the policy's chat template
+   * renders them (prompt, answer and stop token). The same config gives the same anchors.
+   *
+   * @param config the run (its {@code checks.anchor_policy} must be set)
+   * @param policy the policy whose tokenizer and template render the anchors
+   * @param registry where the config's environment is found
+   * @return the anchors, each with advantage 0 and no recorded log-probabilities
+   * @throws ConfigException when the config names no anchor policy, or one the environment lacks
+   */
+  public static List<PolicyUpdater.Row> anchorTurns(TrainingConfig config, DjlLanguagePolicy policy,
+      EnvironmentRegistry registry) {
+    if (config.checks().anchorPolicy() == null) {
+      throw new ConfigException("checks.anchor_policy", "checks.anchor_policy is null: the config has no anchors");
+    }
+    return TrainerFactory.anchorTurns(config, TrainerFactory.environment(config.with("checks.max_anchor_drop",
+        Math.max(config.checks().maxAnchorDrop(), 1e-9)), registry), registry, policy);
+  }
+
+  /** @return the description this trainer was built from, when it was built with {@link #create} or {@link
+   *     #builder(TrainingConfig, DjlLanguagePolicy, EnvironmentRegistry)} */
+  public Optional<TrainingConfig> trainingConfig() {
+    return Optional.ofNullable(trainingConfig);
+  }
+
+  /**
+   * Releases what the trainer created from its {@link TrainingConfig} (AdamW, a LoRA adapter, a frozen reference
+   * copy). A trainer built by hand owns nothing. Closing twice does nothing more.
+   */
+  @Override
+  public void close() {
+    closeAll(owned);
+  }
+
+  static void closeAll(List<AutoCloseable> resources) {
+    RuntimeException failure = null;
+    for (AutoCloseable r : resources) {
+      try {
+        r.close();
+      } catch (Exception e) {
+        if (failure == null) {
+          failure = new TrainingException("closing " + r + ": " + e.getMessage(), e);
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
   /** Configures a {@link MageTrainer}. */
-  public static final class Builder {
+  public static final class Builder implements AutoCloseable {
+    private TrainingConfig trainingConfig;
+    private final List<AutoCloseable> owned = new ArrayList<>();
+    private java.util.function.Function<Path, CheckpointManager.Builder> checkpointsFromConfig;
     private EnvironmentRegistry registry;
     private DjlLanguagePolicy policy;
     private LanguagePolicy rolloutPolicy;
@@ -792,6 +892,60 @@ public final class MageTrainer {
     public Builder optMemoryProbe(MemoryProbe v) {
       memory = v;
       return this;
+    }
+
+    /**
+     * Checkpoints into {@code directory} on the config's schedule ({@code checkpoints.every}, {@code
+     * checkpoints.keep}), keeping the best by the population's last-attempt success rate and recording the config
+     * (and {@code run}, what the caller adds) in every checkpoint. Only for builders made from a {@link
+     * TrainingConfig}.
+     *
+     * @param directory the checkpoints directory ({@code RUN_DIR/checkpoints})
+     * @param baseModel the directory of the model the run started from (recorded with full weights; the base of a
+     *     LoRA adapter)
+     * @param run what the caller records beside the config (for example its command line), may be empty
+     * @return this builder
+     * @throws IllegalStateException for a builder not made from a config
+     */
+    public Builder optCheckpointDirectory(Path directory, Path baseModel, JsonObject run) {
+      if (checkpointsFromConfig == null) {
+        throw new IllegalStateException("optCheckpointDirectory needs a builder made from a TrainingConfig;"
+            + " use optCheckpoints otherwise");
+      }
+      JsonObject record = run.deepCopy();
+      record.add(TrainingCheckpoint.CONFIG_KEY, trainingConfig.toJsonObject());
+      checkpoints = checkpointsFromConfig.apply(baseModel).setDirectory(directory).optRunConfiguration(record)
+          .build();
+      return this;
+    }
+
+    void own(AutoCloseable resource) {
+      owned.add(0, resource);
+    }
+
+    void fromConfig(TrainingConfig config, java.util.function.Function<Path, CheckpointManager.Builder> cps) {
+      trainingConfig = config;
+      checkpointsFromConfig = cps;
+    }
+
+    /** @return the AdamW the builder holds (made from the config, or given) */
+    public AdamW adamW() {
+      return adamw;
+    }
+
+    /** @return the fine-tuning setup the builder holds, if any */
+    public Optional<FineTuning> fineTuning() {
+      return Optional.ofNullable(fineTuning);
+    }
+
+    /**
+     * Releases what the builder created from a config, for a builder whose {@link #build()} is never called (a
+     * built trainer releases it in {@link MageTrainer#close()}).
+     */
+    @Override
+    public void close() {
+      closeAll(owned);
+      owned.clear();
     }
 
     /**

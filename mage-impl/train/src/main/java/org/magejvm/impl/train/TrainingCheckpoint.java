@@ -17,6 +17,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.magejvm.api.util.AtomicFiles;
 import org.magejvm.impl.llm.checkpoint.CheckpointException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,6 +62,8 @@ public final class TrainingCheckpoint {
   public static final String DIRECTORY_PREFIX = "iter-";
   /** The run directory's subdirectory holding the checkpoints. */
   public static final String CHECKPOINTS_DIR = "checkpoints";
+  /** The key of the {@link TrainingConfig} inside the recorded run configuration ({@link #runConfiguration()}). */
+  public static final String CONFIG_KEY = "config";
 
   private static final Pattern NAME = Pattern.compile("iter-(\\d{8,})");
 
@@ -303,6 +306,26 @@ public final class TrainingCheckpoint {
     return c != null && c.isJsonObject() ? c.getAsJsonObject().deepCopy() : new JsonObject();
   }
 
+  /**
+   * The training config the run was created with, when it was created from one ({@code
+   * MageTrainer.builder(TrainingConfig, ...)}).
+   *
+   * @return the config, or empty for a run built by hand
+   * @throws TrainingException naming the state file when the recorded config does not read back
+   */
+  public java.util.Optional<TrainingConfig> trainingConfig() {
+    JsonObject run = runConfiguration();
+    if (!run.has(CONFIG_KEY) || !run.get(CONFIG_KEY).isJsonObject()) {
+      return java.util.Optional.empty();
+    }
+    try {
+      return java.util.Optional.of(TrainingConfig.fromJson(run.get(CONFIG_KEY).toString()));
+    } catch (ConfigException e) {
+      throw new TrainingException(directory().resolve(STATE_FILE) + ": the recorded training config (run."
+          + CONFIG_KEY + ") does not read back: " + e.getMessage(), e);
+    }
+  }
+
   /** @return a copy of the provenance (library, JVM, DJL and libtorch versions, OS, threads, time) */
   public JsonObject provenance() {
     JsonElement c = state.get("provenance");
@@ -449,7 +472,7 @@ public final class TrainingCheckpoint {
         continue;
       }
       Path f = dir.resolve(rel);
-      Durable.fsync(f);
+      AtomicFiles.fsync(f);
       JsonObject entry = new JsonObject();
       entry.addProperty("path", rel);
       entry.addProperty("size", Files.size(f));

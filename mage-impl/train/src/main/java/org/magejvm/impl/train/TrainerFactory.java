@@ -1,0 +1,286 @@
+package org.magejvm.impl.train;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.magejvm.api.ContextMode;
+import org.magejvm.api.LanguagePolicy;
+import org.magejvm.api.MetaEpisode;
+import org.magejvm.api.OptimizerConfig;
+import org.magejvm.api.PolicyOptimizer;
+import org.magejvm.api.PolicyOptimizerProvider;
+import org.magejvm.api.SamplingConfig;
+import org.magejvm.api.Turn;
+import org.magejvm.api.plugin.ProviderRegistry;
+import org.magejvm.impl.credit.CreditConfig;
+import org.magejvm.impl.llm.DjlLanguagePolicy;
+import org.magejvm.impl.llm.finetune.FineTuning;
+import org.magejvm.impl.llm.finetune.LoraAdapter;
+import org.magejvm.impl.llm.finetune.LoraConfig;
+import org.magejvm.impl.llm.model.Qwen3Model;
+import org.magejvm.impl.llm.text.ChatMessage;
+import org.magejvm.impl.rollout.MetaEpisodeRunner;
+import org.magejvm.impl.rollout.OpponentSampling;
+import org.magejvm.impl.rollout.RolloutConfig;
+import org.magejvm.impl.rollout.Seating;
+import org.magejvm.impl.rollout.Seeds;
+import org.magejvm.spi.EnvironmentProvider;
+import org.magejvm.spi.EnvironmentRegistry;
+
+/**
+ * Turns a {@link TrainingConfig} into the parts of a {@link MageTrainer} (the one place where a config becomes
+ * rollout, credit, optimizer, AdamW, fine-tuning, update and validation settings).
+ */
+final class TrainerFactory {
+
+  /** Seed stream of the LoRA adapter's initialisation. */
+  static final long LORA_INIT_STREAM = 8;
+  /** Seed stream of the anchor answers' rollouts. */
+  static final long ANCHOR_STREAM = 16;
+  /** Seed stream of the anchor answers' scripted player. */
+  static final long ANCHOR_PLAYER_STREAM = 17;
+
+  private TrainerFactory() {}
+
+  static void configure(MageTrainer.Builder b, TrainingConfig c, DjlLanguagePolicy policy,
+      EnvironmentRegistry registry) {
+    EnvironmentProvider provider = environment(c, registry);
+    RolloutConfig rollout = rollout(c, provider).optSeed(c.seed()).build();
+    CreditConfig credit = credit(c);
+    OptimizerConfig oc = optimizerConfig(c);
+    PolicyOptimizer optimizer = estimator(c, oc);
+    Qwen3Model model = MageTrainer.modelOf(policy);
+    boolean kl = c.loss().klCoefficient() > 0;
+    FineTuning fineTuning;
+    if (c.fineTuning().lora()) {
+      LoraConfig.Builder lb = LoraConfig.builder().setRank(c.fineTuning().loraRank())
+          .optAlpha(c.fineTuning().loraAlpha()).optTargetModules(c.fineTuning().projections());
+      if (c.fineTuning().baseModel() != null) {
+        lb.optBaseModelNameOrPath(c.fineTuning().baseModel());
+      }
+      LoraConfig lc = lb.build();
+      LoraAdapter adapter = LoraAdapter.create(model, lc, Seeds.derive(c.seed(), LORA_INIT_STREAM, 0));
+      b.own(adapter);
+      fineTuning = FineTuning.lora(model, adapter,
+          kl ? FineTuning.KlReference.BASE_WEIGHTS : FineTuning.KlReference.NONE);
+    } else {
+      fineTuning = FineTuning.full(model, kl ? FineTuning.KlReference.FROZEN_COPY : FineTuning.KlReference.NONE);
+    }
+    b.own(fineTuning);
+    b.own(() -> model.weights().requireGradients(false));
+    AdamW adamw = new AdamW(fineTuning.trainableParameters(), adamWConfig(c));
+    b.own(adamw);
+    b.setRegistry(registry)
+        .setPolicy(policy)
+        .setRollout(rollout)
+        .setCredit(credit)
+        .setOptimizer(optimizer)
+        .setAdamW(adamw)
+        .optFineTuning(fineTuning)
+        .optUpdateSettings(updateSettings(c))
+        .optValidateEvery(c.validation().every())
+        .optMaxFailureShare(c.rollout().maxFailureShare())
+        .optSeed(c.seed());
+    if (c.checks().maxAnchorDrop() > 0) {
+      b.optAnchorTurns(anchorTurns(c, provider, registry, policy));
+    }
+    if (c.validation().every() > 0) {
+      validations(c, provider).forEach(b::addValidation);
+    }
+    b.fromConfig(c, baseModel -> CheckpointManager.builder()
+        .setWeights(CheckpointWeights.of(fineTuning, baseModel))
+        .optEvery(c.checkpoints().every())
+        .optKeepLast(c.checkpoints().keep())
+        .optBestMetric("val/success_rate[" + (c.rollout().episodes() - 1) + "]"));
+  }
+
+  static EnvironmentProvider environment(TrainingConfig c, EnvironmentRegistry registry) {
+    EnvironmentProvider provider = registry.all().stream().filter(p -> p.id().equals(c.environment().id()))
+        .findFirst().orElseThrow(() -> new ConfigException("environment.id", "environment.id '"
+            + c.environment().id() + "' is not a known environment; known: " + registry.all().stream()
+                .map(EnvironmentProvider::id).collect(java.util.stream.Collectors.joining(", "))));
+    String opponent = c.environment().fixedOpponent();
+    if (opponent != null && provider.opponents().find(opponent).isEmpty()) {
+      throw new ConfigException("environment.fixed_opponent", "environment.fixed_opponent '" + opponent
+          + "' is not an opponent of " + provider.id() + "; its opponents: "
+          + String.join(", ", provider.opponents().ids()));
+    }
+    String anchors = c.checks().anchorPolicy();
+    if (c.checks().maxAnchorDrop() > 0 && !provider.scriptedPolicies().contains(anchors)) {
+      throw new ConfigException("checks.anchor_policy", "checks.anchor_policy '" + anchors + "' is not a scripted"
+          + " policy of " + provider.id() + "; its scripted policies: " + String.join(", ",
+              provider.scriptedPolicies()));
+    }
+    return provider;
+  }
+
+  /**
+   * @param c the config
+   * @param provider its environment
+   * @return the training rollout (seed not set)
+   */
+  static RolloutConfig.Builder rollout(TrainingConfig c, EnvironmentProvider provider) {
+    TrainingConfig.RolloutSettings r = c.rollout();
+    RolloutConfig.Builder b = RolloutConfig.builder()
+        .setEnvironmentId(provider.id())
+        .optEnvironmentOptions(c.environment().options())
+        .optTasks(r.tasks())
+        .optGroupSize(r.groupSize())
+        .optEpisodes(r.episodes())
+        .optMaxTurns(r.maxTurns())
+        .optContextMode(r.contextMode())
+        .optPromptStyle(r.promptStyle())
+        .optEarlyStop(r.earlyStop())
+        .optSeating(provider.twoPlayer() ? r.parsedSeating() : Seating.first())
+        .optOpponentSampling(OpponentSampling.PER_GROUP)
+        .optSampling(sampling(c));
+    if (c.environment().fixedOpponent() != null) {
+      b.optFixedOpponent(c.environment().fixedOpponent());
+    }
+    if (r.stepTimeoutSeconds() > 0) {
+      b.optStepTimeout(Duration.ofNanos(Math.round(r.stepTimeoutSeconds() * 1e9)));
+    }
+    return b;
+  }
+
+  static SamplingConfig sampling(TrainingConfig c) {
+    TrainingConfig.SamplingSettings s = c.sampling();
+    return SamplingConfig.builder().optTemperature(s.temperature()).optTopP(s.topP()).optTopK(s.topK())
+        .optMaxNewTokens(s.maxNewTokens()).build();
+  }
+
+  static CreditConfig credit(TrainingConfig c) {
+    TrainingConfig.CreditSettings s = c.credit();
+    return CreditConfig.builder()
+        .optMetaReturn(s.metaReturn())
+        .optGammaStep(s.gammaStep())
+        .optGammaTraj(s.gammaTraj())
+        .optInvalidPenalty(s.invalidPenalty())
+        .optLengthPenalty(s.lengthPenalty())
+        .optMaxResponseTokens(s.maxResponseTokens())
+        .optEpisodeScore(s.episodeScore())
+        .build();
+  }
+
+  static OptimizerConfig optimizerConfig(TrainingConfig c) {
+    TrainingConfig.AdvantageSettings a = c.advantages();
+    TrainingConfig.LossSettings l = c.loss();
+    return OptimizerConfig.builder()
+        .optNormalization(a.normalization())
+        .optStepWeight(a.stepWeight())
+        .optGrouping(a.grouping())
+        .optAnchorScope(a.anchorScope())
+        .optEpsilon(a.epsilon())
+        .optClipRatioLow(l.clipRatioLow())
+        .optClipRatioHigh(l.clipRatioHigh())
+        .optDualClip(l.dualClip())
+        .optEntropyCoefficient(l.entropyCoefficient())
+        .optKlCoefficient(l.klCoefficient())
+        .optLossAggregation(l.aggregation())
+        .optLearningRate(c.adamw().learningRate())
+        .optWeightDecay(c.adamw().weightDecay())
+        .optGradientClip(c.adamw().gradientClip())
+        .optMiniBatchTurns(c.update().miniBatchTurns())
+        .optEpochs(c.update().epochs())
+        .build();
+  }
+
+  static PolicyOptimizer estimator(TrainingConfig c, OptimizerConfig oc) {
+    ProviderRegistry<PolicyOptimizerProvider> optimizers = ProviderRegistry.discover(PolicyOptimizerProvider.class);
+    String id = c.advantages().estimator();
+    return optimizers.find(id).orElseThrow(() -> new ConfigException("advantages.estimator",
+        "advantages.estimator '" + id + "' is not an optimizer on the class path; known: "
+            + optimizers.all().stream().map(PolicyOptimizerProvider::id)
+                .collect(java.util.stream.Collectors.joining(", ")))).create(oc);
+  }
+
+  static AdamWConfig adamWConfig(TrainingConfig c) {
+    TrainingConfig.AdamWSettings a = c.adamw();
+    return AdamWConfig.builder().optLearningRate(a.learningRate()).optBeta1(a.beta1()).optBeta2(a.beta2())
+        .optEps(a.eps()).optWeightDecay(a.weightDecay()).optGradientClip(a.gradientClip())
+        .optWarmupSteps(a.warmupSteps()).build();
+  }
+
+  static PolicyUpdater.Settings updateSettings(TrainingConfig c) {
+    TrainingConfig.UpdateSettings u = c.update();
+    return new PolicyUpdater.Settings(u.miniBatchTurns(), u.microBatchTurns(), u.epochs(), u.recomputeOldLogProbs(),
+        u.skipZeroAdvantage(), c.checks().maxUpdateKl(), c.checks().maxAnchorDrop());
+  }
+
+  /**
+   * The anchor answers: {@code checks.anchor_turns} play turns of the environment's scripted {@code
+   * checks.anchor_policy} in the training rollout's prompts, tokenized as the policy's chat template renders them.
+   */
+  static List<PolicyUpdater.Row> anchorTurns(TrainingConfig c, EnvironmentProvider provider,
+      EnvironmentRegistry registry, DjlLanguagePolicy policy) {
+    int count = c.checks().anchorTurns();
+    List<Transcript> transcripts = new ArrayList<>(count);
+    for (int round = 0; transcripts.size() < count; round++) {
+      RolloutConfig config = rollout(c, provider).optTasks(16).optGroupSize(4)
+          .optSeed(Seeds.derive(c.seed(), ANCHOR_STREAM, round)).build();
+      int before = transcripts.size();
+      try (LanguagePolicy scripted = provider.scriptedPolicy(c.checks().anchorPolicy(),
+          Seeds.derive(c.seed(), ANCHOR_PLAYER_STREAM, round))) {
+        for (MetaEpisode m : new MetaEpisodeRunner(registry).run(config, scripted).metaEpisodes()) {
+          for (var e : m.episodes()) {
+            for (Turn t : e.turns()) {
+              if (transcripts.size() < count) {
+                transcripts.add(Transcript.of(ChatMessage.user(t.prompt()), ChatMessage.assistant(t.response())));
+              }
+            }
+          }
+        }
+      }
+      if (transcripts.size() == before) {
+        throw new ConfigException("checks.anchor_policy", "checks.anchor_policy '" + c.checks().anchorPolicy()
+            + "' played no turn on " + provider.id() + "; choose another scripted policy or set"
+            + " checks.max_anchor_drop 0");
+      }
+    }
+    List<PolicyUpdater.Row> rows = new ArrayList<>(count);
+    for (SupervisedExample e : SupervisedTrainer.tokenize(transcripts, policy.tokenizer(), policy.chatTemplate(),
+        policy.templateVariables(), policy.stopTokenIds().iterator().next())) {
+      rows.add(new PolicyUpdater.Row(e.promptIds(), e.responseIds(), null, 0));
+    }
+    return rows;
+  }
+
+  /**
+   * The validation sets: the training population (one meta-episode per group, the reference's evaluation sampling,
+   * the config's prompts) and, for two-player games with {@code validation.held_out}, each held-out validation
+   * opponent in its evaluation seat. Single-episode methods are validated with the environment's number of
+   * independent attempts.
+   */
+  static List<MageTrainer.Validation> validations(TrainingConfig c, EnvironmentProvider provider) {
+    int episodes = Math.max(c.rollout().episodes(), provider.defaults().episodes());
+    ContextMode context = c.rollout().episodes() > 1 ? c.rollout().contextMode() : ContextMode.NONE;
+    SamplingConfig sampling = SamplingConfig.evaluation(c.sampling().maxNewTokens());
+    List<MageTrainer.Validation> out = new ArrayList<>();
+    RolloutConfig.Builder population = rollout(c, provider)
+        .optTasks(c.validation().metaEpisodes())
+        .optGroupSize(1)
+        .optEpisodes(episodes)
+        .optContextMode(context)
+        .optEarlyStop(true)
+        .optSampling(sampling)
+        .optGroupPrefix("val");
+    out.add(new MageTrainer.Validation("", population.build()));
+    if (provider.twoPlayer() && c.validation().heldOut()) {
+      for (String opponent : provider.validationOpponents()) {
+        RolloutConfig heldOut = rollout(c, provider)
+            .optTasks(c.validation().metaEpisodes())
+            .optGroupSize(1)
+            .optEpisodes(episodes)
+            .optContextMode(context)
+            .optEarlyStop(true)
+            .optSampling(sampling)
+            .optFixedOpponent(opponent)
+            .optSeating(Seating.of(provider.evaluationSeat()))
+            .optGroupPrefix("val-" + opponent)
+            .build();
+        out.add(MageTrainer.Validation.heldOut(opponent, heldOut));
+      }
+    }
+    return out;
+  }
+}

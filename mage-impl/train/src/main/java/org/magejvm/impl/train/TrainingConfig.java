@@ -1,0 +1,849 @@
+package org.magejvm.impl.train;
+
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import com.google.gson.stream.JsonReader;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.magejvm.api.AnchorScope;
+import org.magejvm.api.ContextMode;
+import org.magejvm.api.Grouping;
+import org.magejvm.api.LossAggregation;
+import org.magejvm.api.MetaReturn;
+import org.magejvm.api.NormalizationMode;
+import org.magejvm.api.annotation.Api;
+import org.magejvm.impl.credit.EpisodeScore;
+import org.magejvm.impl.llm.model.Projection;
+import org.magejvm.impl.rollout.Seating;
+import org.magejvm.spi.EnvironmentRegistry;
+import org.magejvm.spi.PromptStyle;
+
+/**
+ * One training run, completely described: the environment, the rollout and its sampling, credit assignment, the
+ * advantage estimator, the loss, AdamW, the update schedule and its checks, validation, checkpoints, full or LoRA
+ * fine-tuning, the number of iterations, the seed and the thread count. Immutable, with value equality; its JSON form
+ * ({@link #toJson()}, {@link #fromJson(String)}) uses the same snake_case keys as {@code mage train --set KEY=VALUE}
+ * and round-trips exactly.
+ *
+ * <p>Start from a preset ({@link TrainingPreset#config}), change what differs ({@link #with(String, Object)} or
+ * {@link #toBuilder()}), and give it to {@code MageTrainer.create}. Every value is checked when the config is built;
+ * a value out of range, of the wrong type or under an unknown key is refused with a {@link ConfigException} whose
+ * one-line message names the key (and, for an unknown key, the closest known one).
+ *
+ * @param preset the name of the preset the config started from (informational; {@code "custom"} for none)
+ * @param environment the environment, its options and opponent
+ * @param rollout the training rollout
+ * @param sampling the training sampling
+ * @param credit credit assignment: returns, discounts, penalties, episode score
+ * @param advantages the advantage estimator and its grouping
+ * @param loss the PPO loss
+ * @param adamw the AdamW optimizer
+ * @param update the update schedule and micro-batching
+ * @param checks the checks each update must pass
+ * @param validation validation during training
+ * @param checkpoints checkpoint schedule
+ * @param fineTuning full fine-tuning or a LoRA adapter
+ * @param iterations the iterations {@code fit} trains until
+ * @param seed the base seed of every random draw of the run
+ * @param threads libtorch intra-op threads, 0 for libtorch's default (applied by the command-line tool before the
+ *     engine starts; an embedding host sets {@code ai.djl.pytorch.num_threads} itself)
+ */
+@Api(status = Api.Status.EXPERIMENTAL)
+public record TrainingConfig(
+    String preset,
+    EnvironmentSettings environment,
+    RolloutSettings rollout,
+    SamplingSettings sampling,
+    CreditSettings credit,
+    AdvantageSettings advantages,
+    LossSettings loss,
+    AdamWSettings adamw,
+    UpdateSettings update,
+    CheckSettings checks,
+    ValidationSettings validation,
+    CheckpointSettings checkpoints,
+    FineTuningSettings fineTuning,
+    int iterations,
+    long seed,
+    int threads) {
+
+  /** The largest number of iterations a config may ask for. */
+  public static final int MAX_ITERATIONS = 1_000_000;
+
+  private static final Gson PRETTY = new GsonBuilder().setPrettyPrinting().serializeNulls().disableHtmlEscaping()
+      .create();
+
+  /**
+   * Validates.
+   *
+   * @param preset preset name
+   * @param environment environment
+   * @param rollout rollout
+   * @param sampling sampling
+   * @param credit credit
+   * @param advantages advantages
+   * @param loss loss
+   * @param adamw AdamW
+   * @param update update
+   * @param checks checks
+   * @param validation validation
+   * @param checkpoints checkpoints
+   * @param fineTuning fine-tuning
+   * @param iterations iterations
+   * @param seed seed
+   * @param threads threads
+   */
+  public TrainingConfig {
+    Check.notBlank("preset", preset);
+    Check.notNull("environment", environment);
+    Check.notNull("rollout", rollout);
+    Check.notNull("sampling", sampling);
+    Check.notNull("credit", credit);
+    Check.notNull("advantages", advantages);
+    Check.notNull("loss", loss);
+    Check.notNull("adamw", adamw);
+    Check.notNull("update", update);
+    Check.notNull("checks", checks);
+    Check.notNull("validation", validation);
+    Check.notNull("checkpoints", checkpoints);
+    Check.notNull("fine_tuning", fineTuning);
+    Check.range("iterations", iterations, 0, MAX_ITERATIONS);
+    Check.range("threads", threads, 0, 1024);
+    if (credit.metaReturn() != MetaReturn.SINGLE_EPISODE && rollout.episodes() < 2) {
+      throw new ConfigException("rollout.episodes", "rollout.episodes must be >= 2 for credit.meta_return "
+          + lower(credit.metaReturn()) + " (a meta-episode of one attempt has no later attempt to credit); got "
+          + rollout.episodes() + ", or use credit.meta_return single_episode");
+    }
+    if (checks.maxAnchorDrop() > 0 && checks.anchorPolicy() == null) {
+      throw new ConfigException("checks.anchor_policy", "checks.anchor_policy must name a scripted policy of the"
+          + " environment whose answers are the anchors when checks.max_anchor_drop > 0 (or set max_anchor_drop 0)");
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------------------ sections
+
+  /**
+   * The environment of the run.
+   *
+   * @param id the environment id ({@code mage envs} lists them)
+   * @param options the environment's options (its provider lists them); empty for its defaults
+   * @param fixedOpponent one opponent of the environment to train against, or {@code null} for its training pool
+   */
+  public record EnvironmentSettings(String id, Map<String, String> options, String fixedOpponent) {
+    /**
+     * Validates and copies.
+     *
+     * @param id id
+     * @param options options
+     * @param fixedOpponent fixed opponent or null
+     */
+    public EnvironmentSettings {
+      Check.notBlank("environment.id", id);
+      options = Map.copyOf(new LinkedHashMap<>(Check.notNull("environment.options", options)));
+      if (fixedOpponent != null && fixedOpponent.isBlank()) {
+        throw new ConfigException("environment.fixed_opponent", "environment.fixed_opponent must be an opponent id"
+            + " or null, got an empty string");
+      }
+    }
+  }
+
+  /**
+   * The training rollout: how many meta-episodes, how long, and what the prompt shows.
+   *
+   * @param tasks task groups per iteration (the reference's {@code train_batch_size})
+   * @param groupSize meta-episodes per group, all with the same task, opponent and seat
+   * @param episodes attempts per meta-episode (1 for single-episode methods)
+   * @param maxTurns the turn limit of one attempt
+   * @param contextMode what the prompt of a later attempt holds of the earlier ones
+   * @param promptStyle the prompt's wording: verbose (the reference's) or compact (for tiny models)
+   * @param earlyStop whether a won meta-episode stops before its last attempt
+   * @param seating the agent's seat in two-player games: {@code first}, {@code second} or {@code mixed:SHARE}
+   *     (the share of groups seated second); ignored by one-player games
+   * @param stepTimeoutSeconds the limit of one environment call in seconds, 0 for none
+   * @param maxFailureShare the largest share of an iteration's meta-episodes that may fail (an environment that
+   *     throws, a time-out) before the iteration fails
+   */
+  public record RolloutSettings(
+      int tasks, int groupSize, int episodes, int maxTurns, ContextMode contextMode, PromptStyle promptStyle,
+      boolean earlyStop, String seating, double stepTimeoutSeconds, double maxFailureShare) {
+    /**
+     * Validates.
+     *
+     * @param tasks tasks
+     * @param groupSize group size
+     * @param episodes episodes
+     * @param maxTurns turn limit
+     * @param contextMode context mode
+     * @param promptStyle prompt style
+     * @param earlyStop early stop
+     * @param seating seating
+     * @param stepTimeoutSeconds step time-out
+     * @param maxFailureShare failure share
+     */
+    public RolloutSettings {
+      Check.range("rollout.tasks", tasks, 1, 65_536);
+      Check.range("rollout.group_size", groupSize, 1, 65_536);
+      if ((long) tasks * groupSize > 65_536) {
+        throw new ConfigException("rollout.group_size", "rollout.tasks x rollout.group_size must be <= 65536"
+            + " meta-episodes per iteration, got " + tasks + " x " + groupSize);
+      }
+      Check.range("rollout.episodes", episodes, 1, 64);
+      Check.range("rollout.max_turns", maxTurns, 1, 10_000);
+      Check.notNull("rollout.context_mode", contextMode);
+      Check.notNull("rollout.prompt_style", promptStyle);
+      Check.notNull("rollout.seating", seating);
+      try {
+        Seating.parse(seating);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException("rollout.seating", "rollout.seating must be first, second or mixed:SHARE with"
+            + " SHARE in [0, 1], got '" + seating + "'");
+      }
+      Check.range("rollout.step_timeout_seconds", stepTimeoutSeconds, 0, 86_400);
+      Check.range("rollout.max_failure_share", maxFailureShare, 0, 1);
+    }
+
+    /** @return the parsed {@link #seating()} */
+    public Seating parsedSeating() {
+      return Seating.parse(seating);
+    }
+  }
+
+  /**
+   * The training sampling (validation uses the reference's evaluation sampling with the same token limit).
+   *
+   * @param temperature the softmax temperature, in (0, 10]
+   * @param topP nucleus sampling's probability mass, in (0, 1]
+   * @param topK the number of most likely tokens kept, 0 for all
+   * @param maxNewTokens the response-token limit of a turn
+   */
+  public record SamplingSettings(double temperature, double topP, int topK, int maxNewTokens) {
+    /**
+     * Validates.
+     *
+     * @param temperature temperature
+     * @param topP top-p
+     * @param topK top-k
+     * @param maxNewTokens token limit
+     */
+    public SamplingSettings {
+      if (!(temperature >= 1e-3 && temperature <= 10)) {
+        throw new ConfigException("sampling.temperature", "sampling.temperature must be in [0.001, 10], got "
+            + temperature);
+      }
+      if (!(topP > 0 && topP <= 1)) {
+        throw new ConfigException("sampling.top_p", "sampling.top_p must be in (0, 1], got " + topP);
+      }
+      Check.range("sampling.top_k", topK, 0, 1 << 24);
+      Check.range("sampling.max_new_tokens", maxNewTokens, 1, 1 << 20);
+    }
+  }
+
+  /**
+   * Credit assignment: how rewards become returns and the episode scores of GiGPO's episode-level advantage.
+   *
+   * @param metaReturn differential (MAGE), cumulative (LaMer) or single_episode (GiGPO, GRPO)
+   * @param gammaStep the discount between the steps of an attempt
+   * @param gammaTraj the discount between the attempts of a meta-episode; 1 makes MAGE's differential return of
+   *     every turn the final attempt's reward (the paper's objective)
+   * @param invalidPenalty subtracted from the episode score per invalid action
+   * @param lengthPenalty the weight of the over-length penalty
+   * @param maxResponseTokens the length penalty's limit Lmax
+   * @param episodeScore what scores a turn in GiGPO's episode-level advantage: its attempt (the reference's) or its
+   *     whole meta-episode
+   */
+  public record CreditSettings(
+      MetaReturn metaReturn, double gammaStep, double gammaTraj, double invalidPenalty, double lengthPenalty,
+      int maxResponseTokens, EpisodeScore episodeScore) {
+    /**
+     * Validates.
+     *
+     * @param metaReturn returns
+     * @param gammaStep step discount
+     * @param gammaTraj attempt discount
+     * @param invalidPenalty invalid-action penalty
+     * @param lengthPenalty length penalty
+     * @param maxResponseTokens Lmax
+     * @param episodeScore episode score
+     */
+    public CreditSettings {
+      Check.notNull("credit.meta_return", metaReturn);
+      Check.range("credit.gamma_step", gammaStep, 0, 1);
+      Check.range("credit.gamma_traj", gammaTraj, 0, 1);
+      Check.range("credit.invalid_penalty", invalidPenalty, 0, 1e6);
+      Check.range("credit.length_penalty", lengthPenalty, 0, 1e6);
+      Check.range("credit.max_response_tokens", maxResponseTokens, 1, 1 << 20);
+      Check.notNull("credit.episode_score", episodeScore);
+    }
+  }
+
+  /**
+   * The advantage estimator.
+   *
+   * @param estimator the optimizer provider's id: {@code gigpo} or {@code grpo} (or a plugin's)
+   * @param normalization how group advantages are normalised
+   * @param stepWeight GiGPO's weight of the step-level advantage
+   * @param grouping how episode groups are formed (opponent-stationary: one opponent per group)
+   * @param anchorScope what makes two turns the same anchor state in GiGPO's step groups
+   * @param epsilon added to the standard deviation
+   */
+  public record AdvantageSettings(
+      String estimator, NormalizationMode normalization, double stepWeight, Grouping grouping,
+      AnchorScope anchorScope, double epsilon) {
+    /**
+     * Validates.
+     *
+     * @param estimator estimator id
+     * @param normalization normalisation
+     * @param stepWeight step weight
+     * @param grouping grouping
+     * @param anchorScope anchors
+     * @param epsilon epsilon
+     */
+    public AdvantageSettings {
+      Check.notBlank("advantages.estimator", estimator);
+      Check.notNull("advantages.normalization", normalization);
+      Check.range("advantages.step_weight", stepWeight, 0, 1e6);
+      Check.notNull("advantages.grouping", grouping);
+      Check.notNull("advantages.anchor_scope", anchorScope);
+      if (!(epsilon > 0 && epsilon <= 1)) {
+        throw new ConfigException("advantages.epsilon", "advantages.epsilon must be in (0, 1], got " + epsilon);
+      }
+    }
+  }
+
+  /**
+   * The dual-clip PPO loss with entropy bonus and k3 KL.
+   *
+   * @param clipRatioLow the lower clip of the probability ratio
+   * @param clipRatioHigh the upper clip
+   * @param dualClip the dual clip of negative advantages (> 1)
+   * @param entropyCoefficient the entropy bonus weight
+   * @param klCoefficient the weight of the KL term to the initial model (0: no reference model is kept)
+   * @param aggregation how token losses are averaged
+   */
+  public record LossSettings(
+      double clipRatioLow, double clipRatioHigh, double dualClip, double entropyCoefficient, double klCoefficient,
+      LossAggregation aggregation) {
+    /**
+     * Validates.
+     *
+     * @param clipRatioLow low clip
+     * @param clipRatioHigh high clip
+     * @param dualClip dual clip
+     * @param entropyCoefficient entropy weight
+     * @param klCoefficient KL weight
+     * @param aggregation aggregation
+     */
+    public LossSettings {
+      Check.range("loss.clip_ratio_low", clipRatioLow, 0, 1);
+      Check.range("loss.clip_ratio_high", clipRatioHigh, 0, 10);
+      if (!(dualClip > 1 && dualClip <= 1e6)) {
+        throw new ConfigException("loss.dual_clip", "loss.dual_clip must be in (1, 1e6], got " + dualClip);
+      }
+      Check.range("loss.entropy_coefficient", entropyCoefficient, 0, 1e3);
+      Check.range("loss.kl_coefficient", klCoefficient, 0, 1e6);
+      Check.notNull("loss.aggregation", aggregation);
+    }
+  }
+
+  /**
+   * AdamW.
+   *
+   * @param learningRate the learning rate
+   * @param beta1 the first-moment decay
+   * @param beta2 the second-moment decay
+   * @param eps added to the second moment's root
+   * @param weightDecay decoupled weight decay
+   * @param gradientClip the global gradient-norm clip, 0 for none
+   * @param warmupSteps linear warm-up steps, 0 for none
+   */
+  public record AdamWSettings(
+      double learningRate, double beta1, double beta2, double eps, double weightDecay, double gradientClip,
+      int warmupSteps) {
+    /**
+     * Validates.
+     *
+     * @param learningRate learning rate
+     * @param beta1 beta1
+     * @param beta2 beta2
+     * @param eps eps
+     * @param weightDecay weight decay
+     * @param gradientClip clip
+     * @param warmupSteps warm-up
+     */
+    public AdamWSettings {
+      if (!(learningRate > 0 && learningRate <= 1)) {
+        throw new ConfigException("adamw.learning_rate", "adamw.learning_rate must be in (0, 1], got "
+            + learningRate);
+      }
+      if (!(beta1 >= 0 && beta1 < 1)) {
+        throw new ConfigException("adamw.beta1", "adamw.beta1 must be in [0, 1), got " + beta1);
+      }
+      if (!(beta2 >= 0 && beta2 < 1)) {
+        throw new ConfigException("adamw.beta2", "adamw.beta2 must be in [0, 1), got " + beta2);
+      }
+      if (!(eps > 0 && eps <= 1)) {
+        throw new ConfigException("adamw.eps", "adamw.eps must be in (0, 1], got " + eps);
+      }
+      Check.range("adamw.weight_decay", weightDecay, 0, 1);
+      Check.range("adamw.gradient_clip", gradientClip, 0, 1e9);
+      Check.range("adamw.warmup_steps", warmupSteps, 0, MAX_ITERATIONS);
+    }
+  }
+
+  /**
+   * The update schedule.
+   *
+   * @param miniBatchTurns turns per optimizer step (a batch larger than this is split)
+   * @param microBatchTurns turns per forward and backward pass (memory; the gradient is the same)
+   * @param epochs passes over each batch
+   * @param recomputeOldLogProbs recompute the old log-probabilities before the update instead of using the
+   *     rollout's
+   * @param skipZeroAdvantage leave turns with advantage 0 out of the loss's forward pass
+   */
+  public record UpdateSettings(
+      int miniBatchTurns, int microBatchTurns, int epochs, boolean recomputeOldLogProbs, boolean skipZeroAdvantage) {
+    /**
+     * Validates.
+     *
+     * @param miniBatchTurns minibatch
+     * @param microBatchTurns micro-batch
+     * @param epochs epochs
+     * @param recomputeOldLogProbs recompute
+     * @param skipZeroAdvantage skip zero advantages
+     */
+    public UpdateSettings {
+      Check.range("update.mini_batch_turns", miniBatchTurns, 1, 1 << 20);
+      Check.range("update.micro_batch_turns", microBatchTurns, 1, 1 << 20);
+      Check.range("update.epochs", epochs, 1, 1000);
+    }
+  }
+
+  /**
+   * Checks every update must pass; a failed check redoes the update at half the learning rate (at most three times)
+   * and undoes it after the last try.
+   *
+   * @param maxUpdateKl the largest mean per-token KL divergence an update may cause on its batch, 0 for no check
+   * @param maxAnchorDrop the largest mean per-token drop of the anchors' log-probability, 0 for no check
+   * @param anchorTurns how many scripted answers serve as anchors
+   * @param anchorPolicy the environment's scripted policy whose answers are the anchors (answers in the format the
+   *     model must keep), or {@code null} when there is no anchor check
+   */
+  public record CheckSettings(double maxUpdateKl, double maxAnchorDrop, int anchorTurns, String anchorPolicy) {
+    /**
+     * Validates.
+     *
+     * @param maxUpdateKl KL limit
+     * @param maxAnchorDrop anchor drop limit
+     * @param anchorTurns anchors
+     * @param anchorPolicy anchor policy
+     */
+    public CheckSettings {
+      Check.range("checks.max_update_kl", maxUpdateKl, 0, 1e6);
+      Check.range("checks.max_anchor_drop", maxAnchorDrop, 0, 1e6);
+      Check.range("checks.anchor_turns", anchorTurns, 1, 1 << 16);
+      if (anchorPolicy != null && anchorPolicy.isBlank()) {
+        throw new ConfigException("checks.anchor_policy", "checks.anchor_policy must be a scripted policy id or"
+            + " null, got an empty string");
+      }
+    }
+  }
+
+  /**
+   * Validation during training: the training population and, for two-player games, each held-out validation
+   * opponent of the environment, with the reference's evaluation sampling.
+   *
+   * @param every validate after every k-th iteration, 0 for never
+   * @param metaEpisodes meta-episodes per validation set
+   * @param heldOut whether the environment's held-out validation opponents get sets of their own
+   */
+  public record ValidationSettings(int every, int metaEpisodes, boolean heldOut) {
+    /**
+     * Validates.
+     *
+     * @param every interval
+     * @param metaEpisodes meta-episodes per set
+     * @param heldOut held-out sets
+     */
+    public ValidationSettings {
+      Check.range("validation.every", every, 0, MAX_ITERATIONS);
+      Check.range("validation.meta_episodes", metaEpisodes, 1, 65_536);
+    }
+  }
+
+  /**
+   * The checkpoint schedule (used when a run directory is given).
+   *
+   * @param every checkpoint after every k-th iteration and at the end, 0 for only at the end
+   * @param keep how many of the latest checkpoints to keep, besides the best
+   */
+  public record CheckpointSettings(int every, int keep) {
+    /**
+     * Validates.
+     *
+     * @param every interval
+     * @param keep kept checkpoints
+     */
+    public CheckpointSettings {
+      Check.range("checkpoints.every", every, 0, MAX_ITERATIONS);
+      Check.range("checkpoints.keep", keep, 1, 1000);
+    }
+  }
+
+  /**
+   * Full fine-tuning or a LoRA adapter.
+   *
+   * @param mode {@code full} (every weight; the KL reference is a frozen copy) or {@code lora} (an adapter; the KL
+   *     reference is the base with the adapter off)
+   * @param loraRank the adapter's rank (used with {@code lora})
+   * @param loraAlpha the adapter's alpha; its output is scaled by alpha / rank
+   * @param loraTargets the adapted projections: {@code all-linear} or module names ({@code q_proj}, ...)
+   * @param baseModel the base model's name or path, written into the adapter's {@code adapter_config.json} as
+   *     PEFT's {@code base_model_name_or_path}; {@code null} for none
+   */
+  public record FineTuningSettings(String mode, int loraRank, double loraAlpha, List<String> loraTargets,
+      String baseModel) {
+    /** Full fine-tuning. */
+    public static final String FULL = "full";
+    /** A LoRA adapter. */
+    public static final String LORA = "lora";
+
+    /**
+     * Validates and copies.
+     *
+     * @param mode mode
+     * @param loraRank rank
+     * @param loraAlpha alpha
+     * @param loraTargets targets
+     * @param baseModel base model name or path, or null
+     */
+    public FineTuningSettings {
+      if (!FULL.equals(mode) && !LORA.equals(mode)) {
+        throw new ConfigException("fine_tuning.mode", "fine_tuning.mode must be full or lora, got '" + mode + "'");
+      }
+      Check.range("fine_tuning.lora_rank", loraRank, 1, 65_536);
+      if (!(loraAlpha > 0 && loraAlpha <= 1e6)) {
+        throw new ConfigException("fine_tuning.lora_alpha", "fine_tuning.lora_alpha must be in (0, 1e6], got "
+            + loraAlpha);
+      }
+      loraTargets = List.copyOf(Check.notNull("fine_tuning.lora_targets", loraTargets));
+      projections(loraTargets);
+    }
+
+    /** @return whether the run trains a LoRA adapter */
+    public boolean lora() {
+      return LORA.equals(mode);
+    }
+
+    /** @return the adapted projections */
+    public Set<Projection> projections() {
+      return projections(loraTargets);
+    }
+
+    private static Set<Projection> projections(List<String> targets) {
+      if (targets.size() == 1 && (targets.get(0).equals("all-linear") || targets.get(0).equals("all"))) {
+        return EnumSet.allOf(Projection.class);
+      }
+      if (targets.isEmpty()) {
+        throw new ConfigException("fine_tuning.lora_targets", "fine_tuning.lora_targets names no module; expected"
+            + " all-linear or some of " + Projection.moduleNames());
+      }
+      List<Projection> out = new ArrayList<>();
+      for (String t : targets) {
+        out.add(Projection.fromModuleName(t.trim()).orElseThrow(() -> new ConfigException("fine_tuning.lora_targets",
+            "fine_tuning.lora_targets: unknown module '" + t + "'; expected all-linear or some of "
+                + Projection.moduleNames())));
+      }
+      return EnumSet.copyOf(out);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------------------ JSON
+
+  /** @return the JSON form: every key, in declaration order, pretty-printed */
+  public String toJson() {
+    return PRETTY.toJson(toJsonObject()) + "\n";
+  }
+
+  /** @return the JSON form as a tree */
+  public JsonObject toJsonObject() {
+    return ConfigCodec.encode(this);
+  }
+
+  /**
+   * The algorithm's settings: everything but the budget and the bookkeeping (sizes, iterations, sampling limits,
+   * validation, checkpoints, seed, threads, prompt wording, time-outs). Two runs whose algorithm JSON is equal train
+   * with the same algorithm; {@code mage quickstart --print-config} and {@code mage train --preset mage
+   * --print-config} agree on it.
+   *
+   * @return {@code credit}, {@code advantages}, {@code loss}, {@code adamw}, {@code update} (without the micro-batch
+   *     size, which changes memory, not the gradient), {@code checks} and the rollout's {@code group_size}, {@code
+   *     episodes}, {@code context_mode}, {@code early_stop} and {@code seating}
+   */
+  public JsonObject algorithmJson() {
+    JsonObject all = toJsonObject();
+    JsonObject o = new JsonObject();
+    JsonObject r = new JsonObject();
+    for (String k : List.of("group_size", "episodes", "context_mode", "early_stop", "seating")) {
+      r.add(k, all.getAsJsonObject("rollout").get(k));
+    }
+    o.add("rollout", r);
+    for (String k : List.of("credit", "advantages", "loss", "adamw", "update", "checks")) {
+      o.add(k, all.get(k));
+    }
+    o.getAsJsonObject("update").remove("micro_batch_turns");
+    o.add("fine_tuning", all.getAsJsonObject("fine_tuning").get("mode"));
+    return o;
+  }
+
+  /**
+   * Reads a complete config (every key present, as {@link #toJson()} writes it).
+   *
+   * @param json the JSON text
+   * @return the config
+   * @throws ConfigException naming the key of a missing, unknown, mistyped or out-of-range value, or {@code (json)}
+   *     for text that is not a JSON object
+   */
+  public static TrainingConfig fromJson(String json) {
+    return ConfigCodec.decode(TrainingConfig.class, parseObject(json), "");
+  }
+
+  /**
+   * Reads a config that may give only some keys: the rest come from the preset it names ({@code "preset"}, default
+   * {@code mage}) for the environment it names ({@code "environment": {"id": ...}}, required), with the
+   * environment's defaults.
+   *
+   * @param json the JSON text
+   * @param registry where the environment is found
+   * @return the config
+   * @throws ConfigException naming the key of an unknown, mistyped or out-of-range value
+   */
+  public static TrainingConfig fromJson(String json, EnvironmentRegistry registry) {
+    JsonObject o = parseObject(json);
+    String preset = TrainingPreset.MAGE.id();
+    if (o.has("preset")) {
+      JsonElement p = o.get("preset");
+      if (!p.isJsonPrimitive() || !p.getAsJsonPrimitive().isString()) {
+        throw new ConfigException("preset", "config key 'preset' must be a preset name, got " + p);
+      }
+      preset = p.getAsString();
+    }
+    JsonElement env = o.has("environment") && o.get("environment").isJsonObject()
+        ? o.getAsJsonObject("environment").get("id") : null;
+    if (env == null || !env.isJsonPrimitive() || !env.getAsJsonPrimitive().isString()) {
+      throw new ConfigException("environment.id", "config key 'environment.id' is required (an environment id, see"
+          + " `mage envs`)");
+    }
+    TrainingPreset p = TrainingPreset.parse(preset);
+    String id = env.getAsString();
+    TrainingConfig base = p.config(registry.all().stream().filter(e -> e.id().equals(id)).findFirst()
+        .orElseThrow(() -> new ConfigException("environment.id", "environment.id '" + id + "' is not a known"
+            + " environment; known: " + registry.all().stream().map(e -> e.id())
+                .collect(java.util.stream.Collectors.joining(", ")))));
+    JsonObject merged = ConfigCodec.overlay(TrainingConfig.class, base.toJsonObject(), o, "");
+    return ConfigCodec.decode(TrainingConfig.class, merged, "");
+  }
+
+  /**
+   * Reads a config file ({@link #fromJson(String, EnvironmentRegistry)}); errors name the file.
+   *
+   * @param file the file
+   * @param registry where the environment is found
+   * @return the config
+   * @throws ConfigException naming the file and the key
+   */
+  public static TrainingConfig read(Path file, EnvironmentRegistry registry) {
+    String text;
+    try {
+      text = Files.readString(file);
+    } catch (NoSuchFileException e) {
+      throw new ConfigException("", file + ": no such config file");
+    } catch (AccessDeniedException e) {
+      throw new ConfigException("", file + ": permission denied");
+    } catch (IOException e) {
+      throw new ConfigException("", file + ": cannot read the config file: " + e.getMessage());
+    }
+    try {
+      return fromJson(text, registry);
+    } catch (ConfigException e) {
+      throw e.in(file.toString());
+    }
+  }
+
+  private static JsonObject parseObject(String json) {
+    try {
+      JsonReader reader = new JsonReader(new StringReader(json));
+      reader.setStrictness(com.google.gson.Strictness.STRICT);
+      JsonElement e = JsonParser.parseReader(reader);
+      if (reader.peek() != com.google.gson.stream.JsonToken.END_DOCUMENT) {
+        throw new ConfigException("", "not valid JSON: text after the config object at " + reader.getPath());
+      }
+      if (!e.isJsonObject()) {
+        throw new ConfigException("", "a training config must be a JSON object, got " + abbreviate(e.toString()));
+      }
+      return e.getAsJsonObject();
+    } catch (IOException | JsonParseException | IllegalStateException e) {
+      throw new ConfigException("", "not valid JSON: " + e.getMessage());
+    }
+  }
+
+  private static String abbreviate(String s) {
+    return s.length() <= 60 ? s : s.substring(0, 57) + "...";
+  }
+
+  // ------------------------------------------------------------------------------------------------------ changes
+
+  /**
+   * This config with one value changed.
+   *
+   * @param dottedKey the key as in the JSON form ({@code adamw.learning_rate}, {@code environment.options.reward})
+   * @param value the new value: a number, boolean, string, enum constant, list of strings, or {@code null} for a
+   *     nullable key
+   * @return the new config
+   * @throws ConfigException naming the key when it is unknown or the value does not fit
+   */
+  public TrainingConfig with(String dottedKey, Object value) {
+    return toBuilder().set(dottedKey, value).build();
+  }
+
+  /** @return a builder holding this config's values */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  /**
+   * Builds a config from another by changing keys. Changes are applied in order; {@link #build()} checks the result.
+   */
+  public static final class Builder {
+    private JsonObject json;
+
+    private Builder(TrainingConfig base) {
+      json = base.toJsonObject();
+    }
+
+    /**
+     * Sets one key.
+     *
+     * @param dottedKey the key as in the JSON form
+     * @param value the value (see {@link TrainingConfig#with})
+     * @return this builder
+     * @throws ConfigException naming the key when it is unknown or the value does not fit its type
+     */
+    public Builder set(String dottedKey, Object value) {
+      Objects.requireNonNull(dottedKey, "dottedKey");
+      if (value instanceof Map<?, ?>) {
+        JsonObject map = new JsonObject();
+        for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
+          map.addProperty(String.valueOf(e.getKey()), String.valueOf(e.getValue()));
+        }
+        String[] parts = dottedKey.split("\\.");
+        JsonObject patch = new JsonObject();
+        JsonObject at = patch;
+        for (int i = 0; i < parts.length - 1; i++) {
+          JsonObject sub = new JsonObject();
+          at.add(parts[i], sub);
+          at = sub;
+        }
+        at.add(parts[parts.length - 1], map);
+        json = ConfigCodec.overlay(TrainingConfig.class, json, patch, "");
+      } else if (value == null) {
+        json = ConfigCodec.set(TrainingConfig.class, json, dottedKey, "null");
+      } else if (value instanceof List<?>) {
+        List<String> items = new ArrayList<>();
+        for (Object v : (List<?>) value) {
+          items.add(String.valueOf(v));
+        }
+        json = ConfigCodec.set(TrainingConfig.class, json, dottedKey, String.join(",", items));
+      } else if (value instanceof Enum<?>) {
+        json = ConfigCodec.set(TrainingConfig.class, json, dottedKey, ((Enum<?>) value).name());
+      } else {
+        json = ConfigCodec.set(TrainingConfig.class, json, dottedKey, String.valueOf(value));
+      }
+      return this;
+    }
+
+    /**
+     * Sets one key from command-line text ({@code --set KEY=VALUE}).
+     *
+     * @param assignment {@code KEY=VALUE}
+     * @return this builder
+     * @throws ConfigException naming the key when it is unknown or the value does not fit its type
+     */
+    public Builder set(String assignment) {
+      int eq = assignment.indexOf('=');
+      if (eq <= 0) {
+        throw new ConfigException("", "--set wants KEY=VALUE (for example rollout.tasks=8), got '" + assignment
+            + "'");
+      }
+      json = ConfigCodec.set(TrainingConfig.class, json, assignment.substring(0, eq).trim(),
+          assignment.substring(eq + 1));
+      return this;
+    }
+
+    /**
+     * Lays a JSON object of some keys over the config (as a config file does over its preset).
+     *
+     * @param patch some keys
+     * @return this builder
+     * @throws ConfigException naming an unknown key
+     */
+    public Builder merge(JsonObject patch) {
+      json = ConfigCodec.overlay(TrainingConfig.class, json, patch, "");
+      return this;
+    }
+
+    /** @return the config, checked */
+    public TrainingConfig build() {
+      return ConfigCodec.decode(TrainingConfig.class, json, "");
+    }
+  }
+
+  private static String lower(Enum<?> e) {
+    return e.name().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /** Value checks whose messages name the key. */
+  static final class Check {
+    private Check() {}
+
+    static <T> T notNull(String key, T v) {
+      if (v == null) {
+        throw new ConfigException(key, key + " must be given, got null");
+      }
+      return v;
+    }
+
+    static void notBlank(String key, String v) {
+      if (v == null || v.isBlank()) {
+        throw new ConfigException(key, key + " must be a non-empty string, got " + (v == null ? "null" : "''"));
+      }
+    }
+
+    static void range(String key, long v, long min, long max) {
+      if (v < min || v > max) {
+        throw new ConfigException(key, key + " must be in [" + min + ", " + max + "], got " + v);
+      }
+    }
+
+    static void range(String key, double v, double min, double max) {
+      if (!(v >= min && v <= max)) {
+        throw new ConfigException(key, key + " must be in [" + min + ", " + max + "], got " + v);
+      }
+    }
+  }
+}

@@ -1,0 +1,185 @@
+package org.magejvm.impl.train;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.magejvm.api.AnchorScope;
+import org.magejvm.api.ContextMode;
+import org.magejvm.api.MetaReturn;
+import org.magejvm.api.OptimizerConfig;
+import org.magejvm.api.annotation.Api;
+import org.magejvm.impl.credit.EpisodeScore;
+import org.magejvm.impl.eval.MethodPreset;
+import org.magejvm.spi.EnvironmentDefaults;
+import org.magejvm.spi.EnvironmentProvider;
+import org.magejvm.spi.PromptStyle;
+
+/**
+ * The training algorithms as complete configurations: a preset is a function of the environment (its discounts,
+ * penalties, lengths and whether it has two players) to a {@link TrainingConfig}.
+ *
+ * <ul>
+ *   <li>{@code mage}: MAGE as this library recommends it, the settings under which the quick start's model learns
+ *       within the meta-episode (docs/results.md): the paper's final-attempt objective (attempt discount 1), the
+ *       earlier attempts' moves and outcomes in the prompt instead of written reflections, GiGPO's episode score
+ *       taken over the whole meta-episode and its step groups keyed by the whole prompt, an invalid-action penalty
+ *       of 25 (larger than any gain a nonsense answer can buy under the differential return), one full-batch update
+ *       per iteration at learning rate 5e-4 with KL weight 1.0 to the initial model, and every update checked
+ *       against the log-probability of 256 of the environment's scripted {@code random} answers. The learning rate
+ *       and KL weight were measured on a 131,776-parameter model; a checkpoint of 0.6B parameters or more wants a
+ *       far smaller learning rate ({@code mage-reference} has 1e-6).</li>
+ *   <li>{@code mage-reference}: MAGE exactly as the reference code trains it (the settings its fidelity tests
+ *       pin): differential return with the environment's attempt discount (0.6 for the games), per-attempt episode
+ *       scores, global anchors, reflections in the prompt, the environment's invalid-action penalty, learning rate
+ *       1e-6, KL weight 0.1, minibatches of 64 turns, no update check.</li>
+ *   <li>{@code lamer}: LaMer, the reference's settings with cumulative returns.</li>
+ *   <li>{@code gigpo} and {@code grpo}: single-episode GiGPO and GRPO (groups of 24 single attempts), the
+ *       reference's settings.</li>
+ *   <li>{@code react} and {@code reflexion}: evaluation-only prompting baselines (N independent attempts; N attempts
+ *       with reflections); they train nothing, and {@code mage train} refuses them.</li>
+ * </ul>
+ *
+ * <p>Common to all: 16 task groups per iteration, opponent-stationary groups (one opponent per group from the
+ * environment's training pool), half the groups seated second in two-player games, early stop after a win, the
+ * environment's response limit, validation every 5 iterations on 128 meta-episodes per set, a checkpoint every 10,
+ * 150 iterations, seed 0, full fine-tuning (LoRA: rank 16, alpha 32, every linear projection).
+ */
+@Api(status = Api.Status.EXPERIMENTAL)
+public enum TrainingPreset {
+  /** MAGE with the settings under which the quick start learns; see the class comment. */
+  MAGE("mage", MethodPreset.MAGE,
+      "MAGE, final-attempt objective (gamma_traj 1), history in the prompt, whole-meta-episode episode score,"
+          + " prompt anchors, invalid penalty 25, full-batch updates at lr 5e-4, KL 1.0, anchor check 0.01: the"
+          + " settings under which the quick start learns (measured on a tiny model; lower adamw.learning_rate for"
+          + " real checkpoints)"),
+  /** MAGE exactly as the reference code trains it. */
+  MAGE_REFERENCE("mage-reference", MethodPreset.MAGE,
+      "MAGE as the reference code trains it: differential return, the environment's attempt discount (0.6),"
+          + " reflections, per-attempt episode score, global anchors, lr 1e-6, KL 0.1; the fidelity tests pin it"),
+  /** LaMer with the reference's settings. */
+  LAMER("lamer", MethodPreset.LAMER,
+      "LaMer: cumulative cross-episode returns with reflections, otherwise the reference's settings"),
+  /** Single-episode GiGPO with the reference's settings. */
+  GIGPO("gigpo", MethodPreset.GIGPO,
+      "GiGPO on single episodes (groups of 24), the reference's settings: the no-meta-learning baseline"),
+  /** Single-episode GRPO with the reference's settings. */
+  GRPO("grpo", MethodPreset.GRPO,
+      "GRPO on single episodes (groups of 24, episode-level advantages only), the reference's settings"),
+  /** Prompting only, evaluation-only. */
+  REACT("react", MethodPreset.REACT, "evaluation only: N independent attempts, no memory; trains nothing"),
+  /** Prompting with reflections, evaluation-only. */
+  REFLEXION("reflexion", MethodPreset.REFLEXION,
+      "evaluation only: N attempts with written reflections between them; trains nothing");
+
+  /** The anchor check's limit in the {@code mage} preset: the largest mean per-token log-probability drop. */
+  public static final double MAGE_MAX_ANCHOR_DROP = 0.01;
+  /** The anchor answers of the {@code mage} preset: the environment's scripted {@code random} player. */
+  public static final String MAGE_ANCHOR_POLICY = "random";
+
+  private final String id;
+  private final MethodPreset method;
+  private final String description;
+
+  TrainingPreset(String id, MethodPreset method, String description) {
+    this.id = id;
+    this.method = method;
+    this.description = description;
+  }
+
+  /** @return the preset's name on the command line and in config files */
+  public String id() {
+    return id;
+  }
+
+  /** @return the method this preset trains or evaluates (its context modes and evaluation rollout) */
+  public MethodPreset method() {
+    return method;
+  }
+
+  /** @return whether the preset trains (react and reflexion only evaluate) */
+  public boolean trains() {
+    return method.trains();
+  }
+
+  /** @return one line: what the preset sets and why */
+  public String description() {
+    return description;
+  }
+
+  /**
+   * The preset's configuration on an environment.
+   *
+   * @param provider the environment
+   * @return the complete configuration
+   */
+  public TrainingConfig config(EnvironmentProvider provider) {
+    TrainingConfig reference = reference(provider);
+    if (this != MAGE) {
+      return reference;
+    }
+    return reference.toBuilder()
+        .set("preset", id)
+        .set("rollout.context_mode", ContextMode.HISTORY_ONLY)
+        .set("credit.gamma_traj", 1.0)
+        .set("credit.invalid_penalty", 25.0)
+        .set("credit.episode_score", EpisodeScore.META_EPISODE)
+        .set("advantages.anchor_scope", AnchorScope.PROMPT)
+        .set("adamw.learning_rate", 5e-4)
+        .set("loss.kl_coefficient", 1.0)
+        .set("update.mini_batch_turns", 512)
+        .set("update.micro_batch_turns", 64)
+        .set("checks.max_anchor_drop", MAGE_MAX_ANCHOR_DROP)
+        .set("checks.anchor_policy", MAGE_ANCHOR_POLICY)
+        .build();
+  }
+
+  /** The reference code's settings for this preset's method. */
+  private TrainingConfig reference(EnvironmentProvider provider) {
+    EnvironmentDefaults d = provider.defaults();
+    OptimizerConfig o = OptimizerConfig.defaults();
+    AdamWConfig a = AdamWConfig.defaults();
+    MetaReturn metaReturn = method.metaReturn().orElse(MetaReturn.SINGLE_EPISODE);
+    return new TrainingConfig(id,
+        new TrainingConfig.EnvironmentSettings(provider.id(), Map.of(), null),
+        new TrainingConfig.RolloutSettings(MethodPreset.TRAINING_TASKS, method.trains() ? method.trainingGroupSize() : 1,
+            method.trainingEpisodes(d) == 1 && !method.trains() ? d.episodes() : method.trainingEpisodes(d),
+            d.maxTurns(), method.trainingContextMode(), PromptStyle.VERBOSE, true,
+            provider.twoPlayer() ? "mixed:" + MethodPreset.TRAINING_SECOND_SEAT_RATIO : "first", 0, 0.25),
+        new TrainingConfig.SamplingSettings(1.0, 1.0, 0, d.maxResponseTokens()),
+        new TrainingConfig.CreditSettings(metaReturn, d.stepGamma(), d.trajGamma(), d.invalidPenalty(),
+            d.lengthPenalty(), d.maxResponseTokens(), EpisodeScore.ATTEMPT),
+        new TrainingConfig.AdvantageSettings(method.optimizerId().orElse("gigpo"), o.normalization(), o.stepWeight(),
+            o.grouping(), o.anchorScope(), o.epsilon()),
+        new TrainingConfig.LossSettings(o.clipRatioLow(), o.clipRatioHigh(), o.dualClip(), o.entropyCoefficient(),
+            o.klCoefficient(), o.lossAggregation()),
+        new TrainingConfig.AdamWSettings(o.learningRate(), a.beta1(), a.beta2(), a.eps(), o.weightDecay(),
+            o.gradientClip(), 0),
+        new TrainingConfig.UpdateSettings(o.miniBatchTurns(), 8, o.epochs(), true, true),
+        new TrainingConfig.CheckSettings(0, 0, 256, null),
+        new TrainingConfig.ValidationSettings(5, MethodPreset.EVALUATION_META_EPISODES, true),
+        new TrainingConfig.CheckpointSettings(10, 3),
+        new TrainingConfig.FineTuningSettings(TrainingConfig.FineTuningSettings.FULL, 16, 32, List.of("all-linear"),
+            null),
+        150, 0, 0);
+  }
+
+  /**
+   * Looks a preset up by name, case-insensitively.
+   *
+   * @param text the name
+   * @return the preset
+   * @throws ConfigException naming the known presets
+   */
+  public static TrainingPreset parse(String text) {
+    String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT).replace('_', '-');
+    for (TrainingPreset p : values()) {
+      if (p.id.equals(t)) {
+        return p;
+      }
+    }
+    throw new ConfigException("preset", "unknown preset '" + text + "'; known presets: "
+        + Arrays.stream(values()).map(TrainingPreset::id).collect(Collectors.joining(", ")));
+  }
+}

@@ -1,0 +1,239 @@
+package org.magejvm.impl.train;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.magejvm.api.AnchorScope;
+import org.magejvm.api.ContextMode;
+import org.magejvm.api.Grouping;
+import org.magejvm.api.MetaReturn;
+import org.magejvm.api.OptimizerConfig;
+import org.magejvm.impl.credit.CreditConfig;
+import org.magejvm.impl.credit.EpisodeScore;
+import org.magejvm.impl.eval.MethodPreset;
+import org.magejvm.spi.EnvironmentProvider;
+import org.magejvm.spi.EnvironmentRegistry;
+import org.magejvm.spi.PromptStyle;
+
+/** {@link TrainingConfig} and {@link TrainingPreset}: presets, JSON round trips, key checks, reference fidelity. */
+class TrainingConfigTest {
+
+  private static final EnvironmentRegistry GAMES = EnvironmentRegistry.discover();
+  private static final List<String> GAME_IDS = List.of("mage-kuhn-poker", "mage-tictactoe", "mage-sokoban");
+
+  private static TrainingConfig kuhn(TrainingPreset preset) {
+    return preset.config(GAMES.require("mage-kuhn-poker"));
+  }
+
+  @Test
+  void everyPresetOnEveryGameRoundTripsThroughJsonExactly() {
+    for (String game : GAME_IDS) {
+      for (TrainingPreset p : TrainingPreset.values()) {
+        TrainingConfig c = p.config(GAMES.require(game));
+        String json = c.toJson();
+        TrainingConfig back = TrainingConfig.fromJson(json);
+        assertThat(back).as(p.id() + " on " + game).isEqualTo(c);
+        assertThat(back.toJson()).isEqualTo(json);
+        assertThat(back.hashCode()).isEqualTo(c.hashCode());
+      }
+    }
+  }
+
+  @Test
+  void roundTripKeepsAwkwardDoublesAndLongsBitForBit() {
+    TrainingConfig c = kuhn(TrainingPreset.MAGE).toBuilder()
+        .set("adamw.learning_rate", 0.1 + 0.2)
+        .set("seed", Long.MIN_VALUE + 7)
+        .set("credit.gamma_step", Math.nextDown(1.0))
+        .set("environment.options", Map.of("reward", "win-loss"))
+        .set("fine_tuning.lora_targets", List.of("q_proj", "v_proj"))
+        .build();
+    TrainingConfig back = TrainingConfig.fromJson(c.toJson());
+    assertThat(back).isEqualTo(c);
+    assertThat(back.adamw().learningRate()).isEqualTo(0.1 + 0.2);
+    assertThat(back.seed()).isEqualTo(Long.MIN_VALUE + 7);
+    assertThat(back.environment().options()).containsExactly(Map.entry("reward", "win-loss"));
+  }
+
+  @Test
+  void magePresetIsTheQuickStartsAlgorithm() {
+    TrainingConfig c = kuhn(TrainingPreset.MAGE);
+    assertThat(c.credit().metaReturn()).isEqualTo(MetaReturn.DIFFERENTIAL);
+    assertThat(c.credit().gammaTraj()).isEqualTo(1.0);
+    assertThat(c.credit().invalidPenalty()).isEqualTo(25.0);
+    assertThat(c.credit().episodeScore()).isEqualTo(EpisodeScore.META_EPISODE);
+    assertThat(c.advantages().anchorScope()).isEqualTo(AnchorScope.PROMPT);
+    assertThat(c.rollout().contextMode()).isEqualTo(ContextMode.HISTORY_ONLY);
+    assertThat(c.adamw().learningRate()).isEqualTo(5e-4);
+    assertThat(c.loss().klCoefficient()).isEqualTo(1.0);
+    assertThat(c.update().miniBatchTurns()).isEqualTo(512);
+    assertThat(c.checks().maxAnchorDrop()).isEqualTo(0.01);
+    assertThat(c.checks().anchorPolicy()).isEqualTo("random");
+    assertThat(c.preset()).isEqualTo("mage");
+  }
+
+  /**
+   * The reference fidelity tests (GiGPO's golden batches, the PPO loss fixtures, credit assignment's worked examples)
+   * run with {@code OptimizerConfig.defaults()}, the environments' {@code CreditConfig.forEnvironment} and the method
+   * presets' rollouts; {@code mage-reference} (and lamer, gigpo, grpo) must turn into exactly those.
+   */
+  @Test
+  void referencePresetsGiveExactlyTheConfigsTheFidelityTestsPin() {
+    for (String game : GAME_IDS) {
+      EnvironmentProvider provider = GAMES.require(game);
+      for (TrainingPreset p : List.of(TrainingPreset.MAGE_REFERENCE, TrainingPreset.LAMER, TrainingPreset.GIGPO,
+          TrainingPreset.GRPO)) {
+        TrainingConfig c = p.config(provider);
+        MethodPreset m = p.method();
+        assertThat(TrainerFactory.credit(c)).as(p.id() + " " + game)
+            .isEqualTo(CreditConfig.forEnvironment(provider.defaults()).optMetaReturn(m.metaReturn().orElseThrow())
+                .build());
+        assertThat(TrainerFactory.optimizerConfig(c)).isEqualTo(m.optimizerConfig());
+        assertThat(m.optimizerConfig()).isEqualTo(OptimizerConfig.defaults().toBuilder()
+            .optGrouping(Grouping.OPPONENT_STATIONARY).build());
+        assertThat(c.advantages().estimator()).isEqualTo(m.optimizerId().orElseThrow());
+        assertThat(TrainerFactory.adamWConfig(c)).isEqualTo(AdamWConfig.of(m.optimizerConfig()));
+        assertThat(TrainerFactory.rollout(c, provider).optSeed(3).build())
+            .isEqualTo(m.trainingRollout(provider).optSeed(3).build());
+        assertThat(c.checks().maxAnchorDrop()).isZero();
+        assertThat(c.checks().maxUpdateKl()).isZero();
+      }
+    }
+  }
+
+  @Test
+  void aPartialFileTakesTheRestFromItsPreset(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("run.json");
+    Files.writeString(file, "{\"preset\": \"mage\", \"environment\": {\"id\": \"mage-kuhn-poker\","
+        + " \"options\": {\"reward\": \"win-loss\"}}, \"rollout\": {\"tasks\": 8}, \"iterations\": 120}");
+    TrainingConfig read = TrainingConfig.read(file, GAMES);
+    assertThat(read).isEqualTo(kuhn(TrainingPreset.MAGE).toBuilder().set("rollout.tasks", 8).set("iterations", 120)
+        .set("environment.options.reward", "win-loss").build());
+  }
+
+  @Test
+  void setTakesCommandLineText() {
+    TrainingConfig c = kuhn(TrainingPreset.MAGE).toBuilder()
+        .set("rollout.tasks=4")
+        .set("rollout.prompt_style=compact")
+        .set("credit.episode_score=attempt")
+        .set("checks.anchor_policy=fixed-line")
+        .set("environment.options.reward=win-loss")
+        .set("environment.fixed_opponent=cfr")
+        .set("fine_tuning.lora_targets=q_proj,v_proj")
+        .build();
+    assertThat(c.rollout().tasks()).isEqualTo(4);
+    assertThat(c.rollout().promptStyle()).isEqualTo(PromptStyle.COMPACT);
+    assertThat(c.credit().episodeScore()).isEqualTo(EpisodeScore.ATTEMPT);
+    assertThat(c.checks().anchorPolicy()).isEqualTo("fixed-line");
+    assertThat(c.environment().options()).containsEntry("reward", "win-loss");
+    assertThat(c.environment().fixedOpponent()).isEqualTo("cfr");
+    assertThat(c.fineTuning().loraTargets()).containsExactly("q_proj", "v_proj");
+    assertThat(c.toBuilder().set("environment.fixed_opponent=null").build().environment().fixedOpponent()).isNull();
+  }
+
+  @Test
+  void aMisspeltKeyIsRefusedWithASuggestion() {
+    String json = kuhn(TrainingPreset.MAGE).toJson().replace("\"group_size\"", "\"grup_size\"");
+    assertThatThrownBy(() -> TrainingConfig.fromJson(json))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage("unknown config key 'rollout.grup_size'; did you mean 'rollout.group_size'?")
+        .extracting(e -> ((ConfigException) e).key()).isEqualTo("rollout.grup_size");
+    assertThatThrownBy(() -> kuhn(TrainingPreset.MAGE).with("adamw.learning_rte", 1e-5))
+        .hasMessage("unknown config key 'adamw.learning_rte'; did you mean 'adamw.learning_rate'?");
+    assertThatThrownBy(() -> kuhn(TrainingPreset.MAGE).with("rolout.tasks", 1))
+        .hasMessage("unknown config key 'rolout'; did you mean 'rollout'?");
+    assertThatThrownBy(() -> kuhn(TrainingPreset.MAGE).with("zzz", 1))
+        .hasMessageStartingWith("unknown config key 'zzz'; known keys: preset, environment, rollout");
+  }
+
+  @Test
+  void aWrongTypeIsRefusedNamingTheKey(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("bad.json");
+    Files.writeString(file, "{\"environment\": {\"id\": \"mage-kuhn-poker\"}, \"rollout\": {\"tasks\": \"eight\"}}");
+    assertThatThrownBy(() -> TrainingConfig.read(file, GAMES))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage(file + ": config key 'rollout.tasks' must be a whole number, got \"eight\"");
+    assertThatThrownBy(() -> kuhn(TrainingPreset.MAGE).with("rollout.tasks", 1.5))
+        .hasMessage("config key 'rollout.tasks' must be a whole number, got 1.5");
+    assertThatThrownBy(() -> kuhn(TrainingPreset.MAGE).with("rollout.early_stop", "yes"))
+        .hasMessage("config key 'rollout.early_stop' must be true or false, got 'yes'");
+    assertThatThrownBy(() -> kuhn(TrainingPreset.MAGE).with("credit.episode_score", "turn"))
+        .hasMessage("config key 'credit.episode_score' must be one of attempt, meta_episode, got 'turn'");
+    assertThatThrownBy(() -> kuhn(TrainingPreset.MAGE).with("rollout", 3))
+        .hasMessageStartingWith("config key 'rollout' is a section; set one of its keys: rollout.tasks, ");
+  }
+
+  @Test
+  void anOutOfRangeValueIsRefusedInOneLineNamingTheKey() {
+    assertThatThrownBy(() -> kuhn(TrainingPreset.MAGE).with("rollout.tasks", 0))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage("rollout.tasks must be in [1, 65536], got 0");
+    assertThatThrownBy(() -> kuhn(TrainingPreset.MAGE).with("credit.gamma_traj", 1.5))
+        .hasMessage("credit.gamma_traj must be in [0.0, 1.0], got 1.5");
+    assertThatThrownBy(() -> kuhn(TrainingPreset.MAGE).with("adamw.learning_rate", 0))
+        .hasMessage("adamw.learning_rate must be in (0, 1], got 0.0");
+    assertThatThrownBy(() -> kuhn(TrainingPreset.MAGE).with("rollout.seating", "left"))
+        .hasMessage("rollout.seating must be first, second or mixed:SHARE with SHARE in [0, 1], got 'left'");
+    assertThatThrownBy(() -> kuhn(TrainingPreset.MAGE).with("rollout.episodes", 1))
+        .extracting(e -> ((ConfigException) e).key()).isEqualTo("rollout.episodes");
+    assertThatThrownBy(() -> kuhn(TrainingPreset.MAGE).with("checks.anchor_policy", null))
+        .extracting(e -> ((ConfigException) e).key()).isEqualTo("checks.anchor_policy");
+    assertThatThrownBy(() -> kuhn(TrainingPreset.MAGE).with("fine_tuning.lora_targets", List.of("qq_proj")))
+        .hasMessageStartingWith("fine_tuning.lora_targets: unknown module 'qq_proj'");
+    for (Throwable t : List.of(
+        catchConfig(() -> kuhn(TrainingPreset.MAGE).with("rollout.tasks", 0)),
+        catchConfig(() -> TrainingConfig.fromJson("{\"preset\": 1")))) {
+      assertThat(t.getMessage()).doesNotContain("\n");
+    }
+  }
+
+  @Test
+  void notJsonAndMissingKeysAreRefused() {
+    assertThatThrownBy(() -> TrainingConfig.fromJson("[1, 2]")).isInstanceOf(ConfigException.class)
+        .hasMessage("a training config must be a JSON object, got [1,2]");
+    assertThatThrownBy(() -> TrainingConfig.fromJson("{} trailing")).isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("not valid JSON");
+    assertThatThrownBy(() -> TrainingConfig.fromJson("{\"preset\": \"mage\"}")).isInstanceOf(ConfigException.class)
+        .hasMessage("config key 'environment' is missing");
+    assertThatThrownBy(() -> TrainingConfig.fromJson("{\"rollout\": {}}", GAMES))
+        .hasMessageStartingWith("config key 'environment.id' is required");
+    assertThatThrownBy(() -> TrainingConfig.fromJson("{\"preset\": \"magic\", \"environment\": {\"id\":"
+        + " \"mage-kuhn-poker\"}}", GAMES))
+        .hasMessageStartingWith("unknown preset 'magic'; known presets: mage, mage-reference, lamer");
+    assertThatThrownBy(() -> TrainingConfig.fromJson("{\"environment\": {\"id\": \"chess\"}}", GAMES))
+        .hasMessageStartingWith("environment.id 'chess' is not a known environment");
+  }
+
+  @Test
+  void suggestionsUseEditDistance() {
+    assertThat(ConfigCodec.distance("kitten", "sitting")).isEqualTo(3);
+    assertThat(ConfigCodec.distance("", "abc")).isEqualTo(3);
+    assertThat(ConfigCodec.snakeCase("maxNewTokens")).isEqualTo("max_new_tokens");
+  }
+
+  @Test
+  void evaluationOnlyPresetsSayTheyDoNotTrain() {
+    assertThat(TrainingPreset.REACT.trains()).isFalse();
+    assertThat(TrainingPreset.REFLEXION.trains()).isFalse();
+    assertThat(TrainingPreset.parse("MAGE_REFERENCE")).isEqualTo(TrainingPreset.MAGE_REFERENCE);
+    for (TrainingPreset p : TrainingPreset.values()) {
+      assertThat(p.description()).isNotBlank();
+    }
+  }
+
+  private static Throwable catchConfig(Runnable r) {
+    try {
+      r.run();
+    } catch (ConfigException e) {
+      return e;
+    }
+    throw new AssertionError("no ConfigException");
+  }
+}
