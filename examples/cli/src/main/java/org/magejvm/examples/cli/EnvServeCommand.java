@@ -59,6 +59,8 @@ final class EnvServeCommand implements Callable<Integer> {
       description = "Stop after this many seconds (default: serve until interrupted).")
   Double seconds;
 
+  @CommandLine.Mixin HttpLimitOptions httpLimits;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -75,6 +77,7 @@ final class EnvServeCommand implements Callable<Integer> {
     if (seconds != null && (!(seconds > 0) || seconds > 365 * 86_400.0)) {
       throw Limits.usage(spec, "--for must be a positive number of seconds, got " + seconds);
     }
+    org.magejvm.impl.http.HttpLimits limits = httpLimits.toLimits(spec, maxBodyBytes);
     EnvironmentRegistry registry = EnvironmentRegistry.discover();
     List<String> known = new ArrayList<>();
     for (EnvironmentProvider p : registry.all()) {
@@ -88,7 +91,7 @@ final class EnvServeCommand implements Callable<Integer> {
     }
     EnvServer.Builder b = EnvServer.builder().setRegistry(registry).optHost(host).optPort(port)
         .optIdleTimeout(Duration.ofMillis(Math.max(1, Math.round(idleTimeout * 1000))))
-        .optMaxInstances(maxInstances).optMaxBodyBytes(maxBodyBytes);
+        .optMaxInstances(maxInstances).optMaxBodyBytes(maxBodyBytes).optHttpLimits(limits);
     if (threads != null) {
       b.optThreads(threads);
     }

@@ -87,6 +87,8 @@ final class ServeCommand implements Callable<Integer> {
 
   @Mixin ModelOptions modelOptions;
 
+  @Mixin HttpLimitOptions httpLimits;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -109,13 +111,14 @@ final class ServeCommand implements Callable<Integer> {
     } catch (UnknownHostException e) {
       throw Limits.usage(spec, "--host: unknown host '" + host + "'");
     }
+    org.magejvm.impl.http.HttpLimits limits = httpLimits.toLimits(spec, maxBodyBytes);
     LibtorchThreads.apply(threads);
     Qwen3Checkpoint.Options options = modelOptions.toOptions(seed, !noThinking)
         .withPromptLimit(maxPromptTokens, DjlLanguagePolicy.PromptOverflow.FAIL);
     DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(model, options, adapter);
     CompletionServer.Builder b = CompletionServer.builder().setPolicy(policy, true).optHost(host).optPort(port)
         .optMaxBatch(maxBatch).optBatchWindow(Duration.ofMillis(batchWindowMs)).optMaxBodyBytes(maxBodyBytes)
-        .optSeed(seed).optEnableLora(enableLora).optMaxAdapters(maxLoras);
+        .optHttpLimits(limits).optSeed(seed).optEnableLora(enableLora).optMaxAdapters(maxLoras);
     if (servedModelName != null) {
       b.optModelName(servedModelName);
     }
