@@ -102,4 +102,19 @@ class JsonHttpServerTest {
       assertThat(post(s, "{}").statusCode()).isEqualTo(200);
     }
   }
+
+  @Test
+  void aHandlerSlowerThanTheIdleTimeoutStillAnswers() throws Exception {
+    // generation may take longer than the idle timeout: a connection waiting for its answer is not idle
+    HttpLimits quick = HttpLimits.defaults().withIdleTimeout(Duration.ofMillis(300));
+    try (JsonHttpServer s = JsonHttpServer.builder().setErrorFormat(JsonHttpServerTest::errorJson).optLimits(quick)
+        .setHandler(call -> {
+          Thread.sleep(1200);
+          return HttpAnswer.text(200, "slow");
+        }).start()) {
+      HttpResponse<String> r = post(s, "{}");
+      assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+      assertThat(r.body()).isEqualTo("slow");
+    }
+  }
 }
