@@ -93,6 +93,17 @@ public final class CompletionServer implements AutoCloseable {
   private static final Gson ERROR_GSON = new com.google.gson.GsonBuilder().serializeNulls().create();
   private static final int DEFAULT_MAX_TOKENS = 16;
 
+  /**
+   * The smallest positive temperature accepted (0 is greedy decoding): below it sampling is greedy in all but name,
+   * and at 1e-300 the temperature rounds to 0 in float32 and the logits divided by it are infinite, which made the
+   * log-probabilities NaN. The server answers 400 naming {@code temperature}, and {@code mage generate} and {@code
+   * mage play} refuse the same values of {@code --temperature}.
+   */
+  public static final double MIN_TEMPERATURE = 0.01;
+
+  /** The most log-probabilities per token a request may ask for ({@code logprobs}, {@code top_logprobs}), as OpenAI. */
+  public static final int MAX_LOGPROBS = 20;
+
   private final DjlLanguagePolicy policy;
   private final boolean ownsPolicy;
   private final String modelName;
@@ -401,6 +412,13 @@ public final class CompletionServer implements AutoCloseable {
       throw HttpError.badRequest("echo", "unsupported", "echo is not supported by this server");
     }
     JsonElement stop = Fields.present(o, "stop");
+    if (stop != null && stop.isJsonArray()) {
+      for (int i = 0; i < stop.getAsJsonArray().size(); i++) {
+        Fields.string(stop.getAsJsonArray().get(i), "stop[" + i + "]");
+      }
+    } else if (stop != null) {
+      Fields.string(stop, "stop");
+    }
     if (stop != null && !(stop.isJsonArray() && stop.getAsJsonArray().isEmpty())
         && !(stop.isJsonPrimitive() && stop.getAsString().isEmpty())) {
       throw HttpError.badRequest("stop", "unsupported", "stop strings are not supported by this server; responses"
@@ -412,13 +430,15 @@ public final class CompletionServer implements AutoCloseable {
     int maxTokens = (int) Fields.integer(o, maxName, DEFAULT_MAX_TOKENS, 1, cap);
     int minTokens = (int) Fields.integer(o, "min_tokens", 0, 0, maxTokens);
     double temperature = Fields.real(o, "temperature", 1.0);
-    if (temperature < 0) {
-      throw HttpError.badRequest("temperature", "invalid_value", "'temperature' must be >= 0, got " + temperature);
+    if (temperature < 0 || (temperature > 0 && temperature < MIN_TEMPERATURE)) {
+      throw HttpError.badRequest("temperature", "invalid_value", "'temperature' must be 0 (greedy) or >= "
+          + MIN_TEMPERATURE + ", got " + Fields.shown(o.get("temperature")));
     }
     double topP = Fields.real(o, "top_p", 1.0);
     if (!(topP > 0 && topP <= 1)) {
       throw HttpError.badRequest("top_p", "invalid_value", "'top_p' must be in (0, 1], got " + topP);
     }
+    // -1 and 0 both switch the filter off, as in vLLM
     int topK = (int) Fields.integer(o, "top_k", 0, -1, Integer.MAX_VALUE);
     JsonElement seedElement = Fields.present(o, "seed");
     long seed = seedElement == null ? nextSeed() : Fields.integer(seedElement, "seed", Long.MIN_VALUE,
@@ -428,9 +448,16 @@ public final class CompletionServer implements AutoCloseable {
     boolean logprobs;
     if (chat) {
       logprobs = Fields.bool(o, "logprobs", false);
+      long top = Fields.integer(o, "top_logprobs", 0, 0, MAX_LOGPROBS);
+      if (top > 0) {
+        throw HttpError.badRequest("top_logprobs", logprobs ? "unsupported" : "invalid_value", logprobs
+            ? "top_logprobs is not supported by this server (only the chosen token's log-probability is computed);"
+                + " send 0 or leave it out"
+            : "'top_logprobs' needs 'logprobs': true");
+      }
     } else {
       JsonElement lp = Fields.present(o, "logprobs");
-      logprobs = lp != null && Fields.integer(lp, "logprobs", 0, 20) >= 0;
+      logprobs = lp != null && Fields.integer(lp, "logprobs", 0, MAX_LOGPROBS) >= 0;
     }
     return new Ask(sampling, seed, logprobs, Fields.bool(o, "return_tokens_as_token_ids", false), adapter);
   }
