@@ -5,8 +5,16 @@ import org.magejvm.impl.http.HttpLimits;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
-/** The HTTP layer's timeouts and limits (picocli mixin of {@code serve} and {@code env-serve}). */
+/** The HTTP layer's timeouts, limits and API key (picocli mixin of {@code serve} and {@code env-serve}). */
 final class HttpLimitOptions {
+
+  /** The environment variable read for the API key when {@code --api-key} is not given. */
+  static final String API_KEY_VARIABLE = "MAGE_API_KEY";
+
+  @Option(names = "--api-key", paramLabel = "KEY",
+      description = "Require 'Authorization: Bearer KEY' on every request but the health check (401 without);"
+          + " default: the environment variable " + API_KEY_VARIABLE + ", else none.")
+  String apiKey;
 
   @Option(names = "--connection-idle-timeout", paramLabel = "SECONDS", defaultValue = "30",
       description = "Close a connection silent for this long; a request body that stalls this long gets 408"
@@ -38,6 +46,18 @@ final class HttpLimitOptions {
     return HttpLimits.defaults().withIdleTimeout(seconds(spec, "--connection-idle-timeout", idleSeconds))
         .withRequestTimeout(seconds(spec, "--request-timeout", requestSeconds)).withMaxConnections(maxConnections)
         .withMaxHeaderBytes(maxHeaderBytes).withMaxBodyBytes(maxBodyBytes);
+  }
+
+  /**
+   * @param spec the command, for usage errors
+   * @return the API key from {@code --api-key} or {@value #API_KEY_VARIABLE}, or null for none
+   */
+  String apiKey(CommandSpec spec) {
+    String key = apiKey != null ? apiKey : System.getenv(API_KEY_VARIABLE);
+    if (key != null && (key.isBlank() || !key.strip().equals(key))) {
+      throw Limits.usage(spec, "--api-key must not be blank or begin or end with white space");
+    }
+    return key;
   }
 
   private static Duration seconds(CommandSpec spec, String option, double s) {

@@ -54,6 +54,9 @@ class ServeCommandTest {
     CliRun headers = CliRun.of("serve", "--model", tiny.toString(), "--max-header-bytes", "100");
     assertThat(headers.code()).isEqualTo(2);
     assertThat(headers.err()).contains("--max-header-bytes must be >= 1024");
+    CliRun key = CliRun.of("serve", "--model", tiny.toString(), "--api-key", " ");
+    assertThat(key.code()).isEqualTo(2);
+    assertThat(key.err()).contains("--api-key must not be blank");
     CliRun missing = CliRun.of("serve", "--model", tmp.resolve("absent").toString());
     assertThat(missing.code()).isEqualTo(1);
     assertThat(missing.err()).contains("absent").contains("does not exist");

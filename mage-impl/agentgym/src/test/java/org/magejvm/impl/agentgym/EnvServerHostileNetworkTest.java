@@ -99,4 +99,25 @@ class EnvServerHostileNetworkTest {
       assertThat(seededEpisode()).as("after " + c.getKey()).isEqualTo(before);
     }
   }
+
+  @Test
+  void withAnApiKeyOnlyTheHealthCheckAnswersWithoutIt() throws Exception {
+    try (EnvServer keyed = EnvServer.builder().setRegistry(EnvironmentRegistry.discover())
+        .addEnvironment("mage-kuhn-poker").optPort(0).optApiKey("k3y").build().start()) {
+      HttpResponse<String> none = HTTP.send(HttpRequest.newBuilder(URI.create(keyed.url() + "/create"))
+          .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(none.statusCode()).isEqualTo(401);
+      JsonObject err = JsonParser.parseString(none.body()).getAsJsonObject();
+      assertThat(err.get("code").getAsString()).isEqualTo("invalid_api_key");
+      assertThat(err.get("error").getAsString()).contains("Authorization: Bearer");
+      HttpResponse<String> health = HTTP.send(HttpRequest.newBuilder(URI.create(keyed.url() + "/"))
+          .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(health.statusCode()).isEqualTo(200);
+      HttpResponse<String> created = HTTP.send(HttpRequest.newBuilder(URI.create(keyed.url() + "/create"))
+          .header("Authorization", "Bearer k3y").timeout(Duration.ofSeconds(10))
+          .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
+    }
+  }
 }

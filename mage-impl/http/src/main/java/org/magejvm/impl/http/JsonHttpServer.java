@@ -1,14 +1,16 @@
 package org.magejvm.impl.http;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
+import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -37,6 +39,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
 /**
  * An HTTP/1.1 server for JSON APIs that holds on hostile networks, on Jetty 12's non-blocking core server (no
  * servlet API): the HTTP layer of {@code mage serve} and {@code mage env-serve}.
@@ -51,6 +54,8 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Sizes.</b> Request line and headers beyond {@link HttpLimits#maxHeaderBytes} get 431 (414 for the
  *       request line alone); a body beyond {@link HttpLimits#maxBodyBytes} gets 413, whether declared or chunked;
  *       at most {@link HttpLimits#maxConnections} connections are open at once.
+ *   <li><b>An API key</b> ({@link Builder#optApiKey}): every path but the open ones (health checks) needs {@code
+ *       Authorization: Bearer KEY}, else 401 before the body is read; keys are compared in constant time.
  *   <li><b>Errors are JSON.</b> Every error answer, the HTTP stack's own included (a malformed request line, chunk
  *       size or {@code Content-Length}, too many headers, a timeout), has a JSON body in the caller's {@link
  *       ErrorFormat}, with {@code Connection: close} where the rest of the connection cannot be trusted.
@@ -60,7 +65,9 @@ import org.slf4j.LoggerFactory;
  * then waits) is closed at the idle timeout without an answer: HTTP has no status for it.
  */
 public final class JsonHttpServer implements AutoCloseable {
+
   private static final Logger LOG = LoggerFactory.getLogger(JsonHttpServer.class);
+
   /** Answers one complete request; runs on a worker thread and may block (for example on generation). */
   @FunctionalInterface
   public interface Handler {
@@ -71,6 +78,7 @@ public final class JsonHttpServer implements AutoCloseable {
      */
     HttpAnswer handle(HttpCall call) throws Exception;
   }
+
   /** Writes an error answer's JSON body in the server's own error format. */
   @FunctionalInterface
   public interface ErrorFormat {
@@ -83,6 +91,7 @@ public final class JsonHttpServer implements AutoCloseable {
      */
     String render(int status, String code, String message);
   }
+
   private final Server server;
   private final ServerConnector connector;
   private final ThreadPoolExecutor workers;
@@ -90,11 +99,16 @@ public final class JsonHttpServer implements AutoCloseable {
   private final ErrorFormat errors;
   private final HttpLimits limits;
   private final String host;
+  private final byte[] apiKey;
+  private final Set<String> openPaths;
+
   private JsonHttpServer(Builder b) throws Exception {
     this.handler = b.handler;
     this.errors = b.errors;
     this.limits = b.limits;
     this.host = b.host;
+    this.apiKey = b.apiKey == null ? null : ("Bearer " + b.apiKey).getBytes(StandardCharsets.UTF_8);
+    this.openPaths = Set.copyOf(b.openPaths);
     AtomicInteger n = new AtomicInteger();
     this.workers = new ThreadPoolExecutor(b.workerThreads, b.workerThreads, 60, TimeUnit.SECONDS,
         new LinkedBlockingQueue<>(), r -> {
@@ -136,26 +150,32 @@ public final class JsonHttpServer implements AutoCloseable {
       throw e;
     }
   }
+
   /** @return an empty builder */
   public static Builder builder() {
     return new Builder();
   }
+
   /** @return the port it listens on (the one chosen when built with port 0) */
   public int port() {
     return connector.getLocalPort();
   }
+
   /** @return the address it is bound to */
   public InetSocketAddress address() {
     return new InetSocketAddress(host, port());
   }
+
   /** @return the limits it enforces */
   public HttpLimits limits() {
     return limits;
   }
+
   /** @return how many connections are open now */
   public int openConnections() {
     return connector.getConnectedEndPoints().size();
   }
+
   /**
    * Stops listening, closes every connection and stops the worker threads (interrupting handlers still running).
    * Idempotent.
@@ -169,15 +189,20 @@ public final class JsonHttpServer implements AutoCloseable {
     }
     workers.shutdownNow();
   }
+
   // ------------------------------------------------------------------------------------------------ internals
+
   private byte[] errorBody(int status, String message) {
     return errors.render(status, codeOf(status), message).getBytes(StandardCharsets.UTF_8);
   }
+
   /** @return the code an error of the HTTP layer carries */
   static String codeOf(int status) {
     switch (status) {
       case 400:
         return "bad_request";
+      case 401:
+        return "invalid_api_key";
       case 408:
         return "request_timeout";
       case 413:
@@ -196,6 +221,7 @@ public final class JsonHttpServer implements AutoCloseable {
         return status >= 500 ? "server_error" : "http_" + status;
     }
   }
+
   private static String describe(int status, String reason) {
     String what = HttpStatus.getMessage(status);
     String detail = reason == null || reason.isBlank() || reason.equals(what) ? "" : ": " + reason;
@@ -210,6 +236,7 @@ public final class JsonHttpServer implements AutoCloseable {
         return what + detail;
     }
   }
+
   private void writeError(Response response, Callback callback, int status, String message) {
     byte[] body = errorBody(status, message);
     response.setStatus(status);
@@ -218,6 +245,7 @@ public final class JsonHttpServer implements AutoCloseable {
     response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
     response.write(true, ByteBuffer.wrap(body), callback);
   }
+
   /** Turns Jetty's own error answers (parser errors, failures before the handler answers) into JSON. */
   private final class JsonErrors extends ErrorHandler {
     @Override
@@ -240,6 +268,15 @@ public final class JsonHttpServer implements AutoCloseable {
   private final class Dispatch extends org.eclipse.jetty.server.Handler.Abstract.NonBlocking {
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
+      if (apiKey != null && !openPaths.contains(request.getHttpURI().getDecodedPath())) {
+        String given = request.getHeaders().get(HttpHeader.AUTHORIZATION);
+        if (given == null || !MessageDigest.isEqual(apiKey, given.getBytes(StandardCharsets.UTF_8))) {
+          response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
+          writeError(response, callback, 401, given == null ? "this server needs an API key: send the header"
+              + " 'Authorization: Bearer KEY'" : "the API key in the Authorization header is not this server's");
+          return true;
+        }
+      }
       long declared = request.getLength();
       if (declared > limits.maxBodyBytes()) {
         writeError(response, callback, 413, "the request body of " + declared + " bytes is over this server's"
@@ -250,6 +287,7 @@ public final class JsonHttpServer implements AutoCloseable {
       return true;
     }
   }
+
   /** Collects one request body as it arrives, within the size limit and the request timeout. */
   private final class BodyReader implements Runnable {
     private final Request request;
@@ -258,11 +296,13 @@ public final class JsonHttpServer implements AutoCloseable {
     private final ByteArrayOutputStream body = new ByteArrayOutputStream();
     private final AtomicBoolean settled = new AtomicBoolean();
     private Scheduler.Task timeout;
+
     BodyReader(Request request, Response response, Callback callback) {
       this.request = request;
       this.response = response;
       this.callback = callback;
     }
+
     void start() {
       timeout = request.getComponents().getScheduler().schedule(() -> {
         if (settled.compareAndSet(false, true)) {
@@ -272,6 +312,7 @@ public final class JsonHttpServer implements AutoCloseable {
       }, limits.requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
       run();
     }
+
     @Override
     public void run() {
       while (!settled.get()) {
@@ -309,6 +350,7 @@ public final class JsonHttpServer implements AutoCloseable {
         }
       }
     }
+
     private boolean settle() {
       if (!settled.compareAndSet(false, true)) {
         return false;
@@ -316,6 +358,7 @@ public final class JsonHttpServer implements AutoCloseable {
       timeout.cancel();
       return true;
     }
+
     private void failed(Throwable failure) {
       if (!settle()) {
         return;
@@ -331,6 +374,7 @@ public final class JsonHttpServer implements AutoCloseable {
         callback.failed(failure);
       }
     }
+
     private void dispatch(byte[] bytes) {
       Map<String, String> headers = new LinkedHashMap<>();
       for (HttpField f : request.getHeaders()) {
@@ -346,6 +390,7 @@ public final class JsonHttpServer implements AutoCloseable {
       }
     }
   }
+
   private void answer(HttpCall call, Response response, Callback callback) {
     HttpAnswer a;
     try {
@@ -363,6 +408,7 @@ public final class JsonHttpServer implements AutoCloseable {
     response.getHeaders().put(HttpHeader.CONTENT_LENGTH, a.body().length);
     response.write(true, ByteBuffer.wrap(a.body()), callback);
   }
+
   /** Builds and starts a {@link JsonHttpServer}: the handler and the error format are required. */
   public static final class Builder {
     private Handler handler;
@@ -372,7 +418,29 @@ public final class JsonHttpServer implements AutoCloseable {
     private HttpLimits limits = HttpLimits.defaults();
     private int workerThreads = 16;
     private String name = "mage-http";
+    private String apiKey;
+    private Set<String> openPaths = Set.of();
+
     private Builder() {}
+
+    /**
+     * Requires an API key: every request to a path other than {@code openPaths} must carry {@code Authorization:
+     * Bearer KEY}, else it gets 401 (code {@code invalid_api_key}) without its body being read.
+     *
+     * @param key the key, not blank; null for none (the default)
+     * @param openPaths paths served without the key, such as {@code /health}
+     * @return this builder
+     * @throws IllegalArgumentException when the key is blank or begins or ends with white space
+     */
+    public Builder optApiKey(String key, Set<String> openPaths) {
+      if (key != null && (key.isBlank() || !key.strip().equals(key))) {
+        throw new IllegalArgumentException("the API key must not be blank or begin or end with white space");
+      }
+      this.apiKey = key;
+      this.openPaths = Set.copyOf(openPaths);
+      return this;
+    }
+
     /**
      * @param h answers complete requests (on a worker thread)
      * @return this builder
@@ -381,6 +449,7 @@ public final class JsonHttpServer implements AutoCloseable {
       this.handler = Objects.requireNonNull(h, "handler");
       return this;
     }
+
     /**
      * @param f writes the JSON body of every error answer, the HTTP layer's own included
      * @return this builder
@@ -389,6 +458,7 @@ public final class JsonHttpServer implements AutoCloseable {
       this.errors = Objects.requireNonNull(f, "errorFormat");
       return this;
     }
+
     /**
      * @param h the address to bind (default 127.0.0.1)
      * @return this builder
@@ -397,6 +467,7 @@ public final class JsonHttpServer implements AutoCloseable {
       this.host = Objects.requireNonNull(h, "host");
       return this;
     }
+
     /**
      * @param p the port, 0 for a free one (default 0)
      * @return this builder
@@ -405,6 +476,7 @@ public final class JsonHttpServer implements AutoCloseable {
       this.port = p;
       return this;
     }
+
     /**
      * @param l the limits (default {@link HttpLimits#defaults()})
      * @return this builder
@@ -413,6 +485,7 @@ public final class JsonHttpServer implements AutoCloseable {
       this.limits = Objects.requireNonNull(l, "limits");
       return this;
     }
+
     /**
      * @param n the worker threads that run the handler, the most requests answered at once (default 16); complete
      *     requests beyond wait in a queue, which the connection limit bounds
@@ -422,6 +495,7 @@ public final class JsonHttpServer implements AutoCloseable {
       this.workerThreads = n;
       return this;
     }
+
     /**
      * @param n the prefix of the threads' names (default {@code mage-http})
      * @return this builder
@@ -430,6 +504,7 @@ public final class JsonHttpServer implements AutoCloseable {
       this.name = Objects.requireNonNull(n, "name");
       return this;
     }
+
     /**
      * Binds and starts the server.
      *
@@ -459,6 +534,7 @@ public final class JsonHttpServer implements AutoCloseable {
       }
     }
   }
+
   @Override
   public String toString() {
     return "JsonHttpServer[" + host + ":" + port() + ", " + limits + "]";

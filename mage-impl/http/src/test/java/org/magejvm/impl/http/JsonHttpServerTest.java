@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.magejvm.testkit.HostileClients;
 
@@ -115,6 +116,32 @@ class JsonHttpServerTest {
       HttpResponse<String> r = post(s, "{}");
       assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
       assertThat(r.body()).isEqualTo("slow");
+    }
+  }
+
+  @Test
+  void withAnApiKeyOnlyTheOpenPathsAnswerWithoutIt() throws Exception {
+    try (JsonHttpServer s = JsonHttpServer.builder().setErrorFormat(JsonHttpServerTest::errorJson)
+        .optApiKey("s3cret", Set.of("/health"))
+        .setHandler(call -> HttpAnswer.text(200, "ok " + call.path())).start()) {
+      URI echo = URI.create("http://127.0.0.1:" + s.port() + "/echo");
+      HttpResponse<String> none = HTTP.send(HttpRequest.newBuilder(echo).POST(HttpRequest.BodyPublishers.ofString("{}"))
+          .build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(none.statusCode()).isEqualTo(401);
+      assertThat(none.headers().firstValue("content-type")).hasValue("application/json");
+      assertThat(none.headers().firstValue("www-authenticate")).hasValue("Bearer");
+      assertThat(none.body()).contains("invalid_api_key").contains("Authorization: Bearer");
+      HttpResponse<String> wrong = HTTP.send(HttpRequest.newBuilder(echo).header("Authorization", "Bearer s3cre")
+          .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(wrong.statusCode()).isEqualTo(401);
+      assertThat(wrong.body()).contains("not this server's").doesNotContain("s3cre");
+      HttpResponse<String> right = HTTP.send(HttpRequest.newBuilder(echo).header("Authorization", "Bearer s3cret")
+          .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(right.statusCode()).isEqualTo(200);
+      assertThat(right.body()).isEqualTo("ok /echo");
+      HttpResponse<String> health = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.port()
+          + "/health")).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(health.statusCode()).isEqualTo(200);
     }
   }
 }

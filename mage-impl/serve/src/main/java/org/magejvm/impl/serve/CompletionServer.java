@@ -78,7 +78,8 @@ import org.slf4j.LoggerFactory;
  * limit (default 1 MiB); 500 when generation fails, after which the server goes on serving; 503 while shutting
  * down. The HTTP layer's own errors (a malformed request line, chunk size or {@code Content-Length}, headers over
  * the limit, a body that stalls) are JSON in the same shape, with the status it chose (400, 408, 413, 431, ...) and
- * a {@code code} naming it. Binds 127.0.0.1 unless told otherwise.
+ * a {@code code} naming it. Binds 127.0.0.1 unless told otherwise. With {@link Builder#optApiKey an API key}, every
+ * request but {@code GET /health} needs {@code Authorization: Bearer KEY} (401 {@code invalid_api_key} without).
  *
  * <p><b>Slow and idle clients</b> hold no thread: bodies are read without blocking and only complete requests
  * reach the handler threads; idle connections are closed after {@link HttpLimits#idleTimeout}, bodies must arrive
@@ -161,6 +162,7 @@ public final class CompletionServer implements AutoCloseable {
     try {
       this.http = JsonHttpServer.builder().optHost(b.host).optPort(b.port).optName("mage-serve-http")
           .optLimits(b.limits.withMaxBodyBytes(b.maxBodyBytes)).optWorkerThreads(b.handlerThreads)
+          .optApiKey(b.apiKey, java.util.Set.of("/health"))
           .setErrorFormat(CompletionServer::errorJson).setHandler(this::handle).start();
     } catch (RuntimeException e) {
       running = false;
@@ -960,6 +962,7 @@ public final class CompletionServer implements AutoCloseable {
     private Duration batchWindow = Duration.ofMillis(5);
     private long maxBodyBytes = 1 << 20;
     private HttpLimits limits = HttpLimits.defaults();
+    private String apiKey;
     private int handlerThreads = 64;
     private long seed;
     private boolean enableLora;
@@ -1049,6 +1052,20 @@ public final class CompletionServer implements AutoCloseable {
      */
     public Builder optMaxBodyBytes(long n) {
       this.maxBodyBytes = n;
+      return this;
+    }
+
+    /**
+     * @param key the API key every request but {@code GET /health} must send as {@code Authorization: Bearer KEY}
+     *     (401 without it, as vLLM's {@code --api-key}); null for none (the default)
+     * @return this builder
+     * @throws IllegalArgumentException when the key is blank or begins or ends with white space
+     */
+    public Builder optApiKey(String key) {
+      if (key != null && (key.isBlank() || !key.strip().equals(key))) {
+        throw new IllegalArgumentException("the API key must not be blank or begin or end with white space");
+      }
+      this.apiKey = key;
       return this;
     }
 

@@ -80,6 +80,7 @@ public final class EnvServer implements AutoCloseable {
   private final int maxInstances;
   private final int threads;
   private final HttpLimits limits;
+  private final String apiKey;
   private final Map<Long, Instance> instances = new ConcurrentHashMap<>();
   private final AtomicLong nextId = new AtomicLong();
   private final AtomicLong answered = new AtomicLong();
@@ -129,6 +130,7 @@ public final class EnvServer implements AutoCloseable {
     this.maxInstances = b.maxInstances;
     this.threads = b.threads;
     this.limits = b.limits.withMaxBodyBytes(b.maxBodyBytes);
+    this.apiKey = b.apiKey;
   }
 
   /** @return a builder */
@@ -150,7 +152,7 @@ public final class EnvServer implements AutoCloseable {
     JsonHttpServer s;
     try {
       s = JsonHttpServer.builder().optHost(host).optPort(requestedPort).optLimits(limits).optWorkerThreads(threads)
-          .optName("mage-env-serve").setErrorFormat(EnvServer::stackError).setHandler(this::handle).start();
+          .optName("mage-env-serve").optApiKey(apiKey, java.util.Set.of("/")).setErrorFormat(EnvServer::stackError).setHandler(this::handle).start();
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
@@ -665,6 +667,7 @@ public final class EnvServer implements AutoCloseable {
     private int maxInstances = 4096;
     private int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
     private HttpLimits limits = HttpLimits.defaults();
+    private String apiKey;
 
     private Builder() {}
 
@@ -734,6 +737,16 @@ public final class EnvServer implements AutoCloseable {
     }
 
     /**
+     * @param v the API key every request but {@code GET /} must send as {@code Authorization: Bearer KEY} (401
+     *     {@code {"error", "code": "invalid_api_key"}} without it); null for none (the default)
+     * @return this builder
+     */
+    public Builder optApiKey(String v) {
+      apiKey = v;
+      return this;
+    }
+
+    /**
      * @param v the HTTP layer's timeouts and limits (default {@link HttpLimits#defaults()}: idle timeout 30 s,
      *     request timeout 60 s, 8 KiB of headers, 1024 connections); the body limit is {@link #optMaxBodyBytes}'s
      * @return this builder
@@ -777,6 +790,9 @@ public final class EnvServer implements AutoCloseable {
       }
       if (threads < 1 || threads > 1024) {
         throw new IllegalArgumentException("threads must be in [1, 1024], got " + threads);
+      }
+      if (apiKey != null && (apiKey.isBlank() || !apiKey.strip().equals(apiKey))) {
+        throw new IllegalArgumentException("the API key must not be blank or begin or end with white space");
       }
       if (host.isBlank()) {
         throw new IllegalArgumentException("host must not be blank");
