@@ -365,7 +365,12 @@ public final class JsonHttpServer implements AutoCloseable {
       }
       if (failure instanceof HttpException) {
         HttpException e = (HttpException) failure;
-        writeError(response, callback, e.getCode(), describe(e.getCode(), e.getReason()));
+        boolean chunked = request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING, "chunked");
+        // the headers were fine, so what broke is the body's framing; Jetty's reason alone ("Early EOF") hides that
+        writeError(response, callback, e.getCode(), e.getCode() == 400 && chunked
+            ? "malformed chunked request body (a chunk size must be hexadecimal, each chunk end with CRLF): "
+                + e.getReason()
+            : describe(e.getCode(), e.getReason()));
       } else if (failure instanceof TimeoutException) {
         writeError(response, callback, 408, "the connection was idle for more than "
             + limits.idleTimeout().toMillis() + " ms while the request body was read");
