@@ -29,6 +29,7 @@ class ArchitectureTest {
   private static final String TRAIN = "org.magejvm.impl.train..";
   private static final String OPENAI = "org.magejvm.impl.openai..";
   private static final String SERVE = "org.magejvm.impl.serve..";
+  private static final String HTTP = "org.magejvm.impl.http..";
   private static final String GIGPO = "org.magejvm.gigpo..";
   private static final String TESTKIT = "org.magejvm.testkit..";
   private static final String DJL = "ai.djl..";
@@ -49,7 +50,7 @@ class ArchitectureTest {
         "org.magejvm.api", "org.magejvm.spi", "org.magejvm.impl.rollout", "org.magejvm.impl.env.kuhn",
         "org.magejvm.impl.jinja", "org.magejvm.impl.llm.model", "org.magejvm.impl.train", "org.magejvm.gigpo",
         "org.magejvm.testkit", "org.magejvm.examples.cli", "org.magejvm.impl.openai", "org.magejvm.impl.serve",
-        "org.magejvm.impl.agentgym", "org.magejvm.impl.agentgym.server"}) {
+        "org.magejvm.impl.agentgym", "org.magejvm.impl.agentgym.server", "org.magejvm.impl.http"}) {
       org.assertj.core.api.Assertions.assertThat(classes.containPackage(pkg)).as(pkg).isTrue();
     }
   }
@@ -115,6 +116,14 @@ class ArchitectureTest {
     noClasses().that().resideInAPackage(OPENAI)
         .should().dependOnClassesThat().resideInAnyPackage(DJL, LLM, JINJA, CORE_ROLLOUT, CORE_CREDIT, CORE_EVAL,
             GAMES, TRAIN, GIGPO, SPI, SERVE, TESTKIT, "org.magejvm.examples..")
+        .check(classes);
+  }
+
+  @Test
+  void theHttpLayerKnowsNoOtherModule() {
+    // the servers' HTTP layer sees Jetty, SLF4J and the JDK only, so that both servers can share it
+    classes().that().resideInAPackage(HTTP)
+        .should().onlyDependOnClassesThat().resideInAnyPackage(HTTP, "java..", "org.eclipse.jetty..", "org.slf4j..")
         .check(classes);
   }
 

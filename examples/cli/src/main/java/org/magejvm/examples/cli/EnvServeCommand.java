@@ -34,7 +34,7 @@ final class EnvServeCommand implements Callable<Integer> {
 
   @Option(names = "--host", paramLabel = "H", defaultValue = "127.0.0.1",
       description = "Address to bind (default: ${DEFAULT-VALUE}, this machine only; 0.0.0.0 exposes the"
-          + " environments to the network, without authentication).")
+          + " environments to the network: give --api-key then).")
   String host;
 
   @Option(names = "--port", required = true, paramLabel = "N", description = "Port to listen on (0: a free one).")
@@ -59,6 +59,8 @@ final class EnvServeCommand implements Callable<Integer> {
       description = "Stop after this many seconds (default: serve until interrupted).")
   Double seconds;
 
+  @CommandLine.Mixin HttpLimitOptions httpLimits;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -75,6 +77,8 @@ final class EnvServeCommand implements Callable<Integer> {
     if (seconds != null && (!(seconds > 0) || seconds > 365 * 86_400.0)) {
       throw Limits.usage(spec, "--for must be a positive number of seconds, got " + seconds);
     }
+    org.magejvm.impl.http.HttpLimits limits = httpLimits.toLimits(spec, maxBodyBytes);
+    String apiKey = httpLimits.apiKey(spec);
     EnvironmentRegistry registry = EnvironmentRegistry.discover();
     List<String> known = new ArrayList<>();
     for (EnvironmentProvider p : registry.all()) {
@@ -88,7 +92,8 @@ final class EnvServeCommand implements Callable<Integer> {
     }
     EnvServer.Builder b = EnvServer.builder().setRegistry(registry).optHost(host).optPort(port)
         .optIdleTimeout(Duration.ofMillis(Math.max(1, Math.round(idleTimeout * 1000))))
-        .optMaxInstances(maxInstances).optMaxBodyBytes(maxBodyBytes);
+        .optMaxInstances(maxInstances).optMaxBodyBytes(maxBodyBytes).optHttpLimits(limits)
+        .optApiKey(apiKey);
     if (threads != null) {
       b.optThreads(threads);
     }

@@ -30,10 +30,22 @@ final class RemoteRolloutOptions {
           + " (POST /v1/unload_lora_adapter, then /v1/load_lora_adapter) and the rollouts request as their model.")
   String adapterName;
 
+  @Option(names = "--rollout-api-key", paramLabel = "KEY",
+      description = "With --rollout-endpoint: the servers' API key, sent as 'Authorization: Bearer KEY' on the"
+          + " rollouts and the adapter pushes (default: the environment variable " + HttpLimitOptions.API_KEY_VARIABLE
+          + ", else none).")
+  String apiKey;
+
   @Option(names = "--push-dir", paramLabel = "DIR",
       description = "With --push-adapter: where each pushed adapter is saved, a path the servers can read"
           + " (default: mage train: RUN_DIR/" + PUSH_DIR + "; mage lora: OUT-pushed).")
   Path pushDir;
+
+  /** @return the key from --rollout-api-key or the environment variable, or null */
+  private String key() {
+    String k = apiKey != null ? apiKey : System.getenv(HttpLimitOptions.API_KEY_VARIABLE);
+    return k == null || k.isBlank() ? null : k;
+  }
 
   /** @return whether remote rollouts were asked for */
   boolean enabled() {
@@ -67,6 +79,9 @@ final class RemoteRolloutOptions {
           + " servers (full fine-tuning would need a weight reload, which vLLM has no stable HTTP API for)");
     }
     VllmAdapterLoader.Builder b = VllmAdapterLoader.builder();
+    if (key() != null) {
+      b.optApiKey(key());
+    }
     for (String e : endpoints) {
       try {
         b.addEndpoint(e);
@@ -101,6 +116,9 @@ final class RemoteRolloutOptions {
           }
         });
     endpoints.forEach(b::addEndpoint);
+    if (key() != null) {
+      b.optApiKey(key());
+    }
     OpenAiCompletionsPolicy remote = b.build();
     trainer.optRolloutPolicy(remote).optPolicySync(LoraAdapterSync.builder()
         .setDirectory(pushDir != null ? pushDir : defaultPushDir)

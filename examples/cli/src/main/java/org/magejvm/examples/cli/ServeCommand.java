@@ -36,8 +36,8 @@ final class ServeCommand implements Callable<Integer> {
   Path adapter;
 
   @Option(names = "--host", paramLabel = "H", defaultValue = "127.0.0.1",
-      description = "Address to bind (default: ${DEFAULT-VALUE}; 0.0.0.0 serves every interface, without"
-          + " authentication).")
+      description = "Address to bind (default: ${DEFAULT-VALUE}; 0.0.0.0 serves every interface: give --api-key"
+          + " then).")
   String host;
 
   @Option(names = "--port", paramLabel = "N", defaultValue = "8000",
@@ -87,6 +87,8 @@ final class ServeCommand implements Callable<Integer> {
 
   @Mixin ModelOptions modelOptions;
 
+  @Mixin HttpLimitOptions httpLimits;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -109,13 +111,15 @@ final class ServeCommand implements Callable<Integer> {
     } catch (UnknownHostException e) {
       throw Limits.usage(spec, "--host: unknown host '" + host + "'");
     }
+    org.magejvm.impl.http.HttpLimits limits = httpLimits.toLimits(spec, maxBodyBytes);
+    String apiKey = httpLimits.apiKey(spec);
     LibtorchThreads.apply(threads);
     Qwen3Checkpoint.Options options = modelOptions.toOptions(seed, !noThinking)
         .withPromptLimit(maxPromptTokens, DjlLanguagePolicy.PromptOverflow.FAIL);
     DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(model, options, adapter);
     CompletionServer.Builder b = CompletionServer.builder().setPolicy(policy, true).optHost(host).optPort(port)
         .optMaxBatch(maxBatch).optBatchWindow(Duration.ofMillis(batchWindowMs)).optMaxBodyBytes(maxBodyBytes)
-        .optSeed(seed).optEnableLora(enableLora).optMaxAdapters(maxLoras);
+        .optHttpLimits(limits).optApiKey(apiKey).optSeed(seed).optEnableLora(enableLora).optMaxAdapters(maxLoras);
     if (servedModelName != null) {
       b.optModelName(servedModelName);
     }
@@ -134,8 +138,8 @@ final class ServeCommand implements Callable<Integer> {
         + " GET /v1/models, GET /health" + (enableLora ? ", POST /v1/load_lora_adapter, POST"
         + " /v1/unload_lora_adapter" : "") + "; Ctrl-C stops");
     out.flush();
-    if (!loopback) {
-      spec.commandLine().getErr().println("warning: listening on " + host + " without authentication: anyone who"
+    if (!loopback && apiKey == null) {
+      spec.commandLine().getErr().println("warning: listening on " + host + " without an API key (--api-key): anyone who"
           + " can reach this port can generate with the model");
       spec.commandLine().getErr().flush();
     }

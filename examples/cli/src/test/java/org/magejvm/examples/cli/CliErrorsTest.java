@@ -6,6 +6,8 @@ import ai.djl.engine.Engine;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.magejvm.impl.llm.TinyCheckpoint;
 
 /** Size options are checked before anything is allocated, and every error is one line with exit code 2 or 1. */
 class CliErrorsTest {
@@ -38,6 +40,31 @@ class CliErrorsTest {
         "100000");
     assertThat(play.code()).isEqualTo(2);
     assertThat(play.err()).contains("--max-new-tokens must be <= 512").hasLineCount(1);
+  }
+
+  @Test
+  void samplingOptionsFollowTheServersRules(@TempDir Path tmp) {
+    String[][] cases = {
+        {"--temperature", "1e-300", "--temperature must be 0 (greedy) or in [0.01"},
+        {"--temperature", "-1", "--temperature must be 0 (greedy)"},
+        {"--temperature", "NaN", "--temperature must be 0 (greedy)"},
+        {"--top-p", "0", "--top-p must be in (0, 1]"},
+        {"--top-p", "1.5", "--top-p must be in (0, 1]"},
+        {"--top-k", "-2", "--top-k must be >= -1"},
+    };
+    for (String[] c : cases) {
+      CliRun gen = CliRun.of("generate", "--model", FIXTURE.toString(), "--prompt", "hi", "--max-new-tokens", "2",
+          c[0], c[1]);
+      assertThat(gen.code()).as(c[0] + " " + c[1] + ": " + gen.err()).isEqualTo(2);
+      assertThat(gen.err()).as(c[0] + " " + c[1]).contains(c[2]).doesNotContain("non-finite");
+    }
+    Path tiny = tmp.resolve("tiny");
+    TinyCheckpoint.write(tiny, TinyCheckpoint.Spec.small("hi there", 3));
+    for (String[] ok : new String[][] {{"--temperature", "0"}, {"--temperature", "0.01"}, {"--top-k", "-1"}}) {
+      CliRun gen = CliRun.of("generate", "--model", tiny.toString(), "--prompt", "hi", "--max-new-tokens", "2",
+          ok[0], ok[1]);
+      assertThat(gen.code()).as(ok[0] + " " + ok[1] + ": " + gen.err()).isZero();
+    }
   }
 
   @Test

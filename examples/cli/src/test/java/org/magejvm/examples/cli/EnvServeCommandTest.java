@@ -30,6 +30,9 @@ class EnvServeCommandTest {
     assertThat(r.code()).isEqualTo(2);
     r = CliRun.of("env-serve", "mage-kuhn-poker", "--port", "0", "--idle-timeout", "-1");
     assertThat(r.code()).isEqualTo(2);
+    r = CliRun.of("env-serve", "mage-kuhn-poker", "--port", "0", "--request-timeout", "-1");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--request-timeout must be in (0, 86400] seconds");
     r = CliRun.of("play", "--env", "mage-kuhn-poker", "--env-url", "http://127.0.0.1:1");
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).contains("--env-url applies to agentgym-remote");

@@ -45,6 +45,18 @@ class ServeCommandTest {
     CliRun loras = CliRun.of("serve", "--model", tiny.toString(), "--enable-lora", "--max-loras", "0");
     assertThat(loras.code()).isEqualTo(2);
     assertThat(loras.err()).contains("--max-loras must be >= 1");
+    CliRun idle = CliRun.of("serve", "--model", tiny.toString(), "--connection-idle-timeout", "0");
+    assertThat(idle.code()).isEqualTo(2);
+    assertThat(idle.err()).contains("--connection-idle-timeout must be in (0, 86400] seconds");
+    CliRun connections = CliRun.of("serve", "--model", tiny.toString(), "--max-connections", "0");
+    assertThat(connections.code()).isEqualTo(2);
+    assertThat(connections.err()).contains("--max-connections must be >= 1");
+    CliRun headers = CliRun.of("serve", "--model", tiny.toString(), "--max-header-bytes", "100");
+    assertThat(headers.code()).isEqualTo(2);
+    assertThat(headers.err()).contains("--max-header-bytes must be >= 1024");
+    CliRun key = CliRun.of("serve", "--model", tiny.toString(), "--api-key", " ");
+    assertThat(key.code()).isEqualTo(2);
+    assertThat(key.err()).contains("--api-key must not be blank");
     CliRun missing = CliRun.of("serve", "--model", tmp.resolve("absent").toString());
     assertThat(missing.code()).isEqualTo(1);
     assertThat(missing.err()).contains("absent").contains("does not exist");

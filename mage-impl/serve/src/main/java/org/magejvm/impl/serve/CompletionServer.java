@@ -6,14 +6,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -25,8 +18,6 @@ import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -42,12 +33,16 @@ import org.magejvm.impl.llm.generate.Qwen3Generator;
 import org.magejvm.impl.llm.model.ProjectionAdapter;
 import org.magejvm.impl.llm.model.Qwen3Model;
 import org.magejvm.impl.llm.text.ChatMessage;
+import org.magejvm.impl.http.HttpAnswer;
+import org.magejvm.impl.http.HttpCall;
+import org.magejvm.impl.http.HttpLimits;
+import org.magejvm.impl.http.JsonHttpServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Serves a {@link DjlLanguagePolicy} (a local checkpoint, optionally with a LoRA adapter attached) on an
- * OpenAI-compatible HTTP API, on the JDK's {@link HttpServer}:
+ * OpenAI-compatible HTTP API, on the hardened HTTP layer {@link JsonHttpServer} (Jetty 12):
  *
  * <ul>
  *   <li>{@code POST /v1/completions}: {@code prompt} as a string (tokenized as it is, no chat template) or a list
@@ -81,36 +76,43 @@ import org.slf4j.LoggerFactory;
  * missing field or a wrong type or value (naming the field), and for a prompt beyond the context ({@code code:
  * context_length_exceeded}); 404 for an unknown path or model; 405 for a wrong method; 413 for a body over the
  * limit (default 1 MiB); 500 when generation fails, after which the server goes on serving; 503 while shutting
- * down. Binds 127.0.0.1 unless told otherwise.
+ * down. The HTTP layer's own errors (a malformed request line, chunk size or {@code Content-Length}, headers over
+ * the limit, a body that stalls) are JSON in the same shape, with the status it chose (400, 408, 413, 431, ...) and
+ * a {@code code} naming it. Binds 127.0.0.1 unless told otherwise. With {@link Builder#optApiKey an API key}, every
+ * request but {@code GET /health} needs {@code Authorization: Bearer KEY} (401 {@code invalid_api_key} without).
+ *
+ * <p><b>Slow and idle clients</b> hold no thread: bodies are read without blocking and only complete requests
+ * reach the handler threads; idle connections are closed after {@link HttpLimits#idleTimeout}, bodies must arrive
+ * within {@link HttpLimits#requestTimeout}, and connections are bounded ({@link Builder#optHttpLimits}).
  */
 @Api(status = Api.Status.EXPERIMENTAL)
 public final class CompletionServer implements AutoCloseable {
 
-  static {
-    // As in the env server (EnvServer): the JDK's server writes an answer's headers and body separately, and with
-    // Nagle's algorithm on the client's delayed ACK holds each small answer for about 40 ms. The property is read
-    // once, when the JDK server's configuration class loads, so it is set before the first server unless the host
-    // set it.
-    if (System.getProperty("sun.net.httpserver.nodelay") == null) {
-      System.setProperty("sun.net.httpserver.nodelay", "true");
-    }
-  }
-
-
   private static final Logger LOG = LoggerFactory.getLogger(CompletionServer.class);
   private static final Gson GSON = new Gson();
+  /** Error bodies keep {@code "param": null}, as OpenAI's do. */
+  private static final Gson ERROR_GSON = new com.google.gson.GsonBuilder().serializeNulls().create();
   private static final int DEFAULT_MAX_TOKENS = 16;
+
+  /**
+   * The smallest positive temperature accepted (0 is greedy decoding): below it sampling is greedy in all but name,
+   * and at 1e-300 the temperature rounds to 0 in float32 and the logits divided by it are infinite, which made the
+   * log-probabilities NaN. The server answers 400 naming {@code temperature}, and {@code mage generate} and {@code
+   * mage play} refuse the same values of {@code --temperature}.
+   */
+  public static final double MIN_TEMPERATURE = 0.01;
+
+  /** The most log-probabilities per token a request may ask for ({@code logprobs}, {@code top_logprobs}), as OpenAI. */
+  public static final int MAX_LOGPROBS = 20;
 
   private final DjlLanguagePolicy policy;
   private final boolean ownsPolicy;
   private final String modelName;
   private final int maxBatch;
   private final long batchWindowNanos;
-  private final long maxBodyBytes;
   private final int contextLength;
   private final int vocabSize;
-  private final HttpServer http;
-  private final ExecutorService handlers;
+  private final JsonHttpServer http;
   private final Thread generation;
   private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
   private final SplittableRandom seeds;
@@ -131,13 +133,12 @@ public final class CompletionServer implements AutoCloseable {
   /** Adapters loaded at runtime, by name; written only on the generation thread. */
   private final Map<String, Served> adapters = new java.util.concurrent.ConcurrentHashMap<>();
 
-  private CompletionServer(Builder b) throws IOException {
+  private CompletionServer(Builder b) {
     this.policy = b.policy;
     this.ownsPolicy = b.ownsPolicy;
     this.modelName = b.modelName == null ? policy.name() : b.modelName;
     this.maxBatch = b.maxBatch;
     this.batchWindowNanos = b.batchWindow.toNanos();
-    this.maxBodyBytes = b.maxBodyBytes;
     this.seeds = new SplittableRandom(b.seed);
     this.enableLora = b.enableLora;
     this.maxAdapters = b.maxAdapters;
@@ -155,19 +156,19 @@ public final class CompletionServer implements AutoCloseable {
       this.contextLength = Integer.MAX_VALUE;
       this.vocabSize = policy.tokenizer().vocabSize();
     }
-    this.http = HttpServer.create(new InetSocketAddress(b.host, b.port), 128);
-    AtomicInteger n = new AtomicInteger();
-    this.handlers = Executors.newFixedThreadPool(b.handlerThreads, r -> {
-      Thread t = new Thread(r, "mage-serve-http-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
-    http.setExecutor(handlers);
-    http.createContext("/", this::handle);
     this.generation = new Thread(this::generationLoop, "mage-serve-generation");
     generation.setDaemon(true);
     generation.start();
-    http.start();
+    try {
+      this.http = JsonHttpServer.builder().optHost(b.host).optPort(b.port).optName("mage-serve-http")
+          .optLimits(b.limits.withMaxBodyBytes(b.maxBodyBytes)).optWorkerThreads(b.handlerThreads)
+          .optApiKey(b.apiKey, java.util.Set.of("/health"))
+          .setErrorFormat(CompletionServer::errorJson).setHandler(this::handle).start();
+    } catch (RuntimeException e) {
+      running = false;
+      generation.interrupt();
+      throw e;
+    }
   }
 
   /** @return an empty builder */
@@ -177,12 +178,12 @@ public final class CompletionServer implements AutoCloseable {
 
   /** @return the port the server listens on (the one chosen when built with port 0) */
   public int port() {
-    return http.getAddress().getPort();
+    return http.port();
   }
 
   /** @return the base URL, such as {@code http://127.0.0.1:8000} */
   public String baseUrl() {
-    InetSocketAddress a = http.getAddress();
+    InetSocketAddress a = http.address();
     String host = a.getAddress().isAnyLocalAddress() ? "127.0.0.1" : a.getAddress().getHostAddress();
     return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + a.getPort();
   }
@@ -224,7 +225,7 @@ public final class CompletionServer implements AutoCloseable {
       return;
     }
     running = false;
-    http.stop(0);
+    http.close();
     generation.interrupt();
     try {
       generation.join(TimeUnit.MINUTES.toMillis(5));
@@ -234,7 +235,6 @@ public final class CompletionServer implements AutoCloseable {
     for (Pending p; (p = queue.poll()) != null; ) {
       p.result.completeExceptionally(shuttingDown());
     }
-    handlers.shutdownNow();
     if (!generation.isAlive()) {
       if (loraModel != null) {
         loraModel.setAdapter(baseAdapter);
@@ -263,41 +263,33 @@ public final class CompletionServer implements AutoCloseable {
 
   // ---------------------------------------------------------------- HTTP
 
-  private void handle(HttpExchange ex) {
-    try (ex) {
-      try {
-        route(ex);
-      } catch (HttpError e) {
-        sendError(ex, e);
-      } catch (RuntimeException | Error e) {
-        LOG.error("request {} {} failed", ex.getRequestMethod(), ex.getRequestURI(), e);
-        sendError(ex, new HttpError(500, "server_error", null, null, "internal error: " + e));
-      }
-    } catch (IOException | RuntimeException e) {
-      LOG.debug("could not answer {} {}: {}", ex.getRequestMethod(), ex.getRequestURI(), e.toString());
+  private HttpAnswer handle(HttpCall call) {
+    try {
+      return route(call);
+    } catch (HttpError e) {
+      return errorAnswer(e);
+    } catch (RuntimeException | StackOverflowError e) {
+      LOG.error("request {} {} failed", call.method(), call.path(), e);
+      return errorAnswer(new HttpError(500, "server_error", null, null, "internal error: " + e));
     }
   }
 
-  private void route(HttpExchange ex) throws IOException {
-    String path = ex.getRequestURI().getPath();
-    String method = ex.getRequestMethod().toUpperCase(Locale.ROOT);
+  private HttpAnswer route(HttpCall call) {
+    String path = call.path();
+    String method = call.method().toUpperCase(Locale.ROOT);
     switch (path) {
       case "/health":
         requireMethod(method, "GET");
-        send(ex, 200, health());
-        return;
+        return json(200, health());
       case "/v1/models":
         requireMethod(method, "GET");
-        send(ex, 200, models());
-        return;
+        return json(200, models());
       case "/v1/completions":
         requireMethod(method, "POST");
-        send(ex, 200, completions(readJson(ex)));
-        return;
+        return json(200, completions(readJson(call)));
       case "/v1/chat/completions":
         requireMethod(method, "POST");
-        send(ex, 200, chatCompletions(readJson(ex)));
-        return;
+        return json(200, chatCompletions(readJson(call)));
       case "/v1/load_lora_adapter":
       case "/v1/unload_lora_adapter":
         if (!enableLora) {
@@ -305,9 +297,8 @@ public final class CompletionServer implements AutoCloseable {
               + " loading is off; start the server with --enable-lora");
         }
         requireMethod(method, "POST");
-        sendText(ex, 200, path.equals("/v1/load_lora_adapter") ? loadAdapter(readJson(ex))
-            : unloadAdapter(readJson(ex)));
-        return;
+        return HttpAnswer.text(200, path.equals("/v1/load_lora_adapter") ? loadAdapter(readJson(call))
+            : unloadAdapter(readJson(call)));
       default:
         throw new HttpError(404, "not_found_error", null, "unknown_path", "no route " + path
             + "; this server has POST /v1/completions, POST /v1/chat/completions, GET /v1/models, GET /health"
@@ -322,30 +313,10 @@ public final class CompletionServer implements AutoCloseable {
     }
   }
 
-  private JsonObject readJson(HttpExchange ex) throws IOException {
-    String declared = ex.getRequestHeaders().getFirst("Content-Length");
-    if (declared != null) {
-      try {
-        if (Long.parseLong(declared.strip()) > maxBodyBytes) {
-          throw tooLarge(Long.parseLong(declared.strip()));
-        }
-      } catch (NumberFormatException e) {
-        throw HttpError.badRequest(null, "invalid_header", "Content-Length '" + declared + "' is not a number");
-      }
-    }
-    ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    byte[] chunk = new byte[8192];
-    try (InputStream in = ex.getRequestBody()) {
-      for (int r; (r = in.read(chunk)) > 0; ) {
-        buf.write(chunk, 0, r);
-        if (buf.size() > maxBodyBytes) {
-          throw tooLarge(-1);
-        }
-      }
-    }
+  private static JsonObject readJson(HttpCall call) {
     JsonElement root;
     try {
-      root = JsonParser.parseString(buf.toString(StandardCharsets.UTF_8));
+      root = JsonParser.parseString(call.bodyText());
     } catch (JsonParseException e) {
       throw HttpError.badRequest(null, "invalid_json", "the request body is not valid JSON: " + e.getMessage());
     }
@@ -356,39 +327,28 @@ public final class CompletionServer implements AutoCloseable {
     return root.getAsJsonObject();
   }
 
-  private HttpError tooLarge(long size) {
-    return new HttpError(413, "invalid_request_error", null, "request_too_large", "the request body"
-        + (size >= 0 ? " of " + size + " bytes" : "") + " is over this server's limit of " + maxBodyBytes
-        + " bytes");
+  private static HttpAnswer json(int status, JsonObject body) {
+    return HttpAnswer.json(status, GSON.toJson(body));
   }
 
-  private static void send(HttpExchange ex, int status, JsonObject body) throws IOException {
-    byte[] bytes = GSON.toJson(body).getBytes(StandardCharsets.UTF_8);
-    ex.getResponseHeaders().set("Content-Type", "application/json");
-    ex.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = ex.getResponseBody()) {
-      out.write(bytes);
-    }
+  private static HttpAnswer errorAnswer(HttpError e) {
+    return HttpAnswer.json(e.status, errorJson(e.status, e.type, e.param, e.code, e.getMessage()));
   }
 
-  private static void sendText(HttpExchange ex, int status, String text) throws IOException {
-    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-    ex.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
-    ex.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = ex.getResponseBody()) {
-      out.write(bytes);
-    }
+  /** The error body of the HTTP layer's own errors, in this server's shape. */
+  private static String errorJson(int status, String code, String message) {
+    return errorJson(status, status >= 500 ? "server_error" : "invalid_request_error", null, code, message);
   }
 
-  private static void sendError(HttpExchange ex, HttpError e) throws IOException {
+  private static String errorJson(int status, String type, String param, String code, String message) {
     JsonObject err = new JsonObject();
-    err.addProperty("message", e.getMessage());
-    err.addProperty("type", e.type);
-    err.addProperty("param", e.param);
-    err.addProperty("code", e.code);
+    err.addProperty("message", message);
+    err.addProperty("type", type);
+    err.addProperty("param", param);
+    err.addProperty("code", code);
     JsonObject root = new JsonObject();
     root.add("error", err);
-    send(ex, e.status, root);
+    return ERROR_GSON.toJson(root);
   }
 
   private JsonObject health() {
@@ -454,6 +414,13 @@ public final class CompletionServer implements AutoCloseable {
       throw HttpError.badRequest("echo", "unsupported", "echo is not supported by this server");
     }
     JsonElement stop = Fields.present(o, "stop");
+    if (stop != null && stop.isJsonArray()) {
+      for (int i = 0; i < stop.getAsJsonArray().size(); i++) {
+        Fields.string(stop.getAsJsonArray().get(i), "stop[" + i + "]");
+      }
+    } else if (stop != null) {
+      Fields.string(stop, "stop");
+    }
     if (stop != null && !(stop.isJsonArray() && stop.getAsJsonArray().isEmpty())
         && !(stop.isJsonPrimitive() && stop.getAsString().isEmpty())) {
       throw HttpError.badRequest("stop", "unsupported", "stop strings are not supported by this server; responses"
@@ -465,13 +432,15 @@ public final class CompletionServer implements AutoCloseable {
     int maxTokens = (int) Fields.integer(o, maxName, DEFAULT_MAX_TOKENS, 1, cap);
     int minTokens = (int) Fields.integer(o, "min_tokens", 0, 0, maxTokens);
     double temperature = Fields.real(o, "temperature", 1.0);
-    if (temperature < 0) {
-      throw HttpError.badRequest("temperature", "invalid_value", "'temperature' must be >= 0, got " + temperature);
+    if (temperature < 0 || (temperature > 0 && temperature < MIN_TEMPERATURE)) {
+      throw HttpError.badRequest("temperature", "invalid_value", "'temperature' must be 0 (greedy) or >= "
+          + MIN_TEMPERATURE + ", got " + Fields.shown(o.get("temperature")));
     }
     double topP = Fields.real(o, "top_p", 1.0);
     if (!(topP > 0 && topP <= 1)) {
       throw HttpError.badRequest("top_p", "invalid_value", "'top_p' must be in (0, 1], got " + topP);
     }
+    // -1 and 0 both switch the filter off, as in vLLM
     int topK = (int) Fields.integer(o, "top_k", 0, -1, Integer.MAX_VALUE);
     JsonElement seedElement = Fields.present(o, "seed");
     long seed = seedElement == null ? nextSeed() : Fields.integer(seedElement, "seed", Long.MIN_VALUE,
@@ -481,9 +450,16 @@ public final class CompletionServer implements AutoCloseable {
     boolean logprobs;
     if (chat) {
       logprobs = Fields.bool(o, "logprobs", false);
+      long top = Fields.integer(o, "top_logprobs", 0, 0, MAX_LOGPROBS);
+      if (top > 0) {
+        throw HttpError.badRequest("top_logprobs", logprobs ? "unsupported" : "invalid_value", logprobs
+            ? "top_logprobs is not supported by this server (only the chosen token's log-probability is computed);"
+                + " send 0 or leave it out"
+            : "'top_logprobs' needs 'logprobs': true");
+      }
     } else {
       JsonElement lp = Fields.present(o, "logprobs");
-      logprobs = lp != null && Fields.integer(lp, "logprobs", 0, 20) >= 0;
+      logprobs = lp != null && Fields.integer(lp, "logprobs", 0, MAX_LOGPROBS) >= 0;
     }
     return new Ask(sampling, seed, logprobs, Fields.bool(o, "return_tokens_as_token_ids", false), adapter);
   }
@@ -985,6 +961,8 @@ public final class CompletionServer implements AutoCloseable {
     private int maxBatch = 32;
     private Duration batchWindow = Duration.ofMillis(5);
     private long maxBodyBytes = 1 << 20;
+    private HttpLimits limits = HttpLimits.defaults();
+    private String apiKey;
     private int handlerThreads = 64;
     private long seed;
     private boolean enableLora;
@@ -1078,7 +1056,32 @@ public final class CompletionServer implements AutoCloseable {
     }
 
     /**
-     * @param n HTTP handler threads, the most requests parsed or waiting at once (default 64)
+     * @param key the API key every request but {@code GET /health} must send as {@code Authorization: Bearer KEY}
+     *     (401 without it, as vLLM's {@code --api-key}); null for none (the default)
+     * @return this builder
+     * @throws IllegalArgumentException when the key is blank or begins or ends with white space
+     */
+    public Builder optApiKey(String key) {
+      if (key != null && (key.isBlank() || !key.strip().equals(key))) {
+        throw new IllegalArgumentException("the API key must not be blank or begin or end with white space");
+      }
+      this.apiKey = key;
+      return this;
+    }
+
+    /**
+     * @param l the HTTP layer's timeouts and limits (default {@link HttpLimits#defaults()}: idle timeout 30 s,
+     *     request timeout 60 s, 8 KiB of headers, 1024 connections); the body limit is {@link #optMaxBodyBytes}'s
+     * @return this builder
+     */
+    public Builder optHttpLimits(HttpLimits l) {
+      this.limits = Objects.requireNonNull(l, "limits");
+      return this;
+    }
+
+    /**
+     * @param n handler threads, the most complete requests parsed or waiting for generation at once (default 64);
+     *     connections and requests still arriving hold none
      * @return this builder
      */
     public Builder optHandlerThreads(int n) {
@@ -1109,18 +1112,15 @@ public final class CompletionServer implements AutoCloseable {
       if (port < 0 || port > 65535) {
         throw new IllegalStateException("port must be in [0, 65535], got " + port);
       }
-      if (maxBatch < 1 || handlerThreads < 1 || maxBodyBytes < 1 || maxAdapters < 1) {
+      if (maxBatch < 1 || handlerThreads < 1 || maxBodyBytes < 1 || maxBodyBytes > Integer.MAX_VALUE - 8
+          || maxAdapters < 1) {
         throw new IllegalStateException("maxBatch, handlerThreads, maxBodyBytes and maxAdapters must be >= 1, got "
             + maxBatch + ", " + handlerThreads + ", " + maxBodyBytes + ", " + maxAdapters);
       }
       if (batchWindow.isNegative()) {
         throw new IllegalStateException("batchWindow must be >= 0, got " + batchWindow);
       }
-      try {
-        return new CompletionServer(this);
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException("cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
-      }
+      return new CompletionServer(this);
     }
   }
 }

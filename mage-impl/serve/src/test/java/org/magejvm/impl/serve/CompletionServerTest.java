@@ -227,6 +227,21 @@ class CompletionServerTest {
         {"{\"prompt\":\"x\",\"max_tokens\":0}", "max_tokens", "invalid_value"},
         {"{\"prompt\":\"x\",\"temperature\":-1}", "temperature", "invalid_value"},
         {"{\"prompt\":\"x\",\"top_p\":0}", "top_p", "invalid_value"},
+        // 1e-300 rounds to 0 in float32: the logits divided by it made NaN log-probabilities (a 500 before)
+        {"{\"prompt\":\"x\",\"temperature\":1e-300}", "temperature", "invalid_value"},
+        {"{\"prompt\":\"x\",\"temperature\":0.009}", "temperature", "invalid_value"},
+        {"{\"prompt\":\"x\",\"temperature\":\"hot\"}", "temperature", "invalid_type"},
+        {"{\"prompt\":\"x\",\"top_p\":1.5}", "top_p", "invalid_value"},
+        {"{\"prompt\":\"x\",\"top_k\":-2}", "top_k", "invalid_value"},
+        {"{\"prompt\":\"x\",\"top_k\":1.5}", "top_k", "invalid_type"},
+        {"{\"prompt\":\"x\",\"logprobs\":21}", "logprobs", "invalid_value"},
+        {"{\"prompt\":\"x\",\"logprobs\":-1}", "logprobs", "invalid_value"},
+        {"{\"prompt\":\"x\",\"logprobs\":true}", "logprobs", "invalid_type"},
+        {"{\"prompt\":\"x\",\"stop\":5}", "stop", "invalid_type"},
+        {"{\"prompt\":\"x\",\"stop\":[\"a\", 1]}", "stop[1]", "invalid_type"},
+        {"{\"prompt\":\"x\",\"n\":\"two\"}", "n", "invalid_type"},
+        {"{\"prompt\":\"x\",\"max_tokens\":-5}", "max_tokens", "invalid_value"},
+        {"{\"prompt\":\"x\",\"min_tokens\":20,\"max_tokens\":4}", "min_tokens", "invalid_value"},
         {"{\"prompt\":\"x\",\"seed\":\"s\"}", "seed", "invalid_type"},
         {"{\"prompt\":[1, 99999999]}", "prompt[1]", "invalid_value"},
         {"{\"prompt\":[\"a\", \"b\"]}", "prompt", "unsupported"},
@@ -258,6 +273,29 @@ class CompletionServerTest {
     HttpResponse<String> chat = post(server, "/v1/chat/completions", "{\"messages\":[{\"role\":\"user\"}]}");
     assertThat(chat.statusCode()).isEqualTo(400);
     assertThat(error(chat).get("param").getAsString()).isEqualTo("messages[0]");
+    String user = "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]";
+    String[][] chatCases = {
+        {"{" + user + ",\"logprobs\":1}", "logprobs", "invalid_type"},
+        {"{" + user + ",\"top_logprobs\":3}", "top_logprobs", "invalid_value"},
+        {"{" + user + ",\"logprobs\":true,\"top_logprobs\":3}", "top_logprobs", "unsupported"},
+        {"{" + user + ",\"logprobs\":true,\"top_logprobs\":21}", "top_logprobs", "invalid_value"},
+        {"{" + user + ",\"max_completion_tokens\":9000}", "max_completion_tokens", "invalid_value"},
+        {"{" + user + ",\"temperature\":1e-300}", "temperature", "invalid_value"},
+    };
+    for (String[] c : chatCases) {
+      HttpResponse<String> r = post(server, "/v1/chat/completions", c[0]);
+      assertThat(r.statusCode()).as(c[0]).isEqualTo(400);
+      assertThat(error(r).get("param").getAsString()).as(c[0]).isEqualTo(c[1]);
+      assertThat(error(r).get("code").getAsString()).as(c[0]).isEqualTo(c[2]);
+    }
+    // the boundaries themselves are served: greedy, the smallest temperature, top_k -1 (off, as in vLLM)
+    for (String ok : new String[] {"\"temperature\":0", "\"temperature\":0.01", "\"top_k\":-1",
+        "\"logprobs\":20"}) {
+      HttpResponse<String> r = post(server, "/v1/completions", "{\"prompt\":\"x\",\"max_tokens\":2,\"seed\":3," + ok
+          + "}");
+      assertThat(r.statusCode()).as(ok + ": " + r.body()).isEqualTo(200);
+      assertThat(r.body()).as(ok).doesNotContain("NaN");
+    }
     HttpResponse<String> unknownModel = post(server, "/v1/completions", "{\"model\":\"gpt-9\",\"prompt\":\"x\"}");
     assertThat(unknownModel.statusCode()).isEqualTo(404);
     assertThat(error(unknownModel).get("message").getAsString()).contains("gpt-9").contains(m);

@@ -6,13 +6,8 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
 import com.google.gson.JsonArray;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
+import java.io.UncheckedIOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -23,7 +18,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -34,6 +28,10 @@ import org.magejvm.api.Seat;
 import org.magejvm.api.plugin.PluginException;
 import org.magejvm.impl.agentgym.EnvProtocol;
 import org.magejvm.impl.agentgym.ProtocolException;
+import org.magejvm.impl.http.HttpAnswer;
+import org.magejvm.impl.http.HttpCall;
+import org.magejvm.impl.http.HttpLimits;
+import org.magejvm.impl.http.JsonHttpServer;
 import org.magejvm.spi.Environment;
 import org.magejvm.spi.EnvironmentProvider;
 import org.magejvm.spi.EnvironmentRegistry;
@@ -58,7 +56,11 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p>Robustness: it binds 127.0.0.1 unless told otherwise; a body over {@link Builder#optMaxBodyBytes} gets 413; a
+ * <p>Robustness: it binds 127.0.0.1 unless told otherwise and runs on the hardened HTTP layer {@link JsonHttpServer}
+ * (Jetty 12): idle, one-byte and never-ending clients hold no thread, silent connections close after the idle
+ * timeout, bodies must arrive within the request timeout ({@link Builder#optHttpLimits}), and the HTTP layer's own
+ * errors (malformed request line, chunk size or {@code Content-Length}, headers over the limit, 408) are JSON
+ * {@code {"error": ..., "code": ...}}. A body over {@link Builder#optMaxBodyBytes} gets 413; a
  * malformed request gets 400 with {@code {"error": ..., "field": ...}} naming the field; an unknown environment or
  * instance id gets 404; whatever an environment throws gets 500 with {@code {"error": ..., "exception": ...}}, and
  * the server keeps serving. Calls on one instance are serialised by that instance's lock; different instances run in
@@ -69,15 +71,6 @@ public final class EnvServer implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(EnvServer.class);
 
-  static {
-    // The JDK's server writes the headers and the body of an answer separately; with Nagle's algorithm on, the
-    // client's delayed ACK then holds every small answer for about 40 ms. The property is read once, when the JDK
-    // server's configuration class loads, so it is set before the first server is created unless the host set it.
-    if (System.getProperty("sun.net.httpserver.nodelay") == null) {
-      System.setProperty("sun.net.httpserver.nodelay", "true");
-    }
-  }
-
   private final EnvironmentRegistry registry;
   private final List<String> served;
   private final String host;
@@ -86,11 +79,12 @@ public final class EnvServer implements AutoCloseable {
   private final Duration idleTimeout;
   private final int maxInstances;
   private final int threads;
+  private final HttpLimits limits;
+  private final String apiKey;
   private final Map<Long, Instance> instances = new ConcurrentHashMap<>();
   private final AtomicLong nextId = new AtomicLong();
   private final AtomicLong answered = new AtomicLong();
-  private HttpServer server;
-  private ExecutorService pool;
+  private JsonHttpServer server;
   private ScheduledExecutorService reaper;
 
   /** One created environment. */
@@ -135,6 +129,8 @@ public final class EnvServer implements AutoCloseable {
     this.idleTimeout = b.idleTimeout;
     this.maxInstances = b.maxInstances;
     this.threads = b.threads;
+    this.limits = b.limits.withMaxBodyBytes(b.maxBodyBytes);
+    this.apiKey = b.apiKey;
   }
 
   /** @return a builder */
@@ -153,17 +149,15 @@ public final class EnvServer implements AutoCloseable {
     if (server != null) {
       throw new IllegalStateException("the env server was started before");
     }
-    HttpServer s = HttpServer.create(new InetSocketAddress(host, requestedPort), 64);
-    pool = Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, "mage-env-serve-" + nextThread.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
-    s.setExecutor(pool);
-    s.createContext("/", this::handle);
-    s.start();
+    JsonHttpServer s;
+    try {
+      s = JsonHttpServer.builder().optHost(host).optPort(requestedPort).optLimits(limits).optWorkerThreads(threads)
+          .optName("mage-env-serve").optApiKey(apiKey, java.util.Set.of("/")).setErrorFormat(EnvServer::stackError).setHandler(this::handle).start();
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
     server = s;
-    boundPort = s.getAddress().getPort();
+    boundPort = s.port();
     reaper = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "mage-env-serve-reaper");
       t.setDaemon(true);
@@ -175,7 +169,6 @@ public final class EnvServer implements AutoCloseable {
     return this;
   }
 
-  private final AtomicLong nextThread = new AtomicLong();
   private volatile int boundPort = -1;
 
   /** @return the port it listens (or, once closed, listened) on: the actual one when 0 was asked for */
@@ -211,14 +204,11 @@ public final class EnvServer implements AutoCloseable {
   @Override
   public synchronized void close() {
     if (server != null) {
-      server.stop(0);
+      server.close();
       server = null;
     }
     if (reaper != null) {
       reaper.shutdownNow();
-    }
-    if (pool != null) {
-      pool.shutdownNow();
     }
     for (Instance i : new ArrayList<>(instances.values())) {
       closeInstance(i);
@@ -255,11 +245,11 @@ public final class EnvServer implements AutoCloseable {
 
   // ------------------------------------------------------------------------------------------------ requests
 
-  private void handle(HttpExchange ex) throws IOException {
+  private HttpAnswer handle(HttpCall call) {
     int status;
     JsonElement answer;
     try {
-      answer = route(ex);
+      answer = route(call);
       status = 200;
     } catch (HttpError e) {
       status = e.status;
@@ -271,18 +261,25 @@ public final class EnvServer implements AutoCloseable {
       answer = o;
     } catch (Throwable t) {
       if (isFatal(t)) {
-        LOG.error("fatal error while serving {} {}", ex.getRequestMethod(), ex.getRequestURI(), t);
-        send(ex, 500, error("the server hit " + t + " and may be unusable"));
-        throw t;
+        LOG.error("fatal error while serving {} {}", call.method(), call.path(), t);
+        throw t;   // the HTTP layer answers 500 and the error goes on
       }
-      LOG.warn("{} {} failed", ex.getRequestMethod(), ex.getRequestURI(), t);
+      LOG.warn("{} {} failed", call.method(), call.path(), t);
       status = 500;
       JsonObject o = error("internal error: " + t);
       o.addProperty("exception", t.getClass().getName());
       answer = o;
     }
     answered.incrementAndGet();
-    send(ex, status, answer);
+    return new HttpAnswer(status, "application/json; charset=utf-8",
+        answer.toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The body of the HTTP layer's own errors (400 for a malformed request, 408, 413, 431, ...). */
+  private static String stackError(int status, String code, String message) {
+    JsonObject o = error(message);
+    o.addProperty("code", code);
+    return o.toString();
   }
 
   private static JsonObject error(String message) {
@@ -291,22 +288,9 @@ public final class EnvServer implements AutoCloseable {
     return o;
   }
 
-  private static void send(HttpExchange ex, int status, JsonElement answer) throws IOException {
-    byte[] bytes = answer.toString().getBytes(StandardCharsets.UTF_8);
-    ex.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
-    try {
-      ex.sendResponseHeaders(status, bytes.length);
-      try (OutputStream out = ex.getResponseBody()) {
-        out.write(bytes);
-      }
-    } finally {
-      ex.close();
-    }
-  }
-
-  private JsonElement route(HttpExchange ex) throws IOException {
-    String method = ex.getRequestMethod();
-    String path = ex.getRequestURI().getPath();
+  private JsonElement route(HttpCall ex) {
+    String method = ex.method();
+    String path = ex.path();
     switch (path) {
       case "/":
         requireMethod(method, "GET", path);
@@ -371,30 +355,8 @@ public final class EnvServer implements AutoCloseable {
     }
   }
 
-  private JsonObject body(HttpExchange ex) throws IOException {
-    String length = ex.getRequestHeaders().getFirst("Content-Length");
-    if (length != null) {
-      try {
-        if (Long.parseLong(length.trim()) > maxBodyBytes) {
-          throw new HttpError(413, "the request body has " + length.trim() + " bytes; the limit is " + maxBodyBytes,
-              null);
-        }
-      } catch (NumberFormatException e) {
-        throw new HttpError(400, "malformed Content-Length '" + length + "'", null);
-      }
-    }
-    ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    try (InputStream in = ex.getRequestBody()) {
-      byte[] chunk = new byte[8192];
-      int n;
-      while ((n = in.read(chunk)) >= 0) {
-        buf.write(chunk, 0, n);
-        if (buf.size() > maxBodyBytes) {
-          throw new HttpError(413, "the request body is over the limit of " + maxBodyBytes + " bytes", null);
-        }
-      }
-    }
-    String text = buf.toString(StandardCharsets.UTF_8);
+  private static JsonObject body(HttpCall ex) {
+    String text = ex.bodyText();
     if (text.isBlank()) {
       return new JsonObject();
     }
@@ -410,9 +372,9 @@ public final class EnvServer implements AutoCloseable {
     return json.getAsJsonObject();
   }
 
-  private static Map<String, String> query(HttpExchange ex) {
+  private static Map<String, String> query(HttpCall ex) {
     Map<String, String> out = new LinkedHashMap<>();
-    String raw = ex.getRequestURI().getRawQuery();
+    String raw = ex.rawQuery();
     if (raw == null || raw.isEmpty()) {
       return out;
     }
@@ -425,7 +387,7 @@ public final class EnvServer implements AutoCloseable {
     return out;
   }
 
-  private static long queryId(HttpExchange ex) {
+  private static long queryId(HttpCall ex) {
     Map<String, String> q = query(ex);
     String v = q.containsKey("id") ? q.get("id") : q.get("env_idx");
     if (v == null) {
@@ -704,6 +666,8 @@ public final class EnvServer implements AutoCloseable {
     private Duration idleTimeout = Duration.ofMinutes(30);
     private int maxInstances = 4096;
     private int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
+    private HttpLimits limits = HttpLimits.defaults();
+    private String apiKey;
 
     private Builder() {}
 
@@ -773,7 +737,28 @@ public final class EnvServer implements AutoCloseable {
     }
 
     /**
-     * @param v the threads serving requests (default the number of processors, at least 2)
+     * @param v the API key every request but {@code GET /} must send as {@code Authorization: Bearer KEY} (401
+     *     {@code {"error", "code": "invalid_api_key"}} without it); null for none (the default)
+     * @return this builder
+     */
+    public Builder optApiKey(String v) {
+      apiKey = v;
+      return this;
+    }
+
+    /**
+     * @param v the HTTP layer's timeouts and limits (default {@link HttpLimits#defaults()}: idle timeout 30 s,
+     *     request timeout 60 s, 8 KiB of headers, 1024 connections); the body limit is {@link #optMaxBodyBytes}'s
+     * @return this builder
+     */
+    public Builder optHttpLimits(HttpLimits v) {
+      limits = Objects.requireNonNull(v, "limits");
+      return this;
+    }
+
+    /**
+     * @param v the threads answering complete requests (default the number of processors, at least 2); connections
+     *     and requests still arriving hold none
      * @return this builder
      */
     public Builder optThreads(int v) {
@@ -805,6 +790,9 @@ public final class EnvServer implements AutoCloseable {
       }
       if (threads < 1 || threads > 1024) {
         throw new IllegalArgumentException("threads must be in [1, 1024], got " + threads);
+      }
+      if (apiKey != null && (apiKey.isBlank() || !apiKey.strip().equals(apiKey))) {
+        throw new IllegalArgumentException("the API key must not be blank or begin or end with white space");
       }
       if (host.isBlank()) {
         throw new IllegalArgumentException("host must not be blank");

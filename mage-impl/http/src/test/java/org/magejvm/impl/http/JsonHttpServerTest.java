@@ -1,0 +1,150 @@
+package org.magejvm.impl.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.magejvm.testkit.HostileClients;
+
+/** The HTTP layer on its own, with an echo handler, against idle, slow and malformed clients on loopback. */
+class JsonHttpServerTest {
+
+  static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  static String errorJson(int status, String code, String message) {
+    return "{\"error\":{\"status\":" + status + ",\"code\":\"" + code + "\",\"message\":\""
+        + message.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}}";
+  }
+
+  static JsonHttpServer echo(HttpLimits limits) {
+    return JsonHttpServer.builder().setErrorFormat(JsonHttpServerTest::errorJson).optLimits(limits).optWorkerThreads(2)
+        .setHandler(call -> call.path().equals("/echo")
+            ? HttpAnswer.json(200, "{\"method\":\"" + call.method() + "\",\"bytes\":" + call.body().length + "}")
+            : HttpAnswer.json(404, errorJson(404, "unknown_path", "no route " + call.path())))
+        .start();
+  }
+
+  static HttpResponse<String> post(JsonHttpServer s, String body) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.port() + "/echo"))
+        .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void idleAndEndlessClientsDoNotDelayAWellFormedRequest() throws Exception {
+    try (JsonHttpServer s = echo(HttpLimits.defaults()); HostileClients hostile = new HostileClients(s.port())) {
+      hostile.openOneByteConnections(200);
+      hostile.openEndlessChunkedBodies(50, "/echo");
+      long start = System.nanoTime();
+      HttpResponse<String> r = post(s, "{\"x\":1}");
+      long millis = (System.nanoTime() - start) / 1_000_000;
+      assertThat(r.statusCode()).isEqualTo(200);
+      assertThat(r.body()).isEqualTo("{\"method\":\"POST\",\"bytes\":7}");
+      assertThat(millis).as("answered with 250 hostile connections open").isLessThan(2000);
+      assertThat(hostile.stillOpen()).isEqualTo(250);
+    }
+  }
+
+  @Test
+  void malformedRequestsGetAJson4xxAndTheServerGoesOn() throws Exception {
+    try (JsonHttpServer s = echo(HttpLimits.defaults())) {
+      String before = post(s, "{}").body();
+      for (Map.Entry<String, byte[]> e : HostileClients.malformedRequests("/echo").entrySet()) {
+        HostileClients.Answer a = HostileClients.exchange(s.port(), e.getValue(), Duration.ofSeconds(5));
+        assertThat(a.status()).as(e.getKey() + ": " + a).isBetween(400, 499);
+        assertThat(a.headers().get("content-type")).as(e.getKey()).startsWith("application/json");
+        assertThat(a.body()).as(e.getKey()).startsWith("{\"error\":{\"status\":" + a.status() + ",\"code\":\"");
+        assertThat(a.millis()).as(e.getKey()).isLessThan(5000);
+        if (e.getKey().contains("chunk")) {
+          assertThat(a.body()).as(e.getKey()).contains("malformed chunked request body");
+        }
+      }
+      assertThat(post(s, "{}").body()).isEqualTo(before);
+    }
+  }
+
+  @Test
+  void bodiesOverTheLimitGet413DeclaredOrChunked() throws Exception {
+    try (JsonHttpServer s = echo(HttpLimits.defaults().withMaxBodyBytes(1024))) {
+      HttpResponse<String> declared = post(s, "x".repeat(2000));
+      assertThat(declared.statusCode()).isEqualTo(413);
+      assertThat(declared.body()).contains("request_too_large").contains("1024");
+      byte[] chunked = ("POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+          + "400\r\n" + "y".repeat(1024) + "\r\n10\r\n" + "z".repeat(16) + "\r\n0\r\n\r\n")
+          .getBytes(StandardCharsets.US_ASCII);
+      HostileClients.Answer a = HostileClients.exchange(s.port(), chunked, Duration.ofSeconds(5));
+      assertThat(a.status()).isEqualTo(413);
+      assertThat(a.body()).contains("request_too_large");
+      assertThat(post(s, "x".repeat(1024)).statusCode()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void aStalledBodyGets408AndSilentConnectionsAreClosed() throws Exception {
+    HttpLimits quick = HttpLimits.defaults().withRequestTimeout(Duration.ofMillis(300))
+        .withIdleTimeout(Duration.ofMillis(500));
+    try (JsonHttpServer s = echo(quick); HostileClients hostile = new HostileClients(s.port())) {
+      byte[] stalled = ("POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10\r\n\r\n{\"a\"")
+          .getBytes(StandardCharsets.US_ASCII);
+      HostileClients.Answer a = HostileClients.exchange(s.port(), stalled, Duration.ofSeconds(5));
+      assertThat(a.status()).isEqualTo(408);
+      assertThat(a.body()).contains("request_timeout");
+      assertThat(a.closed()).isTrue();
+      hostile.openOneByteConnections(20);
+      long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+      while (hostile.stillOpen() > 0 && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+      }
+      assertThat(hostile.stillOpen()).as("one-byte connections closed after the idle timeout").isZero();
+      assertThat(post(s, "{}").statusCode()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void aHandlerSlowerThanTheIdleTimeoutStillAnswers() throws Exception {
+    // generation may take longer than the idle timeout: a connection waiting for its answer is not idle
+    HttpLimits quick = HttpLimits.defaults().withIdleTimeout(Duration.ofMillis(300));
+    try (JsonHttpServer s = JsonHttpServer.builder().setErrorFormat(JsonHttpServerTest::errorJson).optLimits(quick)
+        .setHandler(call -> {
+          Thread.sleep(1200);
+          return HttpAnswer.text(200, "slow");
+        }).start()) {
+      HttpResponse<String> r = post(s, "{}");
+      assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+      assertThat(r.body()).isEqualTo("slow");
+    }
+  }
+
+  @Test
+  void withAnApiKeyOnlyTheOpenPathsAnswerWithoutIt() throws Exception {
+    try (JsonHttpServer s = JsonHttpServer.builder().setErrorFormat(JsonHttpServerTest::errorJson)
+        .optApiKey("s3cret", Set.of("/health"))
+        .setHandler(call -> HttpAnswer.text(200, "ok " + call.path())).start()) {
+      URI echo = URI.create("http://127.0.0.1:" + s.port() + "/echo");
+      HttpResponse<String> none = HTTP.send(HttpRequest.newBuilder(echo).POST(HttpRequest.BodyPublishers.ofString("{}"))
+          .build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(none.statusCode()).isEqualTo(401);
+      assertThat(none.headers().firstValue("content-type")).hasValue("application/json");
+      assertThat(none.headers().firstValue("www-authenticate")).hasValue("Bearer");
+      assertThat(none.body()).contains("invalid_api_key").contains("Authorization: Bearer");
+      HttpResponse<String> wrong = HTTP.send(HttpRequest.newBuilder(echo).header("Authorization", "Bearer s3cre")
+          .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(wrong.statusCode()).isEqualTo(401);
+      assertThat(wrong.body()).contains("not this server's").doesNotContain("s3cre");
+      HttpResponse<String> right = HTTP.send(HttpRequest.newBuilder(echo).header("Authorization", "Bearer s3cret")
+          .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(right.statusCode()).isEqualTo(200);
+      assertThat(right.body()).isEqualTo("ok /echo");
+      HttpResponse<String> health = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.port()
+          + "/health")).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(health.statusCode()).isEqualTo(200);
+    }
+  }
+}
