@@ -20,14 +20,17 @@ import org.magejvm.api.Turn;
  * <pre>
  * meta_episodes, episodes,
  * success_rate[k], draw_rate[k], success_and_draw_rate[k], independent_success_rate[k], independent_draw_rate[k],
- * score[k],
+ * score[k], attempt_reached[k], per_attempt_success[k], per_attempt_score[k],
  * OPPONENT/meta_episodes and OPPONENT/&lt;each rate key above&gt;[k]   (per opponent id, sorted; two-player games)
  * play_turns, reflection_turns, invalid_action_rate, reflection_invalid_rate,
  * response_chars_mean, response_tokens_mean (only when the policy reported tokens), truncated_response_rate
  * </pre>
  *
  * <p>For example {@code success_rate[0]} or {@code cfr/success_rate[2]}. The rates are defined in {@link
- * OutcomeRates}. {@code invalid_action_rate} counts play turns only; {@code reflection_invalid_rate} is the share of
+ * OutcomeRates}: {@code success_rate[k]} is the paper's cumulative success rate (Pass@k+1), {@code
+ * per_attempt_success[k]} the win rate of attempt k among the meta-episodes that reached it (what rises from attempt
+ * to attempt only when the player learns from its earlier attempts); a per-attempt key is left out for an attempt no
+ * meta-episode reached. {@code invalid_action_rate} counts play turns only; {@code reflection_invalid_rate} is the share of
  * reflection turns without a {@code <remark>} (0 when there were none). Response lengths average over every turn,
  * play and reflection; {@code truncated_response_rate} is the share of responses that hit the token limit.
  *
@@ -167,11 +170,16 @@ public record EvaluationMetrics(
     putList(map, prefix + "independent_success_rate", r.independentSuccessRate());
     putList(map, prefix + "independent_draw_rate", r.independentDrawRate());
     putList(map, prefix + "score", r.score());
+    putList(map, prefix + "attempt_reached", r.reached());
+    putList(map, prefix + "per_attempt_success", r.perAttemptSuccess());
+    putList(map, prefix + "per_attempt_score", r.perAttemptScore());
   }
 
   private static void putList(Map<String, Number> map, String key, List<Double> values) {
     for (int k = 0; k < values.size(); k++) {
-      map.put(key + "[" + k + "]", values.get(k));
+      if (!values.get(k).isNaN()) { // a per-attempt rate of an attempt no meta-episode reached is left out
+        map.put(key + "[" + k + "]", values.get(k));
+      }
     }
   }
 }

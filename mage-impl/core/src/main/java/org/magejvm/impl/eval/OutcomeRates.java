@@ -18,7 +18,14 @@ import org.magejvm.api.MetaEpisode;
  *       success rate);
  *   <li>{@code independentDrawRate[k]}: the fraction that played episode k and drew it;
  *   <li>{@code score[k]}: the mean over meta-episodes of the best final score among the episodes played up to k
- *       (a truncated episode scores 0).
+ *       (a truncated episode scores 0);
+ *   <li>{@code reached[k]}: the fraction that played episode k (below 1 for k > 0 when won meta-episodes stop
+ *       early);
+ *   <li>{@code perAttemptSuccess[k]}: among the meta-episodes that played episode k, the fraction that won it: how
+ *       well the k-th attempt plays, which rises with k only for a player that learns from its earlier attempts
+ *       (NaN when none played it);
+ *   <li>{@code perAttemptScore[k]}: among the meta-episodes that played episode k, its mean final score (NaN when
+ *       none played it).
  * </ul>
  *
  * @param metaEpisodes the number of meta-episodes measured
@@ -28,6 +35,9 @@ import org.magejvm.api.MetaEpisode;
  * @param independentSuccessRate first-win rate per episode
  * @param independentDrawRate draw rate of each episode
  * @param score mean best score up to each episode
+ * @param reached the fraction that played each episode
+ * @param perAttemptSuccess the win rate of each episode among those that played it
+ * @param perAttemptScore the mean score of each episode among those that played it
  */
 @Api(status = Api.Status.STABLE)
 public record OutcomeRates(
@@ -37,7 +47,10 @@ public record OutcomeRates(
     List<Double> successAndDrawRate,
     List<Double> independentSuccessRate,
     List<Double> independentDrawRate,
-    List<Double> score) {
+    List<Double> score,
+    List<Double> reached,
+    List<Double> perAttemptSuccess,
+    List<Double> perAttemptScore) {
 
   /**
    * Validates and copies.
@@ -49,6 +62,9 @@ public record OutcomeRates(
    * @param independentSuccessRate first-win rates
    * @param independentDrawRate per-episode draw rates
    * @param score scores
+   * @param reached reached fractions
+   * @param perAttemptSuccess per-attempt win rates
+   * @param perAttemptScore per-attempt scores
    */
   public OutcomeRates {
     successRate = ImmutableList.copyOf(successRate);
@@ -57,9 +73,13 @@ public record OutcomeRates(
     independentSuccessRate = ImmutableList.copyOf(independentSuccessRate);
     independentDrawRate = ImmutableList.copyOf(independentDrawRate);
     score = ImmutableList.copyOf(score);
+    reached = ImmutableList.copyOf(reached);
+    perAttemptSuccess = ImmutableList.copyOf(perAttemptSuccess);
+    perAttemptScore = ImmutableList.copyOf(perAttemptScore);
     int n = successRate.size();
     if (drawRate.size() != n || successAndDrawRate.size() != n || independentSuccessRate.size() != n
-        || independentDrawRate.size() != n || score.size() != n) {
+        || independentDrawRate.size() != n || score.size() != n || reached.size() != n
+        || perAttemptSuccess.size() != n || perAttemptScore.size() != n) {
       throw new IllegalArgumentException("all rate lists must have one entry per episode (" + n + ")");
     }
   }
@@ -91,6 +111,9 @@ public record OutcomeRates(
     double[] firstWin = new double[episodes];
     double[] drawAt = new double[episodes];
     double[] score = new double[episodes];
+    double[] played = new double[episodes];
+    double[] wonAt = new double[episodes];
+    double[] scoreAt = new double[episodes];
     for (MetaEpisode m : metaEpisodes) {
       List<Episode> eps = m.episodes();
       if (eps.isEmpty() || eps.size() > episodes || eps.get(0).index() != 0) {
@@ -115,6 +138,9 @@ public record OutcomeRates(
           if (e.draw()) {
             drawAt[e.index()]++;
           }
+          played[e.index()]++;
+          wonAt[e.index()] += e.won() ? 1 : 0;
+          scoreAt[e.index()] += e.score();
           won |= e.won();
           drew |= e.draw();
           best = Math.max(best, e.score());
@@ -126,8 +152,14 @@ public record OutcomeRates(
       }
     }
     int m = metaEpisodes.size();
+    ImmutableList.Builder<Double> perWin = ImmutableList.builder();
+    ImmutableList.Builder<Double> perScore = ImmutableList.builder();
+    for (int k = 0; k < episodes; k++) {
+      perWin.add(played[k] == 0 ? Double.NaN : wonAt[k] / played[k]);
+      perScore.add(played[k] == 0 ? Double.NaN : scoreAt[k] / played[k]);
+    }
     return new OutcomeRates(m, divide(success, m), divide(draw, m), divide(either, m), divide(firstWin, m),
-        divide(drawAt, m), divide(score, m));
+        divide(drawAt, m), divide(score, m), divide(played, m), perWin.build(), perScore.build());
   }
 
   private static List<Double> divide(double[] sums, int n) {

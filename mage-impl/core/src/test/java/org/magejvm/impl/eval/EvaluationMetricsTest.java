@@ -78,6 +78,11 @@ class EvaluationMetricsTest {
     assertList(r.independentDrawRate(), 0.25, 0.25, 0.25);
     // best score so far: x1 -1,-1,1; x2 2,2,2; y1 0,0,0; y2 -1,0,0
     assertList(r.score(), 0, 0.25, 0.75);
+    // per attempt, among the meta-episodes that reached it: x2 stopped after its first-attempt win
+    assertList(r.reached(), 1, 0.75, 0.75);
+    assertList(r.perAttemptSuccess(), 0.25, 0, 1 / 3.0);
+    assertList(r.perAttemptScore(), 0, -1, 1 / 3.0);
+    assertList(m.byOpponent().get("x").perAttemptSuccess(), 0.5, 0, 1);
     assertThat(m.byOpponent()).containsOnlyKeys("x", "y");
     assertList(m.byOpponent().get("x").successRate(), 0.5, 0.5, 1.0);
     assertList(m.byOpponent().get("y").successRate(), 0, 0, 0);
@@ -102,7 +107,9 @@ class EvaluationMetricsTest {
         "independent_draw_rate[2]", "score[2]", "x/meta_episodes", "x/success_rate[2]", "y/score[0]",
         "y/independent_success_rate[0]", "play_turns", "reflection_turns", "invalid_action_rate",
         "reflection_invalid_rate", "response_chars_mean", "response_tokens_mean", "truncated_response_rate");
-    assertThat(keys).hasSize(2 + 18 + 2 * (1 + 18) + 7);
+    assertThat(keys).contains("attempt_reached[1]", "per_attempt_success[2]", "per_attempt_score[0]",
+        "x/per_attempt_success[1]");
+    assertThat(keys).hasSize(2 + 27 + 2 * (1 + 27) + 7);
     assertThat(keys.indexOf("x/meta_episodes")).isLessThan(keys.indexOf("y/meta_episodes"));
     assertThat(map.get("meta_episodes")).isEqualTo(4);
     assertThat(map.get("x/success_rate[2]")).isEqualTo(1.0);
@@ -118,6 +125,10 @@ class EvaluationMetricsTest {
     assertList(m.overall().successRate(), 1, 1);
     assertList(m.overall().score(), 1, 1);
     assertThat(m.toMap().keySet()).noneMatch(k -> k.contains("/"));
+    // the second attempt was never played: its per-attempt rates are undefined and left out of the map
+    assertThat(m.overall().perAttemptSuccess().get(1)).isNaN();
+    assertThat(m.toMap()).containsEntry("attempt_reached[1]", 0.0).containsEntry("per_attempt_success[0]", 1.0)
+        .doesNotContainKey("per_attempt_success[1]").doesNotContainKey("per_attempt_score[1]");
   }
 
   @Test

@@ -1,0 +1,110 @@
+package org.magejvm.impl.env.guess;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiFunction;
+
+/**
+ * The exact ceilings of Guess the Number with a hidden number uniform on 1..N and K attempts, as the paper's
+ * cumulative success rate (Pass@k) and as the per-attempt win rate (among the meta-episodes that reached attempt k).
+ *
+ * <ul>
+ *   <li><b>History-blind</b>: a player that never reads its earlier attempts may still know which attempt it plays
+ *       (the prompt says so), so the best it can do is guess a different number in each attempt: Pass@k =
+ *       min(1, k / N). No history-blind player does better: its k guesses are fixed before any clue, and a guess is
+ *       right with probability 1/N, so the chance that one of k is right is at most k / N (the union bound, reached
+ *       exactly by k distinct guesses). The {@code sweep} player plays it; a player that repeats one guess ({@code
+ *       middle}) has 1/N, and uniform guessing ({@code random}) 1 - (1 - 1/N)^k.</li>
+ *   <li><b>Adaptive</b>: a player that reads the clues can halve the range with each guess (binary search, the
+ *       {@code bisect} player): Pass@k = min(1, (2^k - 1) / N). No player does better: a guess answered by one of
+ *       three clues (right, too low, too high) can end at most one branch of the search, so k guesses identify at
+ *       most 1 + 2 + ... + 2^(k-1) = 2^k - 1 numbers.</li>
+ * </ul>
+ *
+ * <p>For the default N = 7 and K = 3: history-blind Pass@3 = 3/7 = 0.429, adaptive Pass@3 = 1, a gap of 0.571.
+ * The values below are computed by playing both players against every hidden number, not by the formulas; the tests
+ * check them against the formulas and against brute force over every deterministic player for small N.
+ */
+public final class GuessNumberCeilings {
+
+  /**
+   * A ceiling as rates per attempt k = 0..K-1.
+   *
+   * @param passAt the fraction of hidden numbers found by attempt k (cumulative, Pass@k+1)
+   * @param perAttempt among the hidden numbers not found before attempt k, the fraction attempt k finds (NaN when
+   *     none is left)
+   */
+  public record Ceiling(List<Double> passAt, List<Double> perAttempt) {
+    /**
+     * Copies.
+     *
+     * @param passAt cumulative rates
+     * @param perAttempt per-attempt rates
+     */
+    public Ceiling {
+      passAt = List.copyOf(passAt);
+      perAttempt = List.copyOf(perAttempt);
+    }
+  }
+
+  private GuessNumberCeilings() {}
+
+  /**
+   * The best history-blind player's rates ({@code sweep}: a different number in each attempt).
+   *
+   * @param max N, the range
+   * @param attempts K
+   * @return its rates
+   */
+  public static Ceiling historyBlind(int max, int attempts) {
+    return play(max, attempts, (state, attempt) -> GuessNumberPolicies.Sweep.guess(max, attempt));
+  }
+
+  /**
+   * The best adaptive player's rates ({@code bisect}: the middle of the range the clues leave).
+   *
+   * @param max N, the range
+   * @param attempts K
+   * @return its rates
+   */
+  public static Ceiling adaptive(int max, int attempts) {
+    return play(max, attempts, (state, attempt) -> GuessNumberPolicies.Bisect.guess(state));
+  }
+
+  /**
+   * Plays a deterministic player against every hidden number 1..N and measures it.
+   *
+   * @param max N
+   * @param attempts K
+   * @param player the guess for the state (the clues so far) and the attempt index
+   * @return its rates
+   */
+  static Ceiling play(int max, int attempts, BiFunction<GuessNumberEnvironment.State, Integer, Integer> player) {
+    if (max < 2 || attempts < 1) {
+      throw new IllegalArgumentException("need max >= 2 and attempts >= 1, got " + max + " and " + attempts);
+    }
+    int[] wonAt = new int[attempts];
+    int[] reached = new int[attempts];
+    for (int hidden = 1; hidden <= max; hidden++) {
+      List<GuessNumberEnvironment.Clue> clues = new ArrayList<>();
+      for (int k = 0; k < attempts; k++) {
+        reached[k]++;
+        int guess = player.apply(new GuessNumberEnvironment.State(max, clues), k);
+        if (guess == hidden) {
+          wonAt[k]++;
+          break;
+        }
+        clues.add(new GuessNumberEnvironment.Clue(guess, Integer.compare(guess, hidden)));
+      }
+    }
+    List<Double> passAt = new ArrayList<>();
+    List<Double> perAttempt = new ArrayList<>();
+    int won = 0;
+    for (int k = 0; k < attempts; k++) {
+      won += wonAt[k];
+      passAt.add((double) won / max);
+      perAttempt.add(reached[k] == 0 ? Double.NaN : (double) wonAt[k] / reached[k]);
+    }
+    return new Ceiling(passAt, perAttempt);
+  }
+}

@@ -1,0 +1,81 @@
+package org.magejvm.impl.env.guess;
+
+import java.util.Random;
+import org.magejvm.api.PolicyRequest;
+import org.magejvm.spi.policy.ScriptedPolicy;
+
+/** The scripted players of Guess the Number. */
+final class GuessNumberPolicies {
+
+  private GuessNumberPolicies() {}
+
+  /**
+   * The best player that reads its earlier attempts: it guesses the middle of the range the clues leave (binary
+   * search), so it needs at most ceil(log2(max + 1)) attempts.
+   */
+  static final class Bisect extends ScriptedPolicy {
+    Bisect(long seed) {
+      super(GuessNumberProvider.BISECT_POLICY, seed);
+    }
+
+    @Override
+    protected String chooseAction(PolicyRequest request, Random random) {
+      return Integer.toString(guess(state(request)));
+    }
+
+    /**
+     * @param s the clues so far
+     * @return the middle of the range they leave
+     */
+    static int guess(GuessNumberEnvironment.State s) {
+      int low = s.low();
+      int high = Math.max(low, s.high());
+      return (low + high) / 2;
+    }
+  }
+
+  /**
+   * The best player that never reads its earlier attempts: it knows only which attempt it plays and guesses a
+   * different number in each (1, 2, 3, ...), so k attempts cover k numbers.
+   */
+  static final class Sweep extends ScriptedPolicy {
+    Sweep(long seed) {
+      super(GuessNumberProvider.SWEEP_POLICY, seed);
+    }
+
+    @Override
+    protected String chooseAction(PolicyRequest request, Random random) {
+      return Integer.toString(guess(state(request).max(), request.episodeIndex()));
+    }
+
+    /**
+     * @param max the range
+     * @param attempt the attempt index
+     * @return the attempt's guess
+     */
+    static int guess(int max, int attempt) {
+      return 1 + Math.floorMod(attempt, max);
+    }
+  }
+
+  /** A player that never reads its earlier attempts and always guesses the middle of the whole range. */
+  static final class Middle extends ScriptedPolicy {
+    Middle(long seed) {
+      super(GuessNumberProvider.MIDDLE_POLICY, seed);
+    }
+
+    @Override
+    protected String chooseAction(PolicyRequest request, Random random) {
+      return Integer.toString((1 + state(request).max()) / 2);
+    }
+  }
+
+  private static GuessNumberEnvironment.State state(PolicyRequest request) {
+    if (!(request.state() instanceof GuessNumberEnvironment.State)) {
+      throw new IllegalArgumentException("the request carries no " + GuessNumberProvider.ID + " state (got "
+          + (request.state() == null ? "null" : request.state().getClass().getName()) + "); scripted "
+          + GuessNumberProvider.ID + " players need the environment's state");
+    }
+    return (GuessNumberEnvironment.State) request.state();
+  }
+}

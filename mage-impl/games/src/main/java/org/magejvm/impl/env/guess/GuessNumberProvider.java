@@ -1,0 +1,79 @@
+package org.magejvm.impl.env.guess;
+
+import java.util.Map;
+import org.magejvm.spi.BaseEnvironmentProvider;
+import org.magejvm.spi.EnvironmentDefaults;
+import org.magejvm.spi.policy.RandomPolicy;
+
+/**
+ * Guess the Number ({@code mage-guess-number}), the meta-learning sanity game: a hidden whole number from 1 to {@code
+ * max} (option, default 7) stays the same in every attempt of a meta-episode; one guess per attempt; a wrong guess is
+ * answered "too low" or "too high". It exists because success rates can show learning within the meta-episode here
+ * and cannot on the games' pools: the best player that ignores its earlier attempts finds the number within 3 attempts
+ * with probability 3/7 = 0.429, the best one that reads them (binary search) always does ({@link
+ * GuessNumberCeilings}).
+ *
+ * <p>Scripted players: {@code random} (a uniform guess each attempt: 1 - (6/7)^3 = 0.370), {@code middle} (always the
+ * middle of the range: 1/7), {@code sweep} (a different number each attempt, the best history-blind player) and
+ * {@code bisect} (binary search over the clues of the earlier attempts, the best adaptive player).
+ */
+public final class GuessNumberProvider extends BaseEnvironmentProvider<GuessNumberEnvironment> {
+
+  /** The provider id. */
+  public static final String ID = "mage-guess-number";
+  /** The provider version. */
+  public static final String VERSION = "0.1.0";
+  /** The option that sets the range. */
+  public static final String MAX_OPTION = "max";
+  /** The default range: 1 to 7, which binary search covers in 3 guesses. */
+  public static final int DEFAULT_MAX = 7;
+  /** The largest range the option accepts. */
+  public static final int LARGEST_MAX = 64;
+  /** The uniform history-blind player. */
+  public static final String RANDOM_POLICY = "random";
+  /** The deterministic history-blind player. */
+  public static final String MIDDLE_POLICY = "middle";
+  /** The best history-blind player: a different number in each attempt. */
+  public static final String SWEEP_POLICY = "sweep";
+  /** The binary-search player. */
+  public static final String BISECT_POLICY = "bisect";
+
+  /** One guess per attempt, 3 attempts, the games' discounts and penalties, short answers. */
+  private static final EnvironmentDefaults DEFAULTS = EnvironmentDefaults.builder()
+      .setMaxTurns(1).setEpisodes(3).setStepGamma(0.95).setTrajGamma(0.6)
+      .setInvalidPenalty(2.0).setLengthPenalty(1.0).setMaxResponseTokens(64)
+      .build();
+
+  /** Creates the provider (ServiceLoader needs a public no-argument constructor). */
+  public GuessNumberProvider() {
+    super(settings(ID, VERSION)
+        .optDescription("Guess the Number: a hidden number stays the same in every attempt; each wrong guess is"
+            + " answered too low or too high (the meta-learning sanity game)")
+        .setDefaults(DEFAULTS)
+        .addOption(MAX_OPTION, "the largest number, 2 to " + LARGEST_MAX + " (default " + DEFAULT_MAX + ")")
+        .addScriptedPolicy(RANDOM_POLICY, RandomPolicy::new)
+        .addScriptedPolicy(MIDDLE_POLICY, GuessNumberPolicies.Middle::new)
+        .addScriptedPolicy(SWEEP_POLICY, GuessNumberPolicies.Sweep::new)
+        .addScriptedPolicy(BISECT_POLICY, GuessNumberPolicies.Bisect::new));
+  }
+
+  /**
+   * @throws IllegalArgumentException naming the option when {@code max} is not a whole number from 2 to 64
+   */
+  @Override
+  protected GuessNumberEnvironment newEnvironment(Map<String, String> options) {
+    String text = options.getOrDefault(MAX_OPTION, Integer.toString(DEFAULT_MAX));
+    int max;
+    try {
+      max = Integer.parseInt(text.strip());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("option '" + MAX_OPTION + "' must be a whole number from 2 to "
+          + LARGEST_MAX + ", got '" + text + "'");
+    }
+    if (max < 2 || max > LARGEST_MAX) {
+      throw new IllegalArgumentException("option '" + MAX_OPTION + "' must be from 2 to " + LARGEST_MAX + ", got "
+          + max);
+    }
+    return new GuessNumberEnvironment(max);
+  }
+}
