@@ -251,34 +251,31 @@ final class TrainerFactory {
    * opponent in its evaluation seat. Single-episode methods are validated with the environment's number of
    * independent attempts.
    */
-  static List<MageTrainer.Validation> validations(TrainingConfig c, EnvironmentProvider provider) {
-    int episodes = Math.max(c.rollout().episodes(), provider.defaults().episodes());
-    ContextMode context = c.rollout().episodes() > 1 ? c.rollout().contextMode() : ContextMode.NONE;
-    SamplingConfig sampling = SamplingConfig.evaluation(c.sampling().maxNewTokens());
-    List<MageTrainer.Validation> out = new ArrayList<>();
-    RolloutConfig.Builder population = rollout(c, provider)
+  private static RolloutConfig.Builder validationSet(TrainingConfig c, EnvironmentProvider provider, int episodes,
+      ContextMode context, SamplingConfig sampling) {
+    return rollout(c, provider)
         .optTasks(c.validation().metaEpisodes())
         .optGroupSize(1)
         .optEpisodes(episodes)
         .optContextMode(context)
         .optEarlyStop(true)
-        .optSampling(sampling)
-        .optGroupPrefix("val");
-    out.add(new MageTrainer.Validation("", population.build()));
+        .optSampling(sampling);
+  }
+
+  static List<MageTrainer.Validation> validations(TrainingConfig c, EnvironmentProvider provider) {
+    int episodes = Math.max(c.rollout().episodes(), provider.defaults().episodes());
+    ContextMode context = c.rollout().episodes() > 1 ? c.rollout().contextMode() : ContextMode.NONE;
+    SamplingConfig sampling = SamplingConfig.evaluation(c.sampling().maxNewTokens());
+    List<MageTrainer.Validation> out = new ArrayList<>();
+    out.add(new MageTrainer.Validation("", validationSet(c, provider, episodes, context, sampling)
+        .optGroupPrefix("val").build()));
     if (provider.twoPlayer() && c.validation().heldOut()) {
       for (String opponent : provider.validationOpponents()) {
-        RolloutConfig heldOut = rollout(c, provider)
-            .optTasks(c.validation().metaEpisodes())
-            .optGroupSize(1)
-            .optEpisodes(episodes)
-            .optContextMode(context)
-            .optEarlyStop(true)
-            .optSampling(sampling)
+        out.add(MageTrainer.Validation.heldOut(opponent, validationSet(c, provider, episodes, context, sampling)
             .optFixedOpponent(opponent)
             .optSeating(Seating.of(provider.evaluationSeat()))
             .optGroupPrefix("val-" + opponent)
-            .build();
-        out.add(MageTrainer.Validation.heldOut(opponent, heldOut));
+            .build()));
       }
     }
     return out;

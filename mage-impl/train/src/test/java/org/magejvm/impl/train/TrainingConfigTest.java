@@ -212,6 +212,31 @@ class TrainingConfigTest {
   }
 
   @Test
+  void validationSetsAreThePopulationAndEachHeldOutOpponentInItsEvaluationSeat() {
+    TrainingConfig ttt = TrainingPreset.MAGE.config(GAMES.require("mage-tictactoe")).with("validation.meta_episodes",
+        16);
+    List<MageTrainer.Validation> sets = TrainerFactory.validations(ttt, GAMES.require("mage-tictactoe"));
+    assertThat(sets).extracting(MageTrainer.Validation::name)
+        .containsExactly("", "heldout/mcts-100", "heldout/mcts-1000");
+    for (MageTrainer.Validation v : sets) {
+      assertThat(v.config().tasks()).isEqualTo(16);
+      assertThat(v.config().groupSize()).isEqualTo(1);
+      assertThat(v.config().sampling().orElseThrow().temperature()).isEqualTo(0.7);
+      assertThat(v.config().contextMode()).isEqualTo(ContextMode.HISTORY_ONLY);
+    }
+    assertThat(sets.get(1).config().fixedOpponent()).contains("mcts-100");
+    TrainingConfig kuhn = kuhn(TrainingPreset.GIGPO);
+    List<MageTrainer.Validation> k = TrainerFactory.validations(kuhn, GAMES.require("mage-kuhn-poker"));
+    assertThat(k).extracting(MageTrainer.Validation::name).containsExactly("", "heldout/cfr");
+    assertThat(k.get(1).config().seating()).isEqualTo(org.magejvm.impl.rollout.Seating.second());
+    // a single-episode method is validated with the environment's attempts and no history
+    assertThat(k.get(0).config().episodes()).hasValue(3);
+    assertThat(k.get(0).config().contextMode()).isEqualTo(ContextMode.NONE);
+    assertThat(TrainerFactory.validations(kuhn.with("validation.held_out", false),
+        GAMES.require("mage-kuhn-poker"))).hasSize(1);
+  }
+
+  @Test
   void suggestionsUseEditDistance() {
     assertThat(ConfigCodec.distance("kitten", "sitting")).isEqualTo(3);
     assertThat(ConfigCodec.distance("", "abc")).isEqualTo(3);
