@@ -7,6 +7,13 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.magejvm.api.annotation.Api;
@@ -33,6 +40,9 @@ class ArchitectureTest {
   private static final String GIGPO = "org.magejvm.gigpo..";
   private static final String TESTKIT = "org.magejvm.testkit..";
   private static final String DJL = "ai.djl..";
+  private static final String BENCH = "org.magejvm.examples.bench..";
+  private static final String RESEARCH = "org.magejvm.examples.research..";
+  private static final Pattern RESEARCH_ARTIFACT = Pattern.compile("<artifactId>mage-(bench|research)</artifactId>");
 
   private static JavaClasses classes;
 
@@ -179,6 +189,36 @@ class ArchitectureTest {
     classes().that().resideInAnyPackage(API, SPI).and().arePublic().and().areTopLevelClasses()
         .should().beAnnotatedWith(Api.class)
         .check(classes);
+  }
+
+  @Test
+  void theProductNamesNoBenchmarkOrResearchCode() {
+    // mage-bench and mage-research depend on the tool, never the other way: `mage bench` and `mage experiment` find
+    // their programs by class name. Their classes are not on this class path; a reference to one would still show
+    // here as a dependency on its name.
+    noClasses().that().resideOutsideOfPackages(BENCH, RESEARCH)
+        .should().dependOnClassesThat().resideInAnyPackage(BENCH, RESEARCH)
+        .check(classes);
+  }
+
+  @Test
+  void mageAllAndTheToolDoNotContainTheBenchmarkOrResearchModules() throws IOException {
+    // the Maven side of the rule above: no pom of mage-all's modules (nor mage-all's, nor the tool's) lists
+    // mage-bench or mage-research, so neither reaches a host's class path
+    Path root = Path.of("").toAbsolutePath().getParent().getParent();
+    List<Path> poms = new ArrayList<>();
+    for (String module : List.of("mage-impl/all", "examples/cli", "mage-api", "mage-environments-spi", "mage-gigpo")) {
+      poms.add(root.resolve(module).resolve("pom.xml"));
+    }
+    try (Stream<Path> modules = Files.list(root.resolve("mage-impl"))) {
+      modules.map(m -> m.resolve("pom.xml")).filter(Files::isRegularFile).forEach(poms::add);
+    }
+    String all = Files.readString(root.resolve("mage-impl/all/pom.xml"));
+    org.assertj.core.api.Assertions.assertThat(all).contains("<artifactId>mage-core</artifactId>");
+    for (Path pom : poms) {
+      org.assertj.core.api.Assertions.assertThat(RESEARCH_ARTIFACT.matcher(Files.readString(pom)).find())
+          .as(pom.toString()).isFalse();
+    }
   }
 
   @Test

@@ -1,7 +1,6 @@
 package org.magejvm.examples.cli;
 
 import java.io.PrintWriter;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,36 +12,43 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code mage bench NAME [ARGS...]}: runs one of the benchmark programs of {@code org.magejvm.examples.bench}, so
- * every figure in {@code docs/benchmarks.md} can be reproduced with the same tool.
+ * {@code mage bench NAME [ARGS...]}: runs one of the benchmark programs of {@code mage-bench} ({@code
+ * org.magejvm.examples.bench}) or one of the experiments of {@code mage-research} ({@code
+ * org.magejvm.examples.research}), so every figure in {@code docs/benchmarks.md} and {@code docs/results.md} can be
+ * reproduced with the same tool. The tool does not depend on those modules: it finds the program by its class name on
+ * the class path, where the {@code mage} launcher puts their jars.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Run a benchmark program and print its figures (see docs/benchmarks.md).")
 final class BenchCommand implements Callable<Integer> {
 
-  /** Benchmark names and the classes holding their main methods. */
+  private static final String BENCH = "org.magejvm.examples.bench.";
+  private static final String RESEARCH = "org.magejvm.examples.research.";
+
+  /** Benchmark names and the fully qualified names of the classes holding their main methods. */
   static final Map<String, String> BENCHMARKS = new LinkedHashMap<>();
 
   static {
-    BENCHMARKS.put("tictactoe", "TicTacToeBench");
-    BENCHMARKS.put("kuhn", "KuhnBench");
-    BENCHMARKS.put("sokoban", "SokobanBench");
-    BENCHMARKS.put("engine", "EngineBench");
-    BENCHMARKS.put("advantage", "AdvantageBench");
-    BENCHMARKS.put("safetensors", "SafetensorsBench");
-    BENCHMARKS.put("tokenizer", "TokenizerBench");
-    BENCHMARKS.put("kuhn-adaptation", "KuhnAdaptationExperiment");
-    BENCHMARKS.put("kuhn-advantages", "KuhnAdvantageExperiment");
-    BENCHMARKS.put("model", "ModelBench");
-    BENCHMARKS.put("soak", "SoakBench");
-    BENCHMARKS.put("memory", "MemoryBench");
-    BENCHMARKS.put("update", "UpdateBench");
-    BENCHMARKS.put("iteration", "IterationBench");
-    BENCHMARKS.put("trainer-soak", "TrainerSoakBench");
-    BENCHMARKS.put("fuzz", "FuzzBench");
-    BENCHMARKS.put("serve", "ServeBench");
-    BENCHMARKS.put("remote-env", "RemoteEnvBench");
-    BENCHMARKS.put("prompt-reject", "PromptRejectBench");
+    BENCHMARKS.put("tictactoe", BENCH + "TicTacToeBench");
+    BENCHMARKS.put("kuhn", BENCH + "KuhnBench");
+    BENCHMARKS.put("sokoban", BENCH + "SokobanBench");
+    BENCHMARKS.put("engine", BENCH + "EngineBench");
+    BENCHMARKS.put("advantage", BENCH + "AdvantageBench");
+    BENCHMARKS.put("safetensors", BENCH + "SafetensorsBench");
+    BENCHMARKS.put("tokenizer", BENCH + "TokenizerBench");
+    BENCHMARKS.put("kuhn-adaptation", RESEARCH + "KuhnAdaptationExperiment");
+    BENCHMARKS.put("kuhn-advantages", RESEARCH + "KuhnAdvantageExperiment");
+    BENCHMARKS.put("kuhn-probe", RESEARCH + "KuhnProbe");
+    BENCHMARKS.put("model", BENCH + "ModelBench");
+    BENCHMARKS.put("soak", BENCH + "SoakBench");
+    BENCHMARKS.put("memory", BENCH + "MemoryBench");
+    BENCHMARKS.put("update", BENCH + "UpdateBench");
+    BENCHMARKS.put("iteration", BENCH + "IterationBench");
+    BENCHMARKS.put("trainer-soak", BENCH + "TrainerSoakBench");
+    BENCHMARKS.put("fuzz", BENCH + "FuzzBench");
+    BENCHMARKS.put("serve", BENCH + "ServeBench");
+    BENCHMARKS.put("remote-env", BENCH + "RemoteEnvBench");
+    BENCHMARKS.put("prompt-reject", BENCH + "PromptRejectBench");
   }
 
   @Parameters(index = "0", paramLabel = "NAME", description = "One of: ${COMPLETION-CANDIDATES}",
@@ -56,24 +62,16 @@ final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    String simpleName = BENCHMARKS.get(name);
+    String className = BENCHMARKS.get(name);
     PrintWriter err = spec.commandLine().getErr();
-    if (simpleName == null) {
+    if (className == null) {
       err.println("error: unknown benchmark '" + name + "'; known benchmarks: " + String.join(", ",
           BENCHMARKS.keySet()));
       return 2;
     }
-    Class<?> type = Class.forName("org.magejvm.examples.bench." + simpleName);
+    Class<?> type = ClassPathPrograms.load(className);
     Method main = type.getMethod("main", String[].class);
-    try {
-      main.invoke(null, (Object) args.toArray(new String[0]));
-    } catch (InvocationTargetException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof Exception) {
-        throw (Exception) cause;
-      }
-      throw e;
-    }
+    ClassPathPrograms.invoke(main, null, (Object) args.toArray(new String[0]));
     return 0;
   }
 

@@ -4,7 +4,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.magejvm.examples.quickstart.MethodsExperiment;
 import org.magejvm.examples.quickstart.GameRecipe;
 import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.spi.EnvironmentRegistry;
@@ -22,6 +21,12 @@ import picocli.CommandLine.Parameters;
         "ttt-methods: the same on Tic-Tac-Toe (pool: MCTS-100, the preferred-position players, random; held out:"
             + " MCTS-1000; draw rates beside the success rates)."})
 final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
+
+  /** The comparison's program, in {@code mage-research}: found by name on the class path. */
+  static final String METHODS_EXPERIMENT = "org.magejvm.examples.research.MethodsExperiment";
+
+  /** The methods the comparison can train. */
+  static final List<MethodPreset> METHODS = List.of(MethodPreset.MAGE, MethodPreset.LAMER, MethodPreset.GIGPO);
 
   @Parameters(index = "0", paramLabel = "NAME", description = "The experiment: kuhn-methods or ttt-methods.")
   String name;
@@ -62,7 +67,7 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
-  public Integer call() {
+  public Integer call() throws Exception {
     GameRecipe.Game game = switch (name) {
       case "kuhn-methods" -> GameRecipe.KUHN;
       case "ttt-methods" -> GameRecipe.TIC_TAC_TOE;
@@ -97,7 +102,7 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
         .build();
     List<MethodPreset> presets = new java.util.ArrayList<>();
     for (String m : methods) {
-      MethodPreset p = MethodsExperiment.METHODS.stream().filter(x -> x.id().equals(m)).findFirst().orElse(null);
+      MethodPreset p = METHODS.stream().filter(x -> x.id().equals(m)).findFirst().orElse(null);
       if (p == null) {
         throw new CommandLine.ParameterException(spec.commandLine(), "--methods: '" + m + "' is not one of mage,"
             + " lamer, gigpo");
@@ -105,10 +110,15 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
       presets.add(p);
     }
     Limits.endOfOptions();
+    Class<?> experiment = ClassPathPrograms.load(METHODS_EXPERIMENT);
     LibtorchThreads.apply(recipe.threads);
     PrintWriter out = spec.commandLine().getOut();
     recipe.installShippedWarmStart(new GameRecipe(registry, game, settings, out), true, out);
-    new MethodsExperiment(registry, game, out).run(settings, seeds, presets);
+    Object comparison = ClassPathPrograms.construct(
+        experiment.getConstructor(EnvironmentRegistry.class, GameRecipe.Game.class, PrintWriter.class),
+        registry, game, out);
+    ClassPathPrograms.invoke(experiment.getMethod("run", GameRecipe.Settings.class, List.class, List.class),
+        comparison, settings, seeds, presets);
     return 0;
   }
 }

@@ -2,7 +2,6 @@ package org.magejvm.examples.quickstart;
 
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
-import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -169,31 +168,6 @@ public final class KuhnPolicyProbe {
       noGrad.close();
     }
     return out;
-  }
-
-  /**
-   * Probes saved models from the command line: {@code MODEL_DIR...}; prints P(BET) per first-attempt state and the
-   * three summary figures for each, on the prompts of the quick start's probe (seed 1).
-   *
-   * @param args model directories (Hugging Face layout, for example a quick start's {@code trained} or {@code
-   *     warm-start})
-   */
-  public static void main(String[] args) {
-    PrintWriter out = new PrintWriter(System.out, true);
-    GameRecipe recipe = new GameRecipe(org.magejvm.spi.EnvironmentRegistry.discover(),
-        GameRecipe.Settings.builder(java.nio.file.Path.of("."), GameRecipe.quickStartConfig(
-            org.magejvm.spi.EnvironmentRegistry.discover().require(GameRecipe.KUHN.environment()), 1))
-            .optWarmStartExamples(1).optEvalMetaEpisodes(1).build(), out);
-    List<MetaEpisode> games = recipe.probeMetaEpisodes(KuhnQuickStart.PROBE_META_EPISODES);
-    for (String dir : args) {
-      try (DjlLanguagePolicy policy = recipe.load(java.nio.file.Path.of(dir))) {
-        Result r = probe(policy, games);
-        out.println(dir);
-        r.firstAttempt().forEach((k, v) -> out.printf(java.util.Locale.ROOT, "  %-34s %.3f%n", k, v));
-        out.printf(java.util.Locale.ROOT, "  spread %.3f  history shift %.3f  repeat %.3f  (%d later prompts)%n",
-            r.spread(), r.historyShift(), r.repeatProbability(), r.laterPrompts());
-      }
-    }
   }
 
   private static double sum(float[] values, int from, int count) {

@@ -26,7 +26,7 @@ import org.magejvm.spi.EnvironmentRegistry;
 public final class KuhnQuickStart {
 
   /** Meta-episodes of the scripted player whose prompts the policy probe scores. */
-  static final int PROBE_META_EPISODES = 192;
+  public static final int PROBE_META_EPISODES = 192;
 
   /** The run directory's subdirectory the trained model is saved to. */
   public static final String TRAINED_DIR = "trained";
@@ -105,7 +105,7 @@ public final class KuhnQuickStart {
    * @param recipe the recipe
    * @return its metrics per evaluation set
    */
-  static Map<String, Map<String, Number>> optimum(GameRecipe recipe) {
+  public static Map<String, Map<String, Number>> optimum(GameRecipe recipe) {
     try (KuhnOptimumPolicy p = new KuhnOptimumPolicy(KuhnPokerProvider.OPTIMUM_POLICY,
         KuhnObjectiveOptimum.reference(recipe.trajGamma()), 0)) {
       return recipe.evaluate(p, ContextMode.HISTORY_ONLY);

@@ -30,6 +30,20 @@ class CliErrorsTest {
   }
 
   @Test
+  void withoutTheBenchmarkAndResearchJarsTheCommandsNameThem(@TempDir Path tmp) {
+    // the tool's own class path holds neither mage-bench nor mage-research (they depend on the tool, not it on them)
+    CliRun bench = CliRun.of("bench", "kuhn");
+    assertThat(bench.code()).isEqualTo(1);
+    assertThat(bench.err()).hasLineCount(1).contains("org.magejvm.examples.bench.KuhnBench is not on the class path")
+        .contains("examples/bench/target/mage-bench.jar");
+    CliRun experiment = CliRun.of("experiment", "kuhn-methods", "--work-dir", tmp.toString());
+    assertThat(experiment.code()).isEqualTo(1);
+    assertThat(experiment.err()).hasLineCount(1).contains("org.magejvm.examples.research.MethodsExperiment")
+        .contains("examples/research/target/mage-research.jar");
+    assertThat(tmp.resolve("warm-start")).doesNotExist();
+  }
+
+  @Test
   void maxNewTokensBeyondTheModelsContextIsAUsageError() {
     CliRun gen = CliRun.of("generate", "--model", FIXTURE.toString(), "--prompt", "hi", "--max-new-tokens",
         "2147483647");

@@ -86,22 +86,6 @@ class QuickStartCommandTest {
   }
 
   @Test
-  void theMethodComparisonPrintsOneTablePerMetricAndTheOptimumOfItsDiscount(@TempDir Path dir) {
-    CliRun run = CliRun.of("experiment", "kuhn-methods", "--work-dir", dir.toString(), "--warm-start-examples", "64",
-        "--iterations", "0", "--eval-meta-episodes", "2", "--seeds", "1", "--methods", "gigpo", "--set", "credit.gamma_traj=1");
-    assertThat(run.code()).as(run.err()).isZero();
-    assertThat(run.out()).contains("optimum of the objective (attempt discount 1.0) on the same sets:")
-        .contains("  gigpo seed 1: pool/success_rate[0] ");
-    String[] lines = run.out().split("\n");
-    List<String> headers = java.util.Arrays.stream(lines).filter(l -> l.startsWith("method ")).toList();
-    assertThat(headers).hasSize(2);
-    assertThat(headers.get(0)).contains("pool/success_rate[2]").contains("cfr/success_rate[0]").doesNotContain("score");
-    assertThat(headers.get(1)).contains("pool/score[0]").contains("cfr/score[2]").doesNotContain("success_rate");
-    assertThat(java.util.Arrays.stream(lines).filter(l -> l.startsWith("gigpo ")).count()).isEqualTo(2);
-    assertThat(dir.resolve("methods.png")).exists();
-  }
-
-  @Test
   void anEnvironmentOptionTheGameRefusesIsAUsageErrorNamingIt(@TempDir Path dir) {
     CliRun unknown = CliRun.of("quickstart", "--work-dir", dir.toString(), "--set", "environment.options.cards=5");
     assertThat(unknown.code()).isEqualTo(2);

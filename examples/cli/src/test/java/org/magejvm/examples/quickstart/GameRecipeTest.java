@@ -195,16 +195,6 @@ class GameRecipeTest {
   }
 
   @Test
-  void theComparisonReportsDrawRatesOnlyForGamesWithDraws() {
-    var out = new PrintWriter(Writer.nullWriter());
-    assertThat(new MethodsExperiment(REGISTRY, GameRecipe.KUHN, out).columns()).containsExactly(
-        "pool/success_rate[0]", "pool/success_rate[2]", "cfr/success_rate[0]", "cfr/success_rate[2]",
-        "pool/score[0]", "pool/score[2]", "cfr/score[0]", "cfr/score[2]");
-    assertThat(new MethodsExperiment(REGISTRY, GameRecipe.TIC_TAC_TOE, out).columns()).contains(
-        "pool/draw_rate[0]", "mcts-1000/draw_rate[2]", "mcts-1000/success_rate[0]", "mcts-1000/score[2]").hasSize(12);
-  }
-
-  @Test
   void theBuilderHasTheRecipeDefaultsAndACopyKeepsEveryValue(@TempDir Path dir) {
     GameRecipe.Settings d = GameRecipe.Settings.builder(dir, config()).build();
     assertThat(d).isEqualTo(new GameRecipe.Settings(dir, config(), 3200, 48, 1, GameRecipe.DEFAULT_REPEAT_SHARE,

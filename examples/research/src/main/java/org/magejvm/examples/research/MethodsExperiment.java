@@ -1,4 +1,4 @@
-package org.magejvm.examples.quickstart;
+package org.magejvm.examples.research;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.magejvm.api.ContextMode;
+import org.magejvm.examples.quickstart.GameRecipe;
+import org.magejvm.examples.quickstart.KuhnQuickStart;
 import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.train.MetricsFileListener;

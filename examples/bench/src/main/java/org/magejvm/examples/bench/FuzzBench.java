@@ -10,7 +10,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import org.magejvm.impl.llm.CheckpointFuzzer;
 import org.magejvm.impl.llm.TinyCheckpoint;
 
 /**

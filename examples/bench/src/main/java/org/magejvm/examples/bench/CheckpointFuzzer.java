@@ -1,4 +1,4 @@
-package org.magejvm.impl.llm;
+package org.magejvm.examples.bench;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
@@ -32,8 +32,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
-import org.magejvm.api.annotation.Api;
 import org.magejvm.impl.jinja.TemplateException;
+import org.magejvm.impl.llm.DjlLanguagePolicy;
+import org.magejvm.impl.llm.Qwen3Checkpoint;
+import org.magejvm.impl.llm.TinyCheckpoint;
 import org.magejvm.impl.llm.checkpoint.CheckpointException;
 import org.magejvm.impl.llm.generate.Qwen3Generator;
 import org.magejvm.impl.llm.model.Qwen3Model;
@@ -41,7 +43,8 @@ import org.magejvm.impl.llm.model.Qwen3Model;
 /**
  * Mutates a valid checkpoint directory the ways a damaged or hostile download could differ from it (safetensors
  * header and body, {@code config.json}, {@code tokenizer.json}, the chat template of {@code tokenizer_config.json})
- * and probes what loading the result does (issue 12). The unit test and {@code mage bench fuzz} share it.
+ * and probes what loading the result does (issue 12). The unit test and {@code mage bench fuzz} share it; it lives
+ * in {@code mage-bench}, not in {@code mage-llm}'s jar, because no host needs it.
  *
  * <p>A probe loads the directory with {@link Qwen3Checkpoint#loadPolicy}, renders a chat prompt, encodes it and
  * computes the logits of its tokens. The acceptable outcomes are: it loads and the logits are finite, or it fails
@@ -51,7 +54,6 @@ import org.magejvm.impl.llm.model.Qwen3Model;
  *
  * <p>Deterministic: the same source directory and the same {@link Random} seed give the same mutants.
  */
-@Api(status = Api.Status.EXPERIMENTAL)
 public final class CheckpointFuzzer {
 
   /** The files of a checkpoint directory a mutation can change. */

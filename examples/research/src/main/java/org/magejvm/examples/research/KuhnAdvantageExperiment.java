@@ -1,4 +1,4 @@
-package org.magejvm.examples.bench;
+package org.magejvm.examples.research;
 
 import java.util.LinkedHashMap;
 import java.util.List;
