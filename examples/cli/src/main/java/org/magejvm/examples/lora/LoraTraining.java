@@ -9,11 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import org.magejvm.api.OptimizerConfig;
-import org.magejvm.api.PolicyOptimizer;
-import org.magejvm.api.PolicyOptimizerProvider;
 import org.magejvm.api.SamplingConfig;
-import org.magejvm.api.plugin.ProviderRegistry;
 import org.magejvm.impl.eval.EvaluationConfig;
 import org.magejvm.impl.eval.Evaluator;
 import org.magejvm.impl.eval.MethodPreset;
@@ -24,13 +20,10 @@ import org.magejvm.impl.llm.finetune.LoraAdapter;
 import org.magejvm.impl.llm.finetune.LoraConfig;
 import org.magejvm.impl.llm.finetune.PeftAdapters;
 import org.magejvm.impl.llm.model.Qwen3Model;
-import org.magejvm.impl.rollout.RolloutConfig;
 import org.magejvm.impl.rollout.Seeds;
-import org.magejvm.impl.train.AdamW;
-import org.magejvm.impl.train.AdamWConfig;
 import org.magejvm.impl.train.MageTrainer;
-import org.magejvm.impl.train.PolicyUpdater;
-import org.magejvm.impl.train.ReferencePolicy;
+import org.magejvm.impl.train.TrainingConfig;
+import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.spi.EnvironmentProvider;
 import org.magejvm.spi.EnvironmentRegistry;
 import org.magejvm.spi.PromptStyle;
@@ -52,7 +45,9 @@ import org.magejvm.spi.PromptStyle;
  *
  * <p><b>KL term.</b> The preset's KL coefficient (0.1, as the reference's Kuhn Poker and Tic-Tac-Toe runs) against
  * the base model, computed by switching the adapter off while scoring ({@link FineTuning.KlReference#BASE_WEIGHTS}
- * through {@link ReferencePolicy#of(FineTuning)}): no second copy of the weights. Everything else is the preset's.
+ * through {@code ReferencePolicy.of(FineTuning)}): no second copy of the weights. Everything else is the
+ * {@code mage-reference} preset's: the run is a {@link TrainingConfig} ({@link #trainingConfig}) given to
+ * {@link MageTrainer#builder(TrainingConfig, DjlLanguagePolicy, EnvironmentRegistry)}.
  *
  * <p>The base weights are never changed; the result is the adapter, which {@code mage play --model BASE} does not
  * pick up by itself: load it with {@link Qwen3Checkpoint#loadPolicy(Path, Qwen3Checkpoint.Options, Path)}, or merge
@@ -157,10 +152,10 @@ public final class LoraTraining {
     Map<String, Object> result = new LinkedHashMap<>();
     try (DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(s.model(), s.options())) {
       Qwen3Model model = MageTrainer.modelOf(policy);
-      LoraConfig config = s.lora().withBaseModelNameOrPath(s.model().toAbsolutePath().normalize().toString());
-      try (LoraAdapter adapter = s.adapter() == null ? LoraAdapter.create(model, config, s.seed())
-              : PeftAdapters.load(s.adapter(), model);
-          FineTuning ft = FineTuning.lora(model, adapter, FineTuning.KlReference.BASE_WEIGHTS)) {
+      TrainingConfig config = trainingConfig(provider, s);
+      // the builder attaches the adapter (new, or the saved one) and owns it until the trainer is built
+      try (MageTrainer.Builder builder = MageTrainer.builder(config, policy, registry)) {
+        LoraAdapter adapter = builder.fineTuning().flatMap(FineTuning::adapter).orElseThrow();
         out.printf(Locale.ROOT, "%s on the %s (%s): %,d base parameters frozen; LoRA r=%d alpha=%s on %d projections"
                 + " per layer, %,d trainable parameters%s%n", s.model(), model.device().isGpu() ? "GPU" : "CPU",
             model.dtype().name().toLowerCase(Locale.ROOT), model.config().parameterCount(), adapter.config().rank(),
@@ -171,66 +166,71 @@ public final class LoraTraining {
         Map<String, Number> before = evaluate(provider, policy, s);
         result.put("before", before);
         printEvaluation("before training", before);
-        if (s.iterations() > 0) {
-          result.put("iterations", train(provider, policy, ft, s));
-          Map<String, Number> after = evaluate(provider, policy, s);
-          result.put("after", after);
-          printEvaluation("after " + s.iterations() + " iteration(s)", after);
+        trainerCustomizer.accept(builder, policy);
+        try (MageTrainer trainer = builder.build()) {
+          if (s.iterations() > 0) {
+            result.put("iterations", train(trainer, config, provider));
+            Map<String, Number> after = evaluate(provider, policy, s);
+            result.put("after", after);
+            printEvaluation("after " + s.iterations() + " iteration(s)", after);
+          }
+          if (s.out() != null) {
+            PeftAdapters.save(adapter, s.out());
+            out.println("saved the adapter (PEFT layout) to " + s.out() + "; base model " + s.model());
+          }
         }
-        if (s.out() != null) {
-          PeftAdapters.save(adapter, s.out());
-          out.println("saved the adapter (PEFT layout) to " + s.out() + "; base model " + s.model());
-        }
-      } finally {
-        model.setAdapter(null);
       }
     }
     out.flush();
     return result;
   }
 
-  /** MAGE iterations with the preset's rollout, credit, GiGPO and KL settings (see the class comment). */
-  private List<Map<String, Object>> train(
-      EnvironmentProvider provider, DjlLanguagePolicy policy, FineTuning ft, Settings s) {
-    OptimizerConfig oc = PRESET.optimizerConfig().toBuilder()
-        .optLearningRate(s.learningRate())
-        .build();
-    PolicyOptimizer optimizer = ProviderRegistry.discover(PolicyOptimizerProvider.class)
-        .require(PRESET.optimizerId().orElseThrow()).create(oc);
-    RolloutConfig rollout = PRESET.trainingRollout(provider)
-        .optTasks(s.tasks())
-        .optGroupSize(s.groupSize())
-        .optPromptStyle(s.promptStyle())
-        .optSampling(SamplingConfig.training(s.maxNewTokens()))
-        .build();
+  /**
+   * The run as a training config: the {@code mage-reference} preset (the reference's settings) with the LoRA adapter
+   * and the sizes of these settings.
+   *
+   * @param provider the environment
+   * @param s the settings
+   * @return the config
+   */
+  static TrainingConfig trainingConfig(EnvironmentProvider provider, Settings s) {
+    List<String> targets = new ArrayList<>();
+    s.lora().targetModules().forEach(p -> targets.add(p.moduleName()));
+    TrainingConfig.Builder b = TrainingPreset.MAGE_REFERENCE.config(provider).toBuilder()
+        .set("rollout.tasks", s.tasks())
+        .set("rollout.group_size", s.groupSize())
+        .set("rollout.prompt_style", s.promptStyle())
+        .set("sampling.max_new_tokens", s.maxNewTokens())
+        .set("adamw.learning_rate", s.learningRate())
+        .set("update.micro_batch_turns", s.microBatchTurns())
+        .set("fine_tuning.mode", TrainingConfig.FineTuningSettings.LORA)
+        .set("fine_tuning.lora_rank", s.lora().rank())
+        .set("fine_tuning.lora_alpha", s.lora().alpha())
+        .set("fine_tuning.lora_targets", targets)
+        .set("fine_tuning.base_model", s.model().toAbsolutePath().normalize().toString())
+        .set("validation.every", 0)
+        .set("iterations", s.iterations())
+        .set("seed", s.seed());
+    if (s.adapter() != null) {
+      b.set("fine_tuning.adapter", s.adapter().toAbsolutePath().normalize().toString());
+    }
+    return b.build();
+  }
+
+  /** MAGE iterations with the config's rollout, credit, GiGPO and KL settings (see the class comment). */
+  private List<Map<String, Object>> train(MageTrainer trainer, TrainingConfig c, EnvironmentProvider provider) {
     List<Map<String, Object>> history = new ArrayList<>();
-    try (AdamW adamw = new AdamW(ft.trainableParameters(), AdamWConfig.of(oc))) {
-      MageTrainer.Builder tb = MageTrainer.builder()
-          .setRegistry(registry)
-          .setPolicy(policy)
-          .setRollout(rollout)
-          .setCredit(PRESET.credit(provider.defaults()))
-          .setOptimizer(optimizer)
-          .setAdamW(adamw)
-          .optReference(oc.klCoefficient() > 0 ? ReferencePolicy.of(ft) : null)
-          .optUpdateSettings(new PolicyUpdater.Settings(oc.miniBatchTurns(), s.microBatchTurns(), oc.epochs(), true,
-              true))
-          .optValidateEvery(0)
-          .optSeed(s.seed());
-      trainerCustomizer.accept(tb, policy);
-      MageTrainer trainer = tb.build();
-      out.printf(Locale.ROOT, "training: MAGE preset, %d x %d meta-episodes of %d episodes per iteration, lr %s, KL"
-          + " %s to the base weights (adapter off)%n", rollout.tasks(), rollout.groupSize(),
-          rollout.episodes().orElse(provider.defaults().episodes()), s.learningRate(), oc.klCoefficient());
-      for (int i = 0; i < s.iterations(); i++) {
-        Map<String, Object> m = trainer.step();
-        history.add(m);
-        out.printf(Locale.ROOT, "  iteration %d: success_rate[0] %.3f, success_rate[%d] %.3f, invalid %.3f, trained"
-                + " turns %s of %s, optimizer steps %s, %.1f s%n", i, number(m, "success_rate[0]"),
-            lastEpisode(m), number(m, "success_rate[" + lastEpisode(m) + "]"), number(m, "invalid_action_rate"),
-            m.get("trained_turns"), m.get("turns"), m.get("optimizer_steps"), number(m, "timing/iteration_s"));
-        out.flush();
-      }
+    out.printf(Locale.ROOT, "training: %s preset, %d x %d meta-episodes of %d episodes per iteration, lr %s, KL"
+        + " %s to the base weights (adapter off)%n", c.preset(), c.rollout().tasks(), c.rollout().groupSize(),
+        c.rollout().episodes(), c.adamw().learningRate(), c.loss().klCoefficient());
+    for (int i = 0; i < c.iterations(); i++) {
+      Map<String, Object> m = trainer.step();
+      history.add(m);
+      out.printf(Locale.ROOT, "  iteration %d: success_rate[0] %.3f, success_rate[%d] %.3f, invalid %.3f, trained"
+              + " turns %s of %s, optimizer steps %s, %.1f s%n", i, number(m, "success_rate[0]"),
+          lastEpisode(m), number(m, "success_rate[" + lastEpisode(m) + "]"), number(m, "invalid_action_rate"),
+          m.get("trained_turns"), m.get("turns"), m.get("optimizer_steps"), number(m, "timing/iteration_s"));
+      out.flush();
     }
     return history;
   }

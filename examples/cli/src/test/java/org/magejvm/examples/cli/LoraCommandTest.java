@@ -49,7 +49,7 @@ class LoraCommandTest {
         adapter.toString());
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out()).contains("on the CPU (float32)", "LoRA r=2 alpha=4 on 7 projections",
-        "before training (2 meta-episodes)", "training: MAGE preset, 2 x 2 meta-episodes of 3 episodes",
+        "before training (2 meta-episodes)", "training: mage-reference preset, 2 x 2 meta-episodes of 3 episodes",
         "KL 0.1 to the base weights (adapter off)",
         "after 1 iteration(s) (2 meta-episodes)", "saved the adapter");
     Matcher steps = Pattern.compile("iteration 0: .* optimizer steps (\\d+)").matcher(r.out());

@@ -992,7 +992,9 @@ public final class MageTrainer implements AutoCloseable {
               + " overwrite each other");
         }
       }
-      return new MageTrainer(this);
+      MageTrainer trainer = new MageTrainer(this);
+      owned.clear(); // the trainer owns them now
+      return trainer;
     }
 
     private void checkFineTuning() {

@@ -1,5 +1,6 @@
 package org.magejvm.impl.train;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +18,7 @@ import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.llm.finetune.FineTuning;
 import org.magejvm.impl.llm.finetune.LoraAdapter;
 import org.magejvm.impl.llm.finetune.LoraConfig;
+import org.magejvm.impl.llm.finetune.PeftAdapters;
 import org.magejvm.impl.llm.model.Qwen3Model;
 import org.magejvm.impl.llm.text.ChatMessage;
 import org.magejvm.impl.rollout.MetaEpisodeRunner;
@@ -59,10 +61,14 @@ final class TrainerFactory {
         lb.optBaseModelNameOrPath(c.fineTuning().baseModel());
       }
       LoraConfig lc = lb.build();
-      LoraAdapter adapter = LoraAdapter.create(model, lc, Seeds.derive(c.seed(), LORA_INIT_STREAM, 0));
+      LoraAdapter adapter = c.fineTuning().adapter() != null
+          ? PeftAdapters.load(Path.of(c.fineTuning().adapter()), model)
+          : LoraAdapter.create(model, lc, Seeds.derive(c.seed(), LORA_INIT_STREAM, 0));
       b.own(adapter);
       fineTuning = FineTuning.lora(model, adapter,
           kl ? FineTuning.KlReference.BASE_WEIGHTS : FineTuning.KlReference.NONE);
+      // detached before the adapter is closed (resources close in the reverse order of own())
+      b.own(() -> model.setAdapter(null));
     } else {
       fineTuning = FineTuning.full(model, kl ? FineTuning.KlReference.FROZEN_COPY : FineTuning.KlReference.NONE);
     }

@@ -515,9 +515,11 @@ public record TrainingConfig(
    * @param loraTargets the adapted projections: {@code all-linear} or module names ({@code q_proj}, ...)
    * @param baseModel the base model's name or path, written into the adapter's {@code adapter_config.json} as
    *     PEFT's {@code base_model_name_or_path}; {@code null} for none
+   * @param adapter a PEFT adapter directory to continue training from (its own rank, alpha and targets then apply),
+   *     or {@code null} for a new adapter
    */
   public record FineTuningSettings(String mode, int loraRank, double loraAlpha, List<String> loraTargets,
-      String baseModel) {
+      String baseModel, String adapter) {
     /** Full fine-tuning. */
     public static final String FULL = "full";
     /** A LoRA adapter. */
@@ -531,6 +533,7 @@ public record TrainingConfig(
      * @param loraAlpha alpha
      * @param loraTargets targets
      * @param baseModel base model name or path, or null
+     * @param adapter adapter directory to continue from, or null
      */
     public FineTuningSettings {
       if (!FULL.equals(mode) && !LORA.equals(mode)) {
@@ -543,6 +546,10 @@ public record TrainingConfig(
       }
       loraTargets = List.copyOf(Check.notNull("fine_tuning.lora_targets", loraTargets));
       projections(loraTargets);
+      if (adapter != null && !LORA.equals(mode)) {
+        throw new ConfigException("fine_tuning.adapter", "fine_tuning.adapter needs fine_tuning.mode lora, got "
+            + mode);
+      }
     }
 
     /** @return whether the run trains a LoRA adapter */

@@ -161,7 +161,7 @@ public enum TrainingPreset {
         new TrainingConfig.ValidationSettings(5, MethodPreset.EVALUATION_META_EPISODES, true),
         new TrainingConfig.CheckpointSettings(10, 3),
         new TrainingConfig.FineTuningSettings(TrainingConfig.FineTuningSettings.FULL, 16, 32, List.of("all-linear"),
-            null),
+            null, null),
         150, 0, 0);
   }
 

@@ -132,6 +132,33 @@ class ConfigRunTest {
   }
 
   @Test
+  void aSavedAdapterIsContinuedFromItsDirectory(@TempDir Path tmp) {
+    Path model = TinyRun.writeModel(tmp.resolve("model"));
+    TrainingConfig lora = javaConfig().toBuilder().set("fine_tuning.mode", "lora").set("fine_tuning.lora_rank", 2)
+        .set("validation.every", 0).set("adamw.learning_rate", 0.05).build();
+    Map<String, byte[]> saved = new LinkedHashMap<>();
+    try (DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(model, Qwen3Checkpoint.Options.cpu());
+        MageTrainer trainer = MageTrainer.create(lora, policy, VOWELS)) {
+      trainer.step();
+      var adapter = trainer.fineTuning().orElseThrow().adapter().orElseThrow();
+      org.magejvm.impl.llm.finetune.PeftAdapters.save(adapter, tmp.resolve("adapter"));
+      adapter.trainableParameters().forEach((k, v) -> saved.put(k, Params.bytes(v)));
+      assertThat(MageTrainer.modelOf(policy).adapter()).isPresent();
+    }
+    TrainingConfig continued = lora.with("fine_tuning.adapter", tmp.resolve("adapter").toString());
+    try (DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(model, Qwen3Checkpoint.Options.cpu())) {
+      try (MageTrainer trainer = MageTrainer.create(continued, policy, VOWELS)) {
+        var adapter = trainer.fineTuning().orElseThrow().adapter().orElseThrow();
+        adapter.trainableParameters().forEach((k, v) -> assertThat(Params.bytes(v)).as(k).isEqualTo(saved.get(k)));
+      }
+      // closing the trainer detached the adapter it attached
+      assertThat(MageTrainer.modelOf(policy).adapter()).isEmpty();
+    }
+    assertThatThrownBy(() -> javaConfig().with("fine_tuning.adapter", "x"))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("fine_tuning.adapter needs fine_tuning.mode lora");
+  }
+
+  @Test
   void aConfigThatNamesWhatDoesNotExistIsRefusedBeforeTraining(@TempDir Path tmp) {
     Path model = TinyRun.writeModel(tmp.resolve("model"));
     try (DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(model, Qwen3Checkpoint.Options.cpu())) {
