@@ -257,10 +257,10 @@ final class TrainCommand implements Callable<Integer>, Limits.OptionPhase {
       pw.flush();
       return 0;
     }
-    TrainingPreset preset = TrainingPreset.parse(c.preset().equals("custom") ? "mage" : c.preset());
-    if (!preset.trains() && c.preset().equals(preset.id())) {
-      throw new IllegalArgumentException("preset '" + preset.id() + "' is evaluation-only (an untrained prompting"
-          + " baseline); evaluate it with `mage play --preset " + preset.id() + " --model DIR`, or train with mage,"
+    java.util.Optional<TrainingPreset> preset = TrainingPreset.find(c.preset());
+    if (preset.isPresent() && !preset.get().trains()) {
+      throw new IllegalArgumentException("preset '" + c.preset() + "' is evaluation-only (an untrained prompting"
+          + " baseline); evaluate it with `mage play --preset " + c.preset() + " --model DIR`, or train with mage,"
           + " mage-reference, lamer, gigpo or grpo");
     }
     if (resume == null && !TrainingCheckpoint.list(out.resolve(TrainingCheckpoint.CHECKPOINTS_DIR)).isEmpty()) {

@@ -416,6 +416,14 @@ final class ConfigCodec {
     return prev[b.length()];
   }
 
+  /**
+   * @param type a record type
+   * @return its keys, in declaration order
+   */
+  static java.util.Set<String> keys(Class<?> type) {
+    return components(type).keySet();
+  }
+
   private static Map<String, RecordComponent> components(Class<?> type) {
     Map<String, RecordComponent> out = new LinkedHashMap<>();
     for (RecordComponent c : type.getRecordComponents()) {

@@ -656,7 +656,15 @@ public record TrainingConfig(
       throw new ConfigException("environment.id", "config key 'environment.id' is required (an environment id, see"
           + " `mage envs`)");
     }
-    TrainingPreset p = TrainingPreset.parse(preset);
+    java.util.Optional<TrainingPreset> known = TrainingPreset.find(preset);
+    if (known.isEmpty() && o.keySet().containsAll(ConfigCodec.keys(TrainingConfig.class))) {
+      // a complete config under a name of its own: nothing to fill in
+      return ConfigCodec.decode(TrainingConfig.class, o, "");
+    }
+    TrainingPreset p = known.orElseThrow(() -> new ConfigException("preset", "unknown preset '" + o.get("preset")
+        .getAsString() + "'; known presets: " + java.util.Arrays.stream(TrainingPreset.values())
+        .map(TrainingPreset::id).collect(java.util.stream.Collectors.joining(", ")) + " (a config under a name of"
+        + " its own must give every key)"));
     String id = env.getAsString();
     TrainingConfig base = p.config(registry.all().stream().filter(e -> e.id().equals(id)).findFirst()
         .orElseThrow(() -> new ConfigException("environment.id", "environment.id '" + id + "' is not a known"

@@ -166,6 +166,15 @@ public enum TrainingPreset {
   }
 
   /**
+   * @param text a preset name
+   * @return the preset of that name (case-insensitive), if there is one
+   */
+  public static java.util.Optional<TrainingPreset> find(String text) {
+    String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT).replace('_', '-');
+    return Arrays.stream(values()).filter(p -> p.id.equals(t)).findFirst();
+  }
+
+  /**
    * Looks a preset up by name, case-insensitively.
    *
    * @param text the name
@@ -173,13 +182,7 @@ public enum TrainingPreset {
    * @throws ConfigException naming the known presets
    */
   public static TrainingPreset parse(String text) {
-    String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT).replace('_', '-');
-    for (TrainingPreset p : values()) {
-      if (p.id.equals(t)) {
-        return p;
-      }
-    }
-    throw new ConfigException("preset", "unknown preset '" + text + "'; known presets: "
-        + Arrays.stream(values()).map(TrainingPreset::id).collect(Collectors.joining(", ")));
+    return find(text).orElseThrow(() -> new ConfigException("preset", "unknown preset '" + text + "'; known presets: "
+        + Arrays.stream(values()).map(TrainingPreset::id).collect(Collectors.joining(", "))));
   }
 }

@@ -118,6 +118,15 @@ class TrainingConfigTest {
   }
 
   @Test
+  void aCompleteConfigMayCarryANameOfItsOwnButAPartialOneNeedsAKnownPreset() {
+    TrainingConfig mine = kuhn(TrainingPreset.MAGE).with("preset", "my-run");
+    assertThat(TrainingConfig.fromJson(mine.toJson(), GAMES)).isEqualTo(mine);
+    assertThatThrownBy(() -> TrainingConfig.fromJson("{\"preset\": \"my-run\", \"environment\": {\"id\":"
+        + " \"mage-kuhn-poker\"}}", GAMES)).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("unknown preset 'my-run'").hasMessageContaining("must give every key");
+  }
+
+  @Test
   void setTakesCommandLineText() {
     TrainingConfig c = kuhn(TrainingPreset.MAGE).toBuilder()
         .set("rollout.tasks=4")
