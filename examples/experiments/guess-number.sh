@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # MAGE on Guess the Number with the tiny model, from a history-blind warm start: the commands behind the
 # "Guess the Number" rows of docs/results.md. Run from the repository root after `mvn -B -q package -DskipTests`:
-#   examples/experiments/guess-number.sh DIR [SEED] [ITERATIONS]
+#   examples/experiments/guess-number.sh DIR [SEED] [ITERATIONS] [TASKS] [GROUP]
 # It writes a tiny Qwen3 (tokenizer learned from the game's prompts), transcripts of the history-blind players
 # `sweep` and `random` (they never read a clue), a supervised warm start on them, the warm start's rates with and
 # without its history, and a `mage train --preset mage` run (8 x 8 meta-episodes per iteration, compact prompts,
-# validation every 50 iterations on 128 meta-episodes); DIR/run/metrics.jsonl holds the training and validation rates.
+# validation every 50 iterations on 128 meta-episodes; TASKS x GROUP, default 8 x 8, sets the groups); DIR/run/metrics.jsonl
+# holds the training and validation rates.
 set -euo pipefail
-dir=${1:?usage: guess-number.sh DIR [SEED] [ITERATIONS]}
+dir=${1:?usage: guess-number.sh DIR [SEED] [ITERATIONS] [TASKS] [GROUP]}
 seed=${2:-1}
 iterations=${3:-200}
+tasks=${4:-8}
+group=${5:-8}
 export MAGE_JAVA_OPTS="${MAGE_JAVA_OPTS:--Dai.djl.pytorch.num_threads=1}"
 mkdir -p "$dir"
 ./mage train --preset mage --env mage-guess-number --tiny --out "$dir/t0" --iterations 1 --seed "$seed" \
@@ -24,6 +27,6 @@ for context in history_only none; do
     --prompt-style compact --max-new-tokens 16 --seed 99 --json > "$dir/warm-$context.json"
 done
 ./mage train --preset mage --env mage-guess-number --model "$dir/sft" --out "$dir/run" --iterations "$iterations" \
-  --seed "$seed" --set rollout.tasks=8 --set rollout.prompt_style=compact --set sampling.max_new_tokens=16 \
+  --seed "$seed" --set rollout.tasks="$tasks" --set rollout.group_size="$group" --set rollout.prompt_style=compact --set sampling.max_new_tokens=16 \
   --set validation.every=50 --set validation.meta_episodes=128 --threads 1 --no-progress > "$dir/train.log"
 echo "done: $dir/run/metrics.jsonl"
