@@ -352,6 +352,7 @@ public final class MageTrainer implements AutoCloseable {
         : fineTuning != null ? CheckpointWeights.of(fineTuning, null)
         : CheckpointWeights.full(modelOf(policy), null);
     checkpoint.restore(weights, adamw);
+    updater.forgetAnchorScores();
     iteration = checkpoint.iteration();
     lastCheckpoint = iteration;
     lastMetrics = Map.of();

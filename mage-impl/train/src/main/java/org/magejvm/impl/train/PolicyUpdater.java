@@ -236,6 +236,13 @@ public final class PolicyUpdater {
   private final Settings settings;
   private final boolean withEntropy;
   private final List<Row> anchors;
+  /**
+   * The anchors' scores on the current weights, kept from the end of the previous update (its last try's scores, or
+   * the baseline when it was undone or took no step), so that the next update need not score them again before it
+   * starts; valid while AdamW's step count is {@link #anchorScoresStep}.
+   */
+  private List<float[]> anchorScores;
+  private long anchorScoresStep = -1;
 
   /**
    * An updater.
@@ -343,16 +350,18 @@ public final class PolicyUpdater {
       baseline = new ArrayList<>(settings.recomputeOldLogProbs() ? old : score(model, rows));
       baseline.addAll(score(model, skippedZero));
     }
-    List<float[]> anchorBaseline = checkAnchors ? score(model, anchors) : null;
+    List<float[]> anchorBaseline = checkAnchors ? anchorBaseline() : null;
     try (AdamW.Snapshot before = optimizer.snapshot()) {
       double scale = 1.0;
       for (int tries = 0; ; tries++) {
         Report r = optimize(given.size(), rows, zero, empty, old, ref, scale);
         if (r.optimizerSteps() == r.skippedSteps()) {
+          keepAnchorScores(anchorBaseline);
           return r;
         }
         double kl = checkKl ? meanKl(baseline, score(model, checked)) : Double.NaN;
-        double change = checkAnchors ? meanChange(anchorBaseline, score(model, anchors)) : Double.NaN;
+        List<float[]> anchorsNow = checkAnchors ? score(model, anchors) : null;
+        double change = checkAnchors ? meanChange(anchorBaseline, anchorsNow) : Double.NaN;
         boolean klOk = !checkKl || kl <= settings.maxUpdateKl();
         boolean anchorsOk = !checkAnchors || change >= -settings.maxAnchorDrop();
         boolean last = tries == MAX_BACKTRACKS;
@@ -373,10 +382,42 @@ public final class PolicyUpdater {
               String.format(java.util.Locale.ROOT, "%.4g", -change), settings.maxAnchorDrop());
         }
         boolean undone = !anchorsOk;
+        if (checkAnchors) {
+          keepAnchorScores(undone ? anchorBaseline : anchorsNow);
+        }
         return new Report(r.rows(), r.trainedRows(), r.skippedZeroAdvantage(), r.emptyResponses(),
             r.optimizerSteps(), r.skippedSteps(), r.meanGradNorm(), r.diagnostics(), kl, tries, scale, change, undone);
       }
     }
+  }
+
+  /**
+   * The anchors' scores before an update: the ones kept from the previous update when AdamW has not stepped since
+   * (the weights are then the same, and so are the scores, bit for bit), else scored now.
+   */
+  private List<float[]> anchorBaseline() {
+    if (anchorScores != null && anchorScoresStep == optimizer.stepCount()) {
+      return anchorScores;
+    }
+    return score(model, anchors);
+  }
+
+  private void keepAnchorScores(List<float[]> scores) {
+    anchorScores = scores;
+    anchorScoresStep = scores == null ? -1 : optimizer.stepCount();
+  }
+
+  /**
+   * Forgets the anchors' scores kept from the last update; call it when the weights change outside the updater (a
+   * checkpoint restored into the model).
+   */
+  void forgetAnchorScores() {
+    keepAnchorScores(null);
+  }
+
+  /** @return the anchors' scores kept for the next update, or null (for tests) */
+  List<float[]> keptAnchorScores() {
+    return anchorScores != null && anchorScoresStep == optimizer.stepCount() ? anchorScores : null;
   }
 
   /** The mean over all tokens of {@code now - before}; NaN when a log-probability is not finite. */

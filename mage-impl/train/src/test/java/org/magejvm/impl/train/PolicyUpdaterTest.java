@@ -179,6 +179,38 @@ class PolicyUpdaterTest {
     }
   }
 
+  /**
+   * The anchors' scores kept from one update serve as the next update's baseline: they equal, bit for bit, the
+   * anchors scored again on the same weights, after a kept update as after an undone one, and they are dropped when
+   * the weights change outside the updater.
+   */
+  @Test
+  void theAnchorsKeptFromTheLastUpdateAreExactlyTheirScoresOnTheCurrentWeights() {
+    List<PolicyUpdater.Row> rows = rows();
+    for (List<PolicyUpdater.Row> anchors : List.of(rows.subList(0, 2), rows.subList(2, 4))) {
+      try (Qwen3Model model = Qwen3Model.random(CONFIG, 7, Device.cpu(), DataType.FLOAT64)) {
+        model.weights().requireGradients(true);
+        try (AdamW adamw = new AdamW(model.weights().parameters(),
+            AdamWConfig.builder().optLearningRate(1e-2).optWeightDecay(0).build())) {
+          PolicyUpdater updater = new PolicyUpdater(model, null, gigpo(0), adamw,
+              new PolicyUpdater.Settings(64, 2, 1, true, true, 0, 1e-12), anchors);
+          assertThat(updater.keptAnchorScores()).isNull();
+          for (int round = 0; round < 2; round++) {
+            updater.update(rows);
+            List<float[]> kept = updater.keptAnchorScores();
+            assertThat(kept).as("round %d", round).isNotNull().hasSize(2);
+            List<float[]> fresh = updater.oldLogProbs(anchors);
+            for (int i = 0; i < 2; i++) {
+              assertThat(kept.get(i)).as("round %d anchor %d", round, i).containsExactly(fresh.get(i));
+            }
+          }
+          updater.forgetAnchorScores();
+          assertThat(updater.keptAnchorScores()).isNull();
+        }
+      }
+    }
+  }
+
   @Test
   void meanChangeAveragesOverTokensAndAnEmptyAnchorIsRefused() {
     List<float[]> before = List.of(new float[] {-1f, -2f}, new float[] {-0.5f});
