@@ -30,9 +30,9 @@ import org.magejvm.api.Turn;
  * OutcomeRates}: {@code success_rate[k]} is the paper's cumulative success rate (Pass@k+1), {@code
  * per_attempt_success[k]} the win rate of attempt k among the meta-episodes that reached it (what rises from attempt
  * to attempt only when the player learns from its earlier attempts); a per-attempt key is left out for an attempt no
- * meta-episode reached. {@code invalid_action_rate} counts play turns only; {@code reflection_invalid_rate} is the share of
- * reflection turns without a {@code <remark>} (0 when there were none). Response lengths average over every turn,
- * play and reflection; {@code truncated_response_rate} is the share of responses that hit the token limit.
+ * meta-episode reached. {@code invalid_action_rate} counts play turns only; {@code reflection_invalid_rate} is the
+ * share of reflection turns without a {@code <remark>} (0 when there were none). Response lengths average over every
+ * turn, play and reflection; {@code truncated_response_rate} is the share of responses that hit the token limit.
  *
  * @param overall the rates over all meta-episodes
  * @param byOpponent the rates per opponent id, sorted by id; empty for single-player games

@@ -35,7 +35,8 @@ final class GuessNumberPromptRenderer implements PromptRenderer {
     }
     sb.append("You are playing Guess the Number.\n\n# Rules\n")
         .append("A hidden whole number from 1 to ").append(max).append(" stays the same in every attempt. In each"
-            + " attempt you make one guess. A right guess wins; a wrong one is answered \"too low\" or \"too high\".\n\n")
+            + " attempt you make one guess. A right guess wins; a wrong one is answered \"too low\" or"
+            + " \"too high\".\n\n")
         .append("# Goal\nFind the number, using what your earlier attempts revealed.\n\n");
     if (!c.pastEpisodes().isEmpty()) {
       sb.append("# Earlier attempts\n");
