@@ -113,7 +113,8 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
     Class<?> experiment = ClassPathPrograms.load(METHODS_EXPERIMENT);
     LibtorchThreads.apply(recipe.threads);
     PrintWriter out = spec.commandLine().getOut();
-    recipe.installShippedWarmStart(new GameRecipe(registry, game, settings, out), true, out);
+    RecipeOptions.installShippedWarmStart(recipe.noShippedWarmStart, new GameRecipe(registry, game, settings, out),
+        out);
     Object comparison = ClassPathPrograms.construct(
         experiment.getConstructor(EnvironmentRegistry.class, GameRecipe.Game.class, PrintWriter.class),
         registry, game, out);

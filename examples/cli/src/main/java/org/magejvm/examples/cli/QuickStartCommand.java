@@ -122,7 +122,7 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
       }
       TrainCommand.writeConfig(workDir, training);
       GameRecipe game = new GameRecipe(registry, settings, progress);
-      if (!RecipeOptions.installShippedWarmStart(noShippedWarmStart, game, true, progress)) {
+      if (!RecipeOptions.installShippedWarmStart(noShippedWarmStart, game, progress)) {
         game.tinyModel();
       }
       result = new KuhnQuickStart(registry, progress).run(settings, MethodPreset.MAGE, listeners);

@@ -56,30 +56,16 @@ final class RecipeOptions {
   }
 
   /**
-   * Copies the shipped warm start into the recipe's work directory unless {@code --no-shipped-warm-start} is given
-   * ({@link ShippedWarmStart#install}), and says so.
-   *
-   * @param game the recipe
-   * @param shippedShape whether the run asks for the shipped model's shape
-   * @param out where to say it
-   * @return whether it was installed
-   */
-  boolean installShippedWarmStart(GameRecipe game, boolean shippedShape, java.io.PrintWriter out) {
-    return installShippedWarmStart(noShippedWarmStart, game, shippedShape, out);
-  }
-
-  /**
-   * Copies the shipped warm start unless told not to ({@link ShippedWarmStart#install}), and says so.
+   * Copies the shipped warm start into the recipe's work directory unless told not to ({@link
+   * ShippedWarmStart#install}), and says so.
    *
    * @param refuse whether {@code --no-shipped-warm-start} was given
    * @param game the recipe
-   * @param shippedShape whether the run asks for the shipped model's shape
    * @param out where to say it
    * @return whether it was installed
    */
-  static boolean installShippedWarmStart(boolean refuse, GameRecipe game, boolean shippedShape,
-      java.io.PrintWriter out) {
-    if (refuse || !shippedShape || !ShippedWarmStart.install(game)) {
+  static boolean installShippedWarmStart(boolean refuse, GameRecipe game, java.io.PrintWriter out) {
+    if (refuse || !ShippedWarmStart.install(game)) {
       return false;
     }
     out.println("Warm start: the one shipped with mage for these settings (seed " + game.settings().seed()

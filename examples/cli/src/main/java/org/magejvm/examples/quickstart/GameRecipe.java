@@ -26,7 +26,6 @@ import org.magejvm.impl.llm.Qwen3Checkpoint;
 import org.magejvm.impl.llm.TinyCheckpoint;
 import org.magejvm.impl.llm.model.Qwen3Config;
 import org.magejvm.impl.llm.model.Qwen3Model;
-import org.magejvm.impl.llm.text.ChatMessage;
 import org.magejvm.impl.rollout.MetaEpisodeRunner;
 import org.magejvm.impl.rollout.RolloutConfig;
 import org.magejvm.impl.rollout.RolloutResult;
@@ -593,30 +592,11 @@ public final class GameRecipe {
 
   /** Chat transcripts (one user prompt, one assistant answer) of non-adaptive scripted players' turns. */
   private List<Transcript> transcripts(int count) {
-    return transcripts(count, 9, 10);
-  }
-
-  private List<Transcript> transcripts(int count, int configStream, int playerStream) {
-    List<Transcript> out = new ArrayList<>(count);
-    int round = 0;
-    while (out.size() < count) {
-      RolloutConfig config = rollout(MethodPreset.MAGE, 16).optGroupSize(4)
-          .optSeed(Seeds.derive(settings.seed(), configStream, round)).build();
-      try (LanguagePolicy mix = new MixedScripted(provider, game.fixedPolicy(),
-          Seeds.derive(settings.seed(), playerStream, round), settings.repeatShare())) {
-        for (MetaEpisode m : new MetaEpisodeRunner(registry).run(config, mix).metaEpisodes()) {
-          for (var e : m.episodes()) {
-            for (Turn t : e.turns()) {
-              if (out.size() < count) {
-                out.add(Transcript.of(ChatMessage.user(t.prompt()), ChatMessage.assistant(t.response())));
-              }
-            }
-          }
-        }
-      }
-      round++;
-    }
-    return out;
+    return Transcript.ofPlayTurns(registry, count,
+        round -> rollout(MethodPreset.MAGE, 16).optGroupSize(4).optSeed(Seeds.derive(settings.seed(), 9, round))
+            .build(),
+        round -> new MixedScripted(provider, game.fixedPolicy(), Seeds.derive(settings.seed(), 10, round),
+            settings.repeatShare()));
   }
 
   /**

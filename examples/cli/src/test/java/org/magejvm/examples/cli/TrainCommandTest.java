@@ -9,9 +9,6 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.magejvm.impl.eval.MethodPreset;
-import org.magejvm.impl.rollout.Seating;
-import org.magejvm.impl.train.MageTrainer;
 import org.magejvm.impl.train.TrainingConfig;
 import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.spi.EnvironmentRegistry;
@@ -84,25 +81,6 @@ class TrainCommandTest {
     assertThat(out.resolve("charts/val_success_rate.png")).isRegularFile();
     assertThat(out.resolve("charts/val_success_rate_greedy.svg")).isRegularFile();
     assertThat(out.resolve("charts/val_success_rate_heldout_greedy.svg")).isRegularFile();
-  }
-
-  @Test
-  void validatesAgainstTheHeldOutOpponentsInTheirEvaluationSeat() {
-    EnvironmentRegistry registry = EnvironmentRegistry.discover();
-    List<MageTrainer.Validation> ttt = MageTrainer.Validation.standardSets(MethodPreset.MAGE,
-        registry.require("mage-tictactoe"), 16, 24);
-    assertThat(ttt).extracting(MageTrainer.Validation::name)
-        .containsExactly("", "heldout/mcts-100", "heldout/mcts-1000");
-    for (MageTrainer.Validation v : ttt.subList(1, 3)) {
-      assertThat(v.config().fixedOpponent()).contains(v.name().substring("heldout/".length()));
-      assertThat(v.config().seating()).isEqualTo(Seating.first());
-      assertThat(v.config().tasks()).isEqualTo(16);
-      assertThat(v.config().sampling().orElseThrow().temperature()).isEqualTo(0.7);
-    }
-    List<MageTrainer.Validation> kuhn = MageTrainer.Validation.standardSets(MethodPreset.MAGE,
-        registry.require("mage-kuhn-poker"), 16, 24);
-    assertThat(kuhn).extracting(MageTrainer.Validation::name).containsExactly("", "heldout/cfr");
-    assertThat(kuhn.get(1).config().seating()).isEqualTo(Seating.second());
   }
 
   private static final String[] LORA_RUN = {"train", "--preset", "gigpo", "--env", "cli-guess", "--tiny",

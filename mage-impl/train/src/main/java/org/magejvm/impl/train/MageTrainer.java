@@ -13,22 +13,18 @@ import java.util.Optional;
 import org.magejvm.api.Advantages;
 import org.magejvm.api.LanguagePolicy;
 import org.magejvm.api.PolicyOptimizer;
-import org.magejvm.api.SamplingConfig;
 import org.magejvm.api.ScoredTurn;
 import org.magejvm.api.Turn;
 import org.magejvm.impl.credit.CreditAssigner;
 import org.magejvm.impl.credit.CreditConfig;
 import org.magejvm.impl.eval.EvaluationMetrics;
-import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.llm.finetune.FineTuning;
 import org.magejvm.impl.llm.generate.Qwen3Generator;
 import org.magejvm.impl.llm.model.Qwen3Model;
 import org.magejvm.impl.rollout.MetaEpisodeRunner;
-import org.magejvm.impl.rollout.OpponentSampling;
 import org.magejvm.impl.rollout.RolloutConfig;
 import org.magejvm.impl.rollout.RolloutResult;
-import org.magejvm.impl.rollout.Seating;
 import org.magejvm.impl.rollout.Seeds;
 import org.magejvm.spi.EnvironmentProvider;
 import org.magejvm.spi.EnvironmentRegistry;
@@ -115,47 +111,6 @@ public final class MageTrainer implements AutoCloseable {
       }
       return new Validation(HELD_OUT + "/" + opponent, config);
     }
-
-    /**
-     * The standard validation sets of a method on an environment, as {@code mage train} uses them: the training
-     * population under evaluation sampling (reported as {@code val/KEY} and {@code val/OPPONENT/KEY}) and, for
-     * two-player games, one set per held-out validation opponent of the environment
-     * ({@link EnvironmentProvider#validationOpponents()}: Kuhn Poker {@code cfr}, Tic-Tac-Toe {@code mcts-100} and
-     * {@code mcts-1000}) in its evaluation seat, reported as {@code val/heldout/OPPONENT/KEY}.
-     *
-     * @param method the method preset (its evaluation context mode and evaluation rollout)
-     * @param provider the environment
-     * @param metaEpisodes meta-episodes per set
-     * @param maxTokens the response limit of evaluation sampling
-     * @return the sets, population first
-     */
-    public static List<Validation> standardSets(MethodPreset method, EnvironmentProvider provider, int metaEpisodes,
-        int maxTokens) {
-      List<Validation> out = new ArrayList<>();
-      SamplingConfig sampling = SamplingConfig.evaluation(maxTokens);
-      RolloutConfig population = RolloutConfig.builder()
-          .setEnvironmentId(provider.id())
-          .optTasks(metaEpisodes)
-          .optGroupSize(1)
-          .optEpisodes(provider.defaults().episodes())
-          .optMaxTurns(provider.defaults().maxTurns())
-          .optContextMode(method.evaluationContextMode())
-          .optEarlyStop(true)
-          .optSeating(provider.twoPlayer() ? Seating.mixed(MethodPreset.TRAINING_SECOND_SEAT_RATIO) : Seating.first())
-          .optOpponentSampling(OpponentSampling.PER_GROUP)
-          .optSampling(sampling)
-          .optGroupPrefix("val")
-          .build();
-      out.add(new Validation("", population));
-      if (provider.twoPlayer()) {
-        for (String opponent : provider.validationOpponents()) {
-          RolloutConfig heldOut = method.evaluation(provider).optMetaEpisodes(metaEpisodes).optOpponent(opponent)
-              .rollout(r -> r.optSampling(sampling)).build().toRolloutConfig(provider);
-          out.add(heldOut(opponent, heldOut));
-        }
-      }
-      return out;
-    }
   }
 
   private final EnvironmentRegistry registry;
@@ -185,6 +140,7 @@ public final class MageTrainer implements AutoCloseable {
   private int lastCheckpoint = -1;
   private final TrainingConfig trainingConfig;
   private final List<AutoCloseable> owned;
+  private boolean closed;
 
   private MageTrainer(Builder b) {
     registry = b.registry;
@@ -632,8 +588,7 @@ public final class MageTrainer implements AutoCloseable {
     if (config.checks().anchorPolicy() == null) {
       throw new ConfigException("checks.anchor_policy", "checks.anchor_policy is null: the config has no anchors");
     }
-    return TrainerFactory.anchorTurns(config, TrainerFactory.environment(config.with("checks.max_anchor_drop",
-        Math.max(config.checks().maxAnchorDrop(), 1e-9)), registry), registry, policy);
+    return TrainerFactory.anchorTurns(config, TrainerFactory.environment(config, registry), registry, policy);
   }
 
   /** @return the description this trainer was built from, when it was built with {@link #create} or {@link
@@ -648,7 +603,10 @@ public final class MageTrainer implements AutoCloseable {
    */
   @Override
   public void close() {
-    closeAll(owned);
+    if (!closed) {
+      closed = true;
+      closeAll(owned);
+    }
   }
 
   static void closeAll(List<AutoCloseable> resources) {

@@ -5,13 +5,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.magejvm.api.ContextMode;
-import org.magejvm.api.LanguagePolicy;
-import org.magejvm.api.MetaEpisode;
 import org.magejvm.api.OptimizerConfig;
 import org.magejvm.api.PolicyOptimizer;
 import org.magejvm.api.PolicyOptimizerProvider;
 import org.magejvm.api.SamplingConfig;
-import org.magejvm.api.Turn;
 import org.magejvm.api.plugin.ProviderRegistry;
 import org.magejvm.impl.credit.CreditConfig;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
@@ -20,8 +17,6 @@ import org.magejvm.impl.llm.finetune.LoraAdapter;
 import org.magejvm.impl.llm.finetune.LoraConfig;
 import org.magejvm.impl.llm.finetune.PeftAdapters;
 import org.magejvm.impl.llm.model.Qwen3Model;
-import org.magejvm.impl.llm.text.ChatMessage;
-import org.magejvm.impl.rollout.MetaEpisodeRunner;
 import org.magejvm.impl.rollout.OpponentSampling;
 import org.magejvm.impl.rollout.RolloutConfig;
 import org.magejvm.impl.rollout.Seating;
@@ -100,11 +95,29 @@ final class TrainerFactory {
         .optBestMetric("val/success_rate[" + (c.rollout().episodes() - 1) + "]"));
   }
 
+  /**
+   * @param registry where environments are found
+   * @param id an environment id
+   * @return the environment
+   * @throws ConfigException naming {@code environment.id} and the known ids when there is none of that id
+   */
+  static EnvironmentProvider provider(EnvironmentRegistry registry, String id) {
+    return registry.all().stream().filter(p -> p.id().equals(id)).findFirst()
+        .orElseThrow(() -> new ConfigException("environment.id", "environment.id '" + id + "' is not a known"
+            + " environment; known: " + registry.all().stream().map(EnvironmentProvider::id)
+                .collect(java.util.stream.Collectors.joining(", "))));
+  }
+
+  /**
+   * The config's environment, with its fixed opponent and anchor policy checked against it.
+   *
+   * @param c the config
+   * @param registry where environments are found
+   * @return the environment
+   * @throws ConfigException naming the key of an environment, opponent or scripted policy that does not exist
+   */
   static EnvironmentProvider environment(TrainingConfig c, EnvironmentRegistry registry) {
-    EnvironmentProvider provider = registry.all().stream().filter(p -> p.id().equals(c.environment().id()))
-        .findFirst().orElseThrow(() -> new ConfigException("environment.id", "environment.id '"
-            + c.environment().id() + "' is not a known environment; known: " + registry.all().stream()
-                .map(EnvironmentProvider::id).collect(java.util.stream.Collectors.joining(", "))));
+    EnvironmentProvider provider = provider(registry, c.environment().id());
     String opponent = c.environment().fixedOpponent();
     if (opponent != null && provider.opponents().find(opponent).isEmpty()) {
       throw new ConfigException("environment.fixed_opponent", "environment.fixed_opponent '" + opponent
@@ -112,7 +125,7 @@ final class TrainerFactory {
           + String.join(", ", provider.opponents().ids()));
     }
     String anchors = c.checks().anchorPolicy();
-    if (c.checks().maxAnchorDrop() > 0 && !provider.scriptedPolicies().contains(anchors)) {
+    if (anchors != null && !provider.scriptedPolicies().contains(anchors)) {
       throw new ConfigException("checks.anchor_policy", "checks.anchor_policy '" + anchors + "' is not a scripted"
           + " policy of " + provider.id() + "; its scripted policies: " + String.join(", ",
               provider.scriptedPolicies()));
@@ -220,28 +233,17 @@ final class TrainerFactory {
   static List<PolicyUpdater.Row> anchorTurns(TrainingConfig c, EnvironmentProvider provider,
       EnvironmentRegistry registry, DjlLanguagePolicy policy) {
     int count = c.checks().anchorTurns();
-    List<Transcript> transcripts = new ArrayList<>(count);
-    for (int round = 0; transcripts.size() < count; round++) {
-      RolloutConfig config = rollout(c, provider).optTasks(16).optGroupSize(4)
-          .optSeed(Seeds.derive(c.seed(), ANCHOR_STREAM, round)).build();
-      int before = transcripts.size();
-      try (LanguagePolicy scripted = provider.scriptedPolicy(c.checks().anchorPolicy(),
-          Seeds.derive(c.seed(), ANCHOR_PLAYER_STREAM, round))) {
-        for (MetaEpisode m : new MetaEpisodeRunner(registry).run(config, scripted).metaEpisodes()) {
-          for (var e : m.episodes()) {
-            for (Turn t : e.turns()) {
-              if (transcripts.size() < count) {
-                transcripts.add(Transcript.of(ChatMessage.user(t.prompt()), ChatMessage.assistant(t.response())));
-              }
-            }
-          }
-        }
-      }
-      if (transcripts.size() == before) {
-        throw new ConfigException("checks.anchor_policy", "checks.anchor_policy '" + c.checks().anchorPolicy()
-            + "' played no turn on " + provider.id() + "; choose another scripted policy or set"
-            + " checks.max_anchor_drop 0");
-      }
+    List<Transcript> transcripts;
+    try {
+      transcripts = Transcript.ofPlayTurns(registry, count,
+          round -> rollout(c, provider).optTasks(16).optGroupSize(4)
+              .optSeed(Seeds.derive(c.seed(), ANCHOR_STREAM, round)).build(),
+          round -> provider.scriptedPolicy(c.checks().anchorPolicy(),
+              Seeds.derive(c.seed(), ANCHOR_PLAYER_STREAM, round)));
+    } catch (IllegalStateException e) {
+      throw new ConfigException("checks.anchor_policy", "checks.anchor_policy '" + c.checks().anchorPolicy()
+          + "' played no turn on " + provider.id() + "; choose another scripted policy or set"
+          + " checks.max_anchor_drop 0");
     }
     List<PolicyUpdater.Row> rows = new ArrayList<>(count);
     for (SupervisedExample e : SupervisedTrainer.tokenize(transcripts, policy.tokenizer(), policy.chatTemplate(),

@@ -661,15 +661,9 @@ public record TrainingConfig(
       // a complete config under a name of its own: nothing to fill in
       return ConfigCodec.decode(TrainingConfig.class, o, "");
     }
-    TrainingPreset p = known.orElseThrow(() -> new ConfigException("preset", "unknown preset '" + o.get("preset")
-        .getAsString() + "'; known presets: " + java.util.Arrays.stream(TrainingPreset.values())
-        .map(TrainingPreset::id).collect(java.util.stream.Collectors.joining(", ")) + " (a config under a name of"
-        + " its own must give every key)"));
-    String id = env.getAsString();
-    TrainingConfig base = p.config(registry.all().stream().filter(e -> e.id().equals(id)).findFirst()
-        .orElseThrow(() -> new ConfigException("environment.id", "environment.id '" + id + "' is not a known"
-            + " environment; known: " + registry.all().stream().map(e -> e.id())
-                .collect(java.util.stream.Collectors.joining(", ")))));
+    TrainingPreset p = known.orElseThrow(() -> TrainingPreset.unknown(o.get("preset").getAsString(),
+        " (a config under a name of its own must give every key)"));
+    TrainingConfig base = p.config(TrainerFactory.provider(registry, env.getAsString()));
     JsonObject merged = ConfigCodec.overlay(TrainingConfig.class, base.toJsonObject(), o, "");
     return ConfigCodec.decode(TrainingConfig.class, merged, "");
   }

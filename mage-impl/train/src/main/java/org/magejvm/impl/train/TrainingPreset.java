@@ -182,7 +182,16 @@ public enum TrainingPreset {
    * @throws ConfigException naming the known presets
    */
   public static TrainingPreset parse(String text) {
-    return find(text).orElseThrow(() -> new ConfigException("preset", "unknown preset '" + text + "'; known presets: "
-        + Arrays.stream(values()).map(TrainingPreset::id).collect(Collectors.joining(", "))));
+    return find(text).orElseThrow(() -> unknown(text, ""));
+  }
+
+  /**
+   * @param text a name that is no preset's
+   * @param more what to add to the message
+   * @return the error naming the known presets
+   */
+  static ConfigException unknown(String text, String more) {
+    return new ConfigException("preset", "unknown preset '" + text + "'; known presets: "
+        + Arrays.stream(values()).map(TrainingPreset::id).collect(Collectors.joining(", ")) + more);
   }
 }

@@ -1,9 +1,17 @@
 package org.magejvm.impl.train;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.IntFunction;
+import org.magejvm.api.LanguagePolicy;
+import org.magejvm.api.MetaEpisode;
+import org.magejvm.api.Turn;
 import org.magejvm.impl.llm.text.ChatMessage;
+import org.magejvm.impl.rollout.MetaEpisodeRunner;
+import org.magejvm.impl.rollout.RolloutConfig;
+import org.magejvm.spi.EnvironmentRegistry;
 
 /**
  * One chat conversation, as a line of a Hugging Face {@code messages} JSON-lines file holds it.
@@ -47,6 +55,41 @@ public record Transcript(List<ChatMessage> messages) {
   public static Transcript of(ChatMessage... messages) {
     return new Transcript(List.of(messages));
   }
+  /**
+   * The play turns of scripted rollouts as one-turn transcripts (the prompt as the user message, the answer as the
+   * assistant's), in rollout order: rollout {@code r = 0, 1, ...} runs {@code rollouts.apply(r)} with {@code
+   * players.apply(r)} (closed after it) until {@code count} turns are collected.
+   *
+   * @param registry where the rollouts' environment is found
+   * @param count how many turns
+   * @param rollouts the rollout of each round
+   * @param players the player of each round
+   * @return exactly {@code count} transcripts
+   * @throws IllegalStateException when a round plays no turn (more rounds would not either)
+   */
+  public static List<Transcript> ofPlayTurns(EnvironmentRegistry registry, int count,
+      IntFunction<RolloutConfig> rollouts, IntFunction<LanguagePolicy> players) {
+    List<Transcript> out = new ArrayList<>(count);
+    for (int round = 0; out.size() < count; round++) {
+      int before = out.size();
+      try (LanguagePolicy player = players.apply(round)) {
+        for (MetaEpisode m : new MetaEpisodeRunner(registry).run(rollouts.apply(round), player).metaEpisodes()) {
+          for (var e : m.episodes()) {
+            for (Turn t : e.turns()) {
+              if (out.size() < count) {
+                out.add(of(ChatMessage.user(t.prompt()), ChatMessage.assistant(t.response())));
+              }
+            }
+          }
+        }
+      }
+      if (out.size() == before) {
+        throw new IllegalStateException("round " + round + " of the scripted rollouts played no turn");
+      }
+    }
+    return out;
+  }
+
 
   /** @return the number of assistant messages (the turns supervised training learns from) */
   public int assistantTurns() {

@@ -147,10 +147,14 @@ class ConfigRunTest {
     }
     TrainingConfig continued = lora.with("fine_tuning.adapter", tmp.resolve("adapter").toString());
     try (DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(model, Qwen3Checkpoint.Options.cpu())) {
-      try (MageTrainer trainer = MageTrainer.create(continued, policy, VOWELS)) {
+      MageTrainer trainer = MageTrainer.create(continued, policy, VOWELS);
+      try {
         var adapter = trainer.fineTuning().orElseThrow().adapter().orElseThrow();
         adapter.trainableParameters().forEach((k, v) -> assertThat(Params.bytes(v)).as(k).isEqualTo(saved.get(k)));
+      } finally {
+        trainer.close();
       }
+      trainer.close(); // a second close does nothing
       // closing the trainer detached the adapter it attached
       assertThat(MageTrainer.modelOf(policy).adapter()).isEmpty();
     }

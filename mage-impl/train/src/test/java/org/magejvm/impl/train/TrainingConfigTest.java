@@ -233,7 +233,10 @@ class TrainingConfigTest {
       assertThat(v.config().sampling().orElseThrow().temperature()).isEqualTo(0.7);
       assertThat(v.config().contextMode()).isEqualTo(ContextMode.HISTORY_ONLY);
     }
-    assertThat(sets.get(1).config().fixedOpponent()).contains("mcts-100");
+    for (MageTrainer.Validation v : sets.subList(1, 3)) {
+      assertThat(v.config().fixedOpponent()).contains(v.name().substring("heldout/".length()));
+      assertThat(v.config().seating()).isEqualTo(org.magejvm.impl.rollout.Seating.first());
+    }
     TrainingConfig kuhn = kuhn(TrainingPreset.GIGPO);
     List<MageTrainer.Validation> k = TrainerFactory.validations(kuhn, GAMES.require("mage-kuhn-poker"));
     assertThat(k).extracting(MageTrainer.Validation::name).containsExactly("", "heldout/cfr");
