@@ -3,6 +3,7 @@ package org.magejvm.impl.env.guess;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
+import org.magejvm.impl.env.AttemptCeiling;
 
 /**
  * The exact ceilings of Guess the Number with a hidden number uniform on 1..N and K attempts, as the paper's
@@ -27,26 +28,6 @@ import java.util.function.BiFunction;
  */
 public final class GuessNumberCeilings {
 
-  /**
-   * A ceiling as rates per attempt k = 0..K-1.
-   *
-   * @param passAt the fraction of hidden numbers found by attempt k (cumulative, Pass@k+1)
-   * @param perAttempt among the hidden numbers not found before attempt k, the fraction attempt k finds (NaN when
-   *     none is left)
-   */
-  public record Ceiling(List<Double> passAt, List<Double> perAttempt) {
-    /**
-     * Copies.
-     *
-     * @param passAt cumulative rates
-     * @param perAttempt per-attempt rates
-     */
-    public Ceiling {
-      passAt = List.copyOf(passAt);
-      perAttempt = List.copyOf(perAttempt);
-    }
-  }
-
   private GuessNumberCeilings() {}
 
   /**
@@ -56,7 +37,7 @@ public final class GuessNumberCeilings {
    * @param attempts K
    * @return its rates
    */
-  public static Ceiling historyBlind(int max, int attempts) {
+  public static AttemptCeiling historyBlind(int max, int attempts) {
     return play(max, attempts, (state, attempt) -> GuessNumberPolicies.Sweep.guess(max, attempt));
   }
 
@@ -67,7 +48,7 @@ public final class GuessNumberCeilings {
    * @param attempts K
    * @return its rates
    */
-  public static Ceiling adaptive(int max, int attempts) {
+  public static AttemptCeiling adaptive(int max, int attempts) {
     return play(max, attempts, (state, attempt) -> GuessNumberPolicies.Bisect.guess(state));
   }
 
@@ -79,7 +60,8 @@ public final class GuessNumberCeilings {
    * @param player the guess for the state (the clues so far) and the attempt index
    * @return its rates
    */
-  static Ceiling play(int max, int attempts, BiFunction<GuessNumberEnvironment.State, Integer, Integer> player) {
+  static AttemptCeiling play(int max, int attempts,
+      BiFunction<GuessNumberEnvironment.State, Integer, Integer> player) {
     if (max < 2 || attempts < 1) {
       throw new IllegalArgumentException("need max >= 2 and attempts >= 1, got " + max + " and " + attempts);
     }
@@ -97,14 +79,6 @@ public final class GuessNumberCeilings {
         clues.add(new GuessNumberEnvironment.Clue(guess, Integer.compare(guess, hidden)));
       }
     }
-    List<Double> passAt = new ArrayList<>();
-    List<Double> perAttempt = new ArrayList<>();
-    int won = 0;
-    for (int k = 0; k < attempts; k++) {
-      won += wonAt[k];
-      passAt.add((double) won / max);
-      perAttempt.add(reached[k] == 0 ? Double.NaN : (double) wonAt[k] / reached[k]);
-    }
-    return new Ceiling(passAt, perAttempt);
+    return AttemptCeiling.ofCounts(wonAt, reached, max);
   }
 }

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.magejvm.api.ContextMode;
 import org.magejvm.api.LanguagePolicy;
 import org.magejvm.api.SamplingConfig;
+import org.magejvm.impl.env.AttemptCeiling;
 import org.magejvm.impl.eval.EvaluationMetrics;
 import org.magejvm.impl.rollout.MetaEpisodeRunner;
 import org.magejvm.impl.rollout.RolloutConfig;
@@ -66,8 +67,8 @@ class GuessNumberTest {
 
   @Test
   void theCeilingsAreTheFormulasForEveryRangeAndAttemptCount() {
-    GuessNumberCeilings.Ceiling blind = GuessNumberCeilings.historyBlind(7, 3);
-    GuessNumberCeilings.Ceiling adaptive = GuessNumberCeilings.adaptive(7, 3);
+    AttemptCeiling blind = GuessNumberCeilings.historyBlind(7, 3);
+    AttemptCeiling adaptive = GuessNumberCeilings.adaptive(7, 3);
     assertRates(blind.passAt(), 1 / 7.0, 2 / 7.0, 3 / 7.0);
     assertRates(blind.perAttempt(), 1 / 7.0, 1 / 6.0, 1 / 5.0);
     assertRates(adaptive.passAt(), 1 / 7.0, 3 / 7.0, 1.0);

@@ -1,0 +1,236 @@
+package org.magejvm.impl.env.keeper;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import org.magejvm.api.AnchorKey;
+import org.magejvm.api.Opponent;
+import org.magejvm.api.Outcome;
+import org.magejvm.api.Seat;
+import org.magejvm.spi.Environment;
+import org.magejvm.spi.ParsedAction;
+import org.magejvm.spi.PromptRenderer;
+import org.magejvm.spi.StepResult;
+import org.magejvm.spi.Tags;
+
+/**
+ * One meta-episode of Goalkeeper: the task seed draws the striker's spot from 1 to {@code spots}, and the striker
+ * shoots every penalty of the meta-episode there. Every attempt is one penalty and one answer, the spot the agent
+ * dives to. Diving to the shot's spot saves it and wins the attempt (reward {@link #WIN_REWARD}, score 1); any other
+ * spot lets it in (reward 0, score 0). Either way the observation says where the shot went. {@link #restart()} starts
+ * the next penalty with the same striker. A dive's action text, which is what a prompt's history of earlier attempts
+ * lists, carries where the shot went: {@code dove 3, shot 5}.
+ */
+public final class GoalkeeperEnvironment implements Environment {
+
+  /** The reward of a save. */
+  public static final double WIN_REWARD = 10.0;
+  private static final int MAX_ECHO = 40;
+
+  /**
+   * One penalty already taken.
+   *
+   * @param dive the spot the agent dove to
+   * @param shot the spot the shot went to
+   */
+  public record Penalty(int dive, int shot) {
+    /** @return whether the dive saved the shot */
+    public boolean saved() {
+      return dive == shot;
+    }
+
+    /** @return the penalty as the prompts write it ({@code dove 3, shot 5} or {@code dove 5, saved}) */
+    public String text() {
+      return saved() ? "dove " + dive + ", saved" : "dove " + dive + ", shot " + shot;
+    }
+  }
+
+  /**
+   * The structured state for scripted players.
+   *
+   * @param spots how many spots the goal has
+   * @param penalties the penalties already taken in this meta-episode, in order
+   */
+  public record State(int spots, List<Penalty> penalties) {
+    /**
+     * Copies.
+     *
+     * @param spots spots
+     * @param penalties penalties
+     */
+    public State {
+      penalties = List.copyOf(penalties);
+    }
+
+    /** @return where the last shot went, if a penalty was taken */
+    public Optional<Integer> lastShot() {
+      return penalties.isEmpty() ? Optional.empty() : Optional.of(penalties.get(penalties.size() - 1).shot());
+    }
+  }
+
+  private final int spots;
+  private final List<Penalty> penalties = new ArrayList<>();
+  private final List<String> legal;
+  private int striker;
+  private Penalty current;
+  private boolean done;
+  private boolean reset;
+
+  /**
+   * @param spots how many spots the goal has, at least 2
+   */
+  public GoalkeeperEnvironment(int spots) {
+    if (spots < 2) {
+      throw new IllegalArgumentException("spots must be >= 2, got " + spots);
+    }
+    this.spots = spots;
+    List<String> l = new ArrayList<>();
+    for (int i = 1; i <= spots; i++) {
+      l.add(Integer.toString(i));
+    }
+    legal = List.copyOf(l);
+  }
+
+  @Override
+  public String id() {
+    return GoalkeeperProvider.ID;
+  }
+
+  /** @return the striker's spot (for tests and analysis) */
+  public int striker() {
+    requireReset();
+    return striker;
+  }
+
+  /**
+   * The striker's spot a task seed draws.
+   *
+   * @param seed the task seed
+   * @param spots how many spots
+   * @return a spot from 1 to spots
+   */
+  public static int strikerSpot(long seed, int spots) {
+    return 1 + new Random(seed).nextInt(spots);
+  }
+
+  @Override
+  public String reset(long seed, Opponent opponent, Seat seat) {
+    striker = strikerSpot(seed, spots);
+    penalties.clear();
+    current = null;
+    done = false;
+    reset = true;
+    return observation();
+  }
+
+  @Override
+  public String restart() {
+    requireReset();
+    if (current != null) {
+      penalties.add(current);
+    }
+    current = null;
+    done = false;
+    return observation();
+  }
+
+  @Override
+  public StepResult step(String response) {
+    requireReset();
+    if (done) {
+      throw new IllegalStateException("this penalty of " + GoalkeeperProvider.ID + " is over; call restart() or"
+          + " reset() before stepping again");
+    }
+    AnchorKey anchor = anchor();
+    ParsedAction<Integer> parsed = parse(response, spots);
+    if (!parsed.ok()) {
+      return StepResult.invalid(observation(), 0, anchor, parsed.text(), parsed.error());
+    }
+    current = new Penalty(parsed.action(), striker);
+    done = true;
+    boolean saved = current.saved();
+    // the action as the history shows it carries where the shot went
+    return StepResult.valid(observation(), anchor, current.text())
+        .optReward(saved ? WIN_REWARD : 0)
+        .optScore(saved ? 1 : 0)
+        .optOutcome(saved ? Outcome.WON : Outcome.LOST)
+        .build();
+  }
+
+  @Override
+  public String observation() {
+    requireReset();
+    if (current == null) {
+      return "A penalty: the striker shoots at one of the spots 1 to " + spots + " (the same in every attempt)."
+          + " Your dive?";
+    }
+    return current.saved() ? "You dove to " + current.dive() + " and saved it."
+        : "You dove to " + current.dive() + "; the shot went to " + current.shot() + ".";
+  }
+
+  @Override
+  public AnchorKey anchor() {
+    return new AnchorKey(observation(), "");
+  }
+
+  @Override
+  public List<String> legalActions() {
+    return done || !reset ? List.of() : legal;
+  }
+
+  @Override
+  public State state() {
+    requireReset();
+    return new State(spots, penalties);
+  }
+
+  @Override
+  public boolean isDone() {
+    return done;
+  }
+
+  @Override
+  public PromptRenderer promptRenderer() {
+    return new GoalkeeperPromptRenderer(spots);
+  }
+
+  /**
+   * Reads a dive from a response: a spot from 1 to {@code spots} inside {@code <action></action>}.
+   *
+   * @param response the response text
+   * @param spots how many spots
+   * @return the spot, or a failure saying what is wrong
+   */
+  public static ParsedAction<Integer> parse(String response, int spots) {
+    if (response == null || response.isEmpty()) {
+      return ParsedAction.failure("", "the response is empty");
+    }
+    Optional<String> inside = Tags.first(response, "action");
+    if (inside.isEmpty()) {
+      return ParsedAction.failure("", "no <action>...</action> block was found");
+    }
+    String text = inside.get().strip();
+    String echo = Tags.abbreviate(text, MAX_ECHO);
+    if (!text.matches("[0-9]{1,4}")) {
+      return ParsedAction.failure(echo, "the action must be a spot number from 1 to " + spots + ", but the"
+          + " <action> block holds '" + echo + "'");
+    }
+    int n = Integer.parseInt(text);
+    if (n < 1 || n > spots) {
+      return ParsedAction.failure(echo, "the spot must be from 1 to " + spots + ", got " + n);
+    }
+    return ParsedAction.of(n, Integer.toString(n));
+  }
+
+  private void requireReset() {
+    if (!reset) {
+      throw new IllegalStateException(GoalkeeperProvider.ID + ": reset() was never called");
+    }
+  }
+
+  @Override
+  public String toString() {
+    return GoalkeeperProvider.ID + "(spots " + spots + (reset ? ", striker " + striker : "") + ")";
+  }
+}
