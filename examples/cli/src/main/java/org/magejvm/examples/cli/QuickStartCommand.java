@@ -8,8 +8,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.magejvm.examples.quickstart.KuhnQuickStart;
 import org.magejvm.examples.quickstart.GameRecipe;
+import org.magejvm.examples.quickstart.GoalkeeperQuickStart;
+import org.magejvm.examples.quickstart.KuhnQuickStart;
+import org.magejvm.impl.env.keeper.GoalkeeperProvider;
 import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.impl.train.ChartListener;
 import org.magejvm.impl.train.MetricsFileListener;
@@ -22,24 +24,31 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code mage quickstart}: the Kuhn Poker quick start (see {@link KuhnQuickStart}), a thin client of the library:
- * the tiny model and the warm start shipped with mage, a training config from the {@code mage} preset with the quick
- * start's budget ({@link GameRecipe#quickStartConfig}), evaluation before and after, and charts. Anything the
- * options below do not set goes through {@code --set KEY=VALUE}; {@code --print-config} shows the whole config.
+ * {@code mage quickstart}: the Goalkeeper quick start (see {@link GoalkeeperQuickStart}), or with {@code --env
+ * mage-kuhn-poker} the Kuhn Poker one (see {@link KuhnQuickStart}); a thin client of the library: the tiny model and
+ * the warm start shipped with mage, a training config from the {@code mage} preset with the quick start's budget
+ * ({@link GameRecipe#quickStartConfig}), evaluation before and after, and charts. Anything the options below do not
+ * set goes through {@code --set KEY=VALUE}; {@code --print-config} shows the whole config.
  */
 @Command(name = "quickstart", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Train a tiny Qwen3 model with MAGE (the mage preset) on Kuhn Poker on the CPU and compare it"
-        + " before and after, per opponent and against the held-out cfr opponent, next to each set's winnable-deal"
-        + " ceiling.",
+    description = {"Train a tiny Qwen3 model with MAGE (the mage preset) on the CPU and compare it before and after"
+        + " training, with and without its earlier attempts in the prompt. On Goalkeeper (the default) next to the"
+        + " exact ceilings of the best keeper that ignores its earlier attempts and the best one that reads them;"
+        + " on Kuhn Poker (--env mage-kuhn-poker) per opponent and against the held-out cfr opponent, next to each"
+        + " set's winnable-deal ceiling.",
         "Writes the tiny model, the warm start, config.json, metrics.jsonl and charts into the work directory."})
 final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
+
+  @Option(names = "--env", paramLabel = "ID", defaultValue = GoalkeeperProvider.ID,
+      description = "The game: mage-goalkeeper or mage-kuhn-poker (default: ${DEFAULT-VALUE}).")
+  String env;
 
   @Option(names = "--work-dir", paramLabel = "DIR", defaultValue = "mage-quickstart",
       description = "Run directory; the tiny model and the warm start are cached there (default: ${DEFAULT-VALUE}).")
   Path workDir;
 
-  @Option(names = "--quick", description = "A first look in about a minute: 5 iterations and evaluation sets of 16"
-      + " meta-episodes instead of 48.")
+  @Option(names = "--quick", description = "A first look in about a minute: 5 iterations and smaller evaluation sets"
+      + " (Goalkeeper 32 meta-episodes instead of 128, Kuhn Poker 16 per opponent instead of 48).")
   boolean quick;
 
   @Option(names = "--iterations", paramLabel = "N",
@@ -76,11 +85,26 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
    * @return the config
    */
   TrainingConfig resolve(EnvironmentRegistry registry) {
-    TrainingConfig base = GameRecipe.quickStartConfig(registry.require(GameRecipe.KUHN.environment()), seed);
+    TrainingConfig base = GameRecipe.quickStartConfig(registry.require(game().environment()), seed);
     if (iterations != null || quick) {
       base = base.with("iterations", iterations != null ? iterations : 5);
     }
     return config.apply(base);
+  }
+
+  /**
+   * @return the game {@code --env} names
+   * @throws CommandLine.ParameterException when it names another
+   */
+  GameRecipe.Game game() {
+    for (GameRecipe.Game g : List.of(GameRecipe.GOALKEEPER, GameRecipe.KUHN)) {
+      if (g.environment().equals(env)) {
+        return g;
+      }
+    }
+    throw new CommandLine.ParameterException(spec.commandLine(), "--env: the quick start plays "
+        + GameRecipe.GOALKEEPER.environment() + " or " + GameRecipe.KUHN.environment() + ", not '" + env
+        + "'; train other environments with `mage train --preset mage --env ID`");
   }
 
   @Override
@@ -97,15 +121,16 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
       out.flush();
       return 0;
     }
-    if (!training.environment().id().equals(GameRecipe.KUHN.environment())) {
-      throw new IllegalArgumentException("the quick start plays " + GameRecipe.KUHN.environment() + "; train other"
-          + " environments with `mage train --preset mage --env ID`");
+    GameRecipe.Game game = game();
+    if (!training.environment().id().equals(game.environment())) {
+      throw new IllegalArgumentException("the quick start plays " + game.environment() + " here, but the config's"
+          + " environment.id is " + training.environment().id() + "; choose the game with --env");
     }
     Limits.of(spec).metaEpisodes("rollout.tasks x rollout.group_size", training.rollout().tasks(),
         training.rollout().groupSize()).check();
     RecipeOptions.checkEnvironmentOptions(spec, registry, training);
     GameRecipe.Settings settings = GameRecipe.Settings.builder(workDir, training)
-        .optEvalMetaEpisodes(quick ? 16 : 48)
+        .optEvalMetaEpisodes(game == GameRecipe.GOALKEEPER ? (quick ? 32 : 128) : (quick ? 16 : 48))
         .optSeed(seed)
         .build();
     Limits.endOfOptions();
@@ -121,11 +146,13 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
         listeners.add(bar);
       }
       TrainCommand.writeConfig(workDir, training);
-      GameRecipe game = new GameRecipe(registry, settings, progress);
-      if (!RecipeOptions.installShippedWarmStart(noShippedWarmStart, game, progress)) {
-        game.tinyModel();
+      GameRecipe recipe = new GameRecipe(registry, game, settings, progress);
+      if (!RecipeOptions.installShippedWarmStart(noShippedWarmStart, recipe, progress)) {
+        recipe.tinyModel();
       }
-      result = new KuhnQuickStart(registry, progress).run(settings, MethodPreset.MAGE, listeners);
+      result = game == GameRecipe.GOALKEEPER
+          ? new GoalkeeperQuickStart(registry, progress).run(settings, MethodPreset.MAGE, listeners)
+          : new KuhnQuickStart(registry, progress).run(settings, MethodPreset.MAGE, listeners);
     }
     if (json) {
       Map<String, Object> root = new LinkedHashMap<>();
@@ -143,9 +170,22 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
     return 0;
   }
 
-  /** Per-set metrics as {@code OPPONENT/KEY}, the way {@code mage play --json} names per-opponent metrics. */
+  /**
+   * Per-set metrics as {@code OPPONENT/KEY}, the way {@code mage play --json} names per-opponent metrics; a game
+   * without opponents has one set, whose metrics keep their plain names (and whose undefined rates are left out).
+   */
   private static Map<String, Number> flatten(Map<String, Map<String, Number>> sets) {
     Map<String, Number> flat = new LinkedHashMap<>();
+    if (sets.size() == 1 && sets.containsKey(GameRecipe.ALL_SET)) {
+      // a rate of no meta-episode (the adaptive keeper never reaches its third attempt) is left out, as
+      // EvaluationMetrics leaves out the rates of attempts nobody reached
+      sets.get(GameRecipe.ALL_SET).forEach((k, v) -> {
+        if (!k.contains("/") && !Double.isNaN(v.doubleValue())) {
+          flat.put(k, v);
+        }
+      });
+      return flat;
+    }
     for (Map.Entry<String, Map<String, Number>> set : sets.entrySet()) {
       for (Map.Entry<String, Number> m : set.getValue().entrySet()) {
         if (!m.getKey().contains("/")) {

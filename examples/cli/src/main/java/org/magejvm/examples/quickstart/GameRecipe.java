@@ -60,8 +60,9 @@ public final class GameRecipe {
    * What the recipe needs to know about a game.
    *
    * @param environment the environment id
-   * @param pool the pool opponents evaluated one set each (the training population is the environment's own)
-   * @param heldOut the held-out opponent, never played in training
+   * @param pool the pool opponents evaluated one set each (the training population is the environment's own); empty
+   *     for a game without opponents, which is evaluated as one set, {@link #ALL_SET}
+   * @param heldOut the held-out opponent, never played in training ("" for a game without opponents)
    * @param heldOutSeat the agent's seat against the held-out opponent
    * @param poolSeating the agent's seats against the pool in evaluation
    * @param fixedPolicy the environment's scripted policy that plays the warm start's fixed line (it must not read
@@ -105,9 +106,12 @@ public final class GameRecipe {
     /**
      * @param sets metrics per evaluation set
      * @param key the metric
-     * @return the metric's mean over the pool's sets
+     * @return the metric's mean over the pool's sets (the one set of a game without opponents)
      */
     public double poolAverage(Map<String, Map<String, Number>> sets, String key) {
+      if (pool.isEmpty()) {
+        return sets.get(ALL_SET).get(key).doubleValue();
+      }
       double sum = 0;
       for (String opp : pool) {
         sum += sets.get(opp).get(key).doubleValue();
@@ -115,13 +119,32 @@ public final class GameRecipe {
       return sum / pool.size();
     }
 
-    /** @return the evaluation sets: the pool opponents, then the held-out one */
+    /** @return whether the game has opponents (pool sets and a held-out one) */
+    public boolean hasOpponents() {
+      return !pool.isEmpty();
+    }
+
+    /** @return the evaluation sets: the pool opponents, then the held-out one; {@link #ALL_SET} without opponents */
     public List<String> evaluationSets() {
+      if (pool.isEmpty()) {
+        return List.of(ALL_SET);
+      }
       List<String> sets = new ArrayList<>(pool);
       sets.add(heldOut);
       return sets;
     }
   }
+
+  /** The name of the one evaluation set of a game without opponents. */
+  public static final String ALL_SET = "all";
+
+  /**
+   * Goalkeeper, the quick start's showcase: no opponents (the striker's habit is drawn per task), one evaluation set;
+   * the warm start's fixed line is {@code sweep} (a different spot each attempt, the best history-blind keeper), and
+   * the reference player is {@code follow}, which dives where the last shot went: the adaptive ceiling.
+   */
+  public static final Game GOALKEEPER = new Game("mage-goalkeeper", List.of(), "", Seat.FIRST,
+      Seating.of(Seat.FIRST), "sweep", "follow", "adaptive ceiling", "-goalkeeper", false);
 
   /**
    * Kuhn Poker: the pool {conservative, aggressive, intermediate} with mixed seats, the held-out {@code cfr} with the
@@ -681,14 +704,16 @@ public final class GameRecipe {
     List<String> sets = game.evaluationSets();
     for (int i = 0; i < sets.size(); i++) {
       String opp = sets.get(i);
-      RolloutConfig c = rollout(MethodPreset.MAGE, settings.evalMetaEpisodes())
+      RolloutConfig.Builder b = rollout(MethodPreset.MAGE, settings.evalMetaEpisodes())
           .optGroupSize(1)
           .optContextMode(context)
-          .optFixedOpponent(opp)
-          .optSeating(opp.equals(game.heldOut()) ? Seating.of(game.heldOutSeat()) : game.poolSeating())
           .optSampling(settings.evaluationSampling().withSeed(Seeds.derive(settings.seed(), 11, i)))
-          .optSeed(Seeds.derive(settings.seed(), 12, i))
-          .build();
+          .optSeed(Seeds.derive(settings.seed(), 12, i));
+      if (game.hasOpponents()) {
+        b.optFixedOpponent(opp)
+            .optSeating(opp.equals(game.heldOut()) ? Seating.of(game.heldOutSeat()) : game.poolSeating());
+      }
+      RolloutConfig c = b.build();
       RolloutResult r = new MetaEpisodeRunner(registry).run(c, policy);
       result.put(opp, EvaluationMetrics.of(r.metaEpisodes(), r.episodes()).toMap());
     }
@@ -751,7 +776,11 @@ public final class GameRecipe {
       return result;
     }
 
-    /** The action the previous attempt took at this point of the betting, or null. */
+    /**
+     * The action the previous attempt took at this point of the game, or null: the turn's action text when it is a
+     * legal action, else its answer's {@code <action>} block (games whose history text carries what the action
+     * revealed, such as Goalkeeper's {@code dove 3, shot 5}, record the answer there).
+     */
     private static String previousAttempt(PolicyRequest r) {
       if (r.pastEpisodes().isEmpty()) {
         return null;
@@ -760,7 +789,11 @@ public final class GameRecipe {
       List<String> played = new ArrayList<>();
       for (Turn t : last.turns()) {
         if (t.valid()) {
-          played.add(t.action());
+          String action = t.action();
+          if (!r.legalActions().contains(action)) {
+            action = org.magejvm.spi.Tags.first(t.response(), "action").map(String::strip).orElse(action);
+          }
+          played.add(action);
         }
       }
       int own = r.turnIndex();

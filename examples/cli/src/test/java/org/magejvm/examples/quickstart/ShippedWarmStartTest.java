@@ -19,6 +19,8 @@ import org.magejvm.api.Phase;
 import org.magejvm.api.PolicyRequest;
 import org.magejvm.api.SamplingConfig;
 import org.magejvm.api.Turn;
+import org.magejvm.impl.env.AttemptCeiling;
+import org.magejvm.impl.env.keeper.GoalkeeperCeilings;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.llm.model.Qwen3Config;
 import org.magejvm.spi.EnvironmentRegistry;
@@ -144,6 +146,29 @@ class ShippedWarmStartTest {
       for (Generation g : answers) {
         assertThat(g.text().strip()).isIn("<action>PASS</action>", "<action>BET</action>");
       }
+    }
+  }
+
+  @Test
+  void goalkeepersShippedWarmStartDoesNotAdaptAndStaysAtOrBelowTheHistoryBlindCeiling(@TempDir Path dir) {
+    GameRecipe.Settings settings = GameRecipe.Settings.builder(dir,
+        GameRecipe.quickStartConfig(REGISTRY.require(GameRecipe.GOALKEEPER.environment()), 1))
+        .optEvalMetaEpisodes(256).build();
+    GameRecipe recipe = new GameRecipe(REGISTRY, GameRecipe.GOALKEEPER, settings,
+        new PrintWriter(Writer.nullWriter()));
+    // fails when a default the warm start depends on changes: regenerate the shipped files (docs/results.md)
+    assertThat(ShippedWarmStart.available(recipe)).isTrue();
+    assertThat(ShippedWarmStart.install(recipe)).isTrue();
+    AttemptCeiling blind = GoalkeeperCeilings.historyBlind(7, 3);
+    try (DjlLanguagePolicy policy = recipe.load(recipe.warmStart())) {
+      Map<String, Number> m = recipe.evaluate(policy, org.magejvm.api.ContextMode.HISTORY_ONLY)
+          .get(GameRecipe.ALL_SET);
+      // it learned from keepers that never read where a shot went, so its history cannot lift it above the best
+      // such keeper: Pass@3 at most 3/7, and the second attempt saves no more often than a blind guess does
+      assertThat(m.get("success_rate[2]").doubleValue()).isLessThanOrEqualTo(blind.passAt().get(2));
+      assertThat(m.get("per_attempt_success[1]").doubleValue()).isLessThanOrEqualTo(blind.perAttempt().get(1));
+      assertThat(m.get("invalid_action_rate").doubleValue()).isLessThan(0.1);
+      assertThat(m.get("meta_episodes").intValue()).isEqualTo(256);
     }
   }
 }

@@ -72,7 +72,7 @@ class TrainingConfigTest {
     assertThat(c.rollout().contextMode()).isEqualTo(ContextMode.HISTORY_ONLY);
     assertThat(c.adamw().learningRate()).isEqualTo(5e-4);
     assertThat(c.loss().klCoefficient()).isEqualTo(1.0);
-    assertThat(c.update().miniBatchTurns()).isEqualTo(512);
+    assertThat(c.update().miniBatchTurns()).isEqualTo(64);
     assertThat(c.checks().maxAnchorDrop()).isEqualTo(0.01);
     assertThat(c.checks().anchorPolicy()).isEqualTo("random");
     assertThat(c.preset()).isEqualTo("mage");
