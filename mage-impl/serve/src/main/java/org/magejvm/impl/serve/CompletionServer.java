@@ -762,6 +762,9 @@ public final class CompletionServer implements AutoCloseable {
     return HttpAnswer.stream(200, "text/event-stream; charset=utf-8", out -> {
       try {
         writeStream(out, job, ask, chat, id, created, first);
+      } catch (HttpError e) {
+        // the server is shutting down (the handler was interrupted): say so if the client still listens
+        out.write("data: " + errorJson(e.status, e.type, e.param, e.code, e.getMessage()) + "\n\ndata: [DONE]\n\n");
       } finally {
         job.cancel();
       }
