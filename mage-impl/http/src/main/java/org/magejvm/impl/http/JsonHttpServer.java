@@ -56,6 +56,9 @@ import org.slf4j.LoggerFactory;
  *       at most {@link HttpLimits#maxConnections} connections are open at once.
  *   <li><b>An API key</b> ({@link Builder#optApiKey}): every path but the open ones (health checks) needs {@code
  *       Authorization: Bearer KEY}, else 401 before the body is read; keys are compared in constant time.
+ *   <li><b>Streamed answers</b> ({@link HttpAnswer#stream}) are sent with chunked transfer encoding, each part as
+ *       the handler writes it, on the handler's worker thread; a client that goes away ends the stream with an
+ *       {@link IOException} in the handler, and the connection is closed.
  *   <li><b>Errors are JSON.</b> Every error answer, the HTTP stack's own included (a malformed request line, chunk
  *       size or {@code Content-Length}, too many headers, a timeout), has a JSON body in the caller's {@link
  *       ErrorFormat}, with {@code Connection: close} where the rest of the connection cannot be trusted.
@@ -410,8 +413,37 @@ public final class JsonHttpServer implements AutoCloseable {
     }
     response.setStatus(a.status());
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, a.contentType());
+    if (a.streamer() != null) {
+      stream(call, a.streamer(), response, callback);
+      return;
+    }
     response.getHeaders().put(HttpHeader.CONTENT_LENGTH, a.body().length);
     response.write(true, ByteBuffer.wrap(a.body()), callback);
+  }
+
+  /**
+   * Sends a streamed answer: headers without a length (chunked), then each part as the streamer writes it, each
+   * write blocking this worker until Jetty has written it; a client that went away or stopped reading fails the
+   * write (at once, or at the idle timeout), which ends the streamer with an {@link IOException}.
+   */
+  private void stream(HttpCall call, HttpAnswer.Streamer streamer, Response response, Callback callback) {
+    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
+    HttpAnswer.HttpStream out = part -> Content.Sink.write(response, false, ByteBuffer.wrap(part));
+    try {
+      streamer.stream(out);
+      Content.Sink.write(response, true, ByteBuffer.allocate(0));
+      callback.succeeded();
+    } catch (IOException e) {
+      LOG.debug("{} {}: the client went away while the answer was streamed: {}", call.method(), call.path(),
+          e.toString());
+      callback.failed(e);
+    } catch (Throwable e) {
+      LOG.error("{} {}: streaming the answer failed", call.method(), call.path(), e);
+      callback.failed(e);
+      if (e instanceof VirtualMachineError && !(e instanceof StackOverflowError)) {
+        throw (VirtualMachineError) e;
+      }
+    }
   }
 
   /** Builds and starts a {@link JsonHttpServer}: the handler and the error format are required. */

@@ -147,4 +147,48 @@ class JsonHttpServerTest {
       assertThat(health.statusCode()).isEqualTo(200);
     }
   }
+
+  @Test
+  void aStreamedAnswerArrivesInPartsAndAClientThatLeavesEndsTheStreamerWithAnIoException() throws Exception {
+    java.util.concurrent.LinkedBlockingQueue<Object> outcomes = new java.util.concurrent.LinkedBlockingQueue<>();
+    try (JsonHttpServer s = JsonHttpServer.builder().setErrorFormat(JsonHttpServerTest::errorJson)
+        .optWorkerThreads(2).setHandler(call -> HttpAnswer.stream(200, "text/event-stream", out -> {
+          try {
+            int parts = call.path().equals("/three") ? 3 : 100_000;
+            for (int i = 0; i < parts; i++) {
+              out.write("data: " + (parts == 3 ? String.valueOf(i) : "x".repeat(1000)) + "\n\n");
+            }
+            outcomes.add("complete");
+          } catch (Exception e) {
+            outcomes.add(e);
+            throw e;
+          }
+        })).start()) {
+      URI three = URI.create("http://127.0.0.1:" + s.port() + "/three");
+      HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(three).timeout(Duration.ofSeconds(10)).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(r.statusCode()).isEqualTo(200);
+      assertThat(r.headers().firstValue("content-type")).hasValue("text/event-stream");
+      assertThat(r.headers().firstValue("cache-control")).hasValue("no-cache");
+      assertThat(r.body()).isEqualTo("data: 0\n\ndata: 1\n\ndata: 2\n\n");
+      assertThat(outcomes.poll(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("complete");
+      // 100 MB that the client does not read: it reads one part and leaves with a reset
+      try (java.net.Socket socket = new java.net.Socket("127.0.0.1", s.port())) {
+        socket.setSoTimeout(10_000);
+        socket.getOutputStream().write("GET /long HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.UTF_8));
+        java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(
+            socket.getInputStream(), StandardCharsets.UTF_8));
+        String line = in.readLine();
+        while (line != null && !line.startsWith("data: x")) {
+          line = in.readLine();
+        }
+        assertThat(line).isNotNull();
+        socket.setSoLinger(true, 0);
+      }
+      assertThat(outcomes.poll(30, java.util.concurrent.TimeUnit.SECONDS)).isInstanceOf(java.io.IOException.class);
+      // the worker is free again: the next request is answered
+      assertThat(HTTP.send(HttpRequest.newBuilder(three).timeout(Duration.ofSeconds(10)).build(),
+          HttpResponse.BodyHandlers.ofString()).body()).startsWith("data: 0");
+    }
+  }
 }

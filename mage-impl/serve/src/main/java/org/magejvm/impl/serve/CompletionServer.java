@@ -3,6 +3,7 @@ package org.magejvm.impl.serve;
 import com.google.gson.Gson;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
+import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
@@ -54,6 +55,17 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code POST /v1/chat/completions}: {@code messages} rendered with the checkpoint's chat template (with
  *       the generation prompt and the policy's {@code enable_thinking}, which {@code chat_template_kwargs} may
  *       override), the same sampling fields, and {@code logprobs: true} for {@code logprobs.content}.
+ *   <li>Both generation endpoints, as vLLM's OpenAI server: {@code n} (up to {@link #MAX_CHOICES}) choices, choice
+ *       {@code i} sampled with the seed {@link Qwen3Generator#rowSeed rowSeed(seed, i)} (so choice 0 is the answer
+ *       of {@code n: 1}, and the choices are the rows of an in-process call seeded {@code seed}); {@code best_of}
+ *       only equal to {@code n}; {@code stop}, a string or up to {@link #MAX_STOP_STRINGS} strings: the text is cut
+ *       before the earliest occurrence, {@code finish_reason} is {@code stop} and {@code stop_reason} the string,
+ *       the row leaves its batch at once, and the tokens kept are those up to the one in which the cut falls (see
+ *       {@link RowText}); {@code stream: true}: Server-Sent Events ({@code data: {json}} chunks of object {@code
+ *       text_completion} or {@code chat.completion.chunk}, a chat choice's first chunk with {@code role}, each
+ *       choice's last with its {@code finish_reason}, a usage chunk with {@code stream_options.include_usage},
+ *       then {@code data: [DONE]}), sent as the tokens are generated. A streaming client that goes away has its
+ *       rows dropped from their batch at the next token; the other rows of the batch go on.
  *   <li>{@code GET /v1/models} and {@code GET /health}.
  *   <li>With {@link Builder#optEnableLora runtime LoRA loading} on, vLLM's {@code POST /v1/load_lora_adapter}
  *       ({@code {"lora_name", "lora_path"}}: a PEFT adapter directory as the server sees it) and {@code POST
@@ -105,6 +117,12 @@ public final class CompletionServer implements AutoCloseable {
   /** The most log-probabilities per token a request may ask for ({@code logprobs}, {@code top_logprobs}), as OpenAI. */
   public static final int MAX_LOGPROBS = 20;
 
+  /** The most choices one request may ask for ({@code n}); a larger {@code n} is a 400 naming {@code n}. */
+  public static final int MAX_CHOICES = 16;
+
+  /** The most stop strings one request may give ({@code stop}), as OpenAI. */
+  public static final int MAX_STOP_STRINGS = 4;
+
   private final DjlLanguagePolicy policy;
   private final boolean ownsPolicy;
   private final String modelName;
@@ -121,6 +139,7 @@ public final class CompletionServer implements AutoCloseable {
   private final AtomicLong rows = new AtomicLong();
   private final AtomicInteger largestBatch = new AtomicInteger();
   private final AtomicLong generationFailures = new AtomicLong();
+  private final AtomicLong cancelledRows = new AtomicLong();
   private final AtomicLong generationNanos = new AtomicLong();
   private final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
   private volatile boolean running = true;
@@ -197,12 +216,15 @@ public final class CompletionServer implements AutoCloseable {
    * What the server has done so far.
    *
    * @param batches generation calls made
-   * @param rows requests generated in them
-   * @param largestBatch the most requests in one call
+   * @param rows rows generated in them (a request for {@code n} choices is {@code n} rows)
+   * @param largestBatch the most rows in one call
    * @param generationFailures generation calls that failed (their requests got 500)
    * @param generationNanos time spent in generation calls (tokenizing, generating and decoding), in nanoseconds
+   * @param cancelledRows rows dropped because their request was abandoned (a streaming client went away, or another
+   *     row of the same request failed): ended early in their batch, or never generated
    */
-  public record Stats(long batches, long rows, int largestBatch, long generationFailures, long generationNanos) {
+  public record Stats(long batches, long rows, int largestBatch, long generationFailures, long generationNanos,
+      long cancelledRows) {
     /** @return the mean requests per generation call, 0 before the first */
     public double meanBatch() {
       return batches == 0 ? 0 : (double) rows / batches;
@@ -212,7 +234,7 @@ public final class CompletionServer implements AutoCloseable {
   /** @return counters of the generation calls so far */
   public Stats stats() {
     return new Stats(batches.get(), rows.get(), largestBatch.get(), generationFailures.get(),
-        generationNanos.get());
+        generationNanos.get(), cancelledRows.get());
   }
 
   /**
@@ -233,7 +255,7 @@ public final class CompletionServer implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     for (Pending p; (p = queue.poll()) != null; ) {
-      p.result.completeExceptionally(shuttingDown());
+      p.fail(shuttingDown());
     }
     if (!generation.isAlive()) {
       if (loraModel != null) {
@@ -286,10 +308,10 @@ public final class CompletionServer implements AutoCloseable {
         return json(200, models());
       case "/v1/completions":
         requireMethod(method, "POST");
-        return json(200, completions(readJson(call)));
+        return completions(readJson(call));
       case "/v1/chat/completions":
         requireMethod(method, "POST");
-        return json(200, chatCompletions(readJson(call)));
+        return chatCompletions(readJson(call));
       case "/v1/load_lora_adapter":
       case "/v1/unload_lora_adapter":
         if (!enableLora) {
@@ -388,8 +410,16 @@ public final class CompletionServer implements AutoCloseable {
 
   // ---------------------------------------------------------------- the two generation endpoints
 
-  /** What a request asks for, parsed and checked on the handler thread. */
-  private record Ask(SamplingConfig sampling, long seed, boolean logprobs, boolean tokenIdStrings, Served adapter) {}
+  /**
+   * What a request asks for, parsed and checked on the handler thread.
+   *
+   * @param n the number of choices, each a row of its own with a seed derived from {@code seed}
+   * @param stops the stop strings, empty for none
+   * @param stream whether the answer is streamed as Server-Sent Events
+   * @param includeUsage whether a stream ends with a usage chunk ({@code stream_options.include_usage})
+   */
+  private record Ask(SamplingConfig sampling, long seed, boolean logprobs, boolean tokenIdStrings, Served adapter,
+      int n, List<String> stops, boolean stream, boolean includeUsage) {}
 
   private Ask commonFields(JsonObject o, boolean chat) {
     JsonElement model = Fields.present(o, "model");
@@ -402,30 +432,35 @@ public final class CompletionServer implements AutoCloseable {
             + (adapters.isEmpty() ? "" : " and the adapters " + new java.util.TreeSet<>(adapters.keySet())));
       }
     }
-    if (Fields.bool(o, "stream", false)) {
-      throw HttpError.badRequest("stream", "unsupported", "streaming is not supported by this server");
-    }
-    for (String field : new String[] {"n", "best_of"}) {
-      if (Fields.integer(o, field, 1, 1, Integer.MAX_VALUE) != 1) {
-        throw HttpError.badRequest(field, "unsupported", "only one choice per request ('" + field + "' must be 1)");
+    boolean stream = Fields.bool(o, "stream", false);
+    boolean includeUsage = false;
+    JsonElement streamOptions = Fields.present(o, "stream_options");
+    if (streamOptions != null) {
+      if (!stream) {
+        throw HttpError.badRequest("stream_options", "invalid_value", "'stream_options' needs 'stream': true");
       }
+      if (!streamOptions.isJsonObject()) {
+        throw HttpError.badRequest("stream_options", "invalid_type", "'stream_options' must be an object, got "
+            + Fields.shown(streamOptions));
+      }
+      JsonObject so = streamOptions.getAsJsonObject();
+      includeUsage = flag(so, "include_usage", "stream_options.include_usage");
+      if (flag(so, "continuous_usage_stats", "stream_options.continuous_usage_stats")) {
+        throw HttpError.badRequest("stream_options.continuous_usage_stats", "unsupported",
+            "'stream_options.continuous_usage_stats' is not supported by this server; the usage chunk comes once, at"
+            + " the end");
+      }
+    }
+    int n = (int) Fields.integer(o, "n", 1, 1, MAX_CHOICES);
+    JsonElement bestOf = Fields.present(o, "best_of");
+    if (bestOf != null && Fields.integer(bestOf, "best_of", 1, Integer.MAX_VALUE) != n) {
+      throw HttpError.badRequest("best_of", "unsupported", "'best_of' must equal 'n' (" + n + ") or be left out:"
+          + " this server returns every sample it draws and does not rank them");
     }
     if (Fields.bool(o, "echo", false)) {
       throw HttpError.badRequest("echo", "unsupported", "echo is not supported by this server");
     }
-    JsonElement stop = Fields.present(o, "stop");
-    if (stop != null && stop.isJsonArray()) {
-      for (int i = 0; i < stop.getAsJsonArray().size(); i++) {
-        Fields.string(stop.getAsJsonArray().get(i), "stop[" + i + "]");
-      }
-    } else if (stop != null) {
-      Fields.string(stop, "stop");
-    }
-    if (stop != null && !(stop.isJsonArray() && stop.getAsJsonArray().isEmpty())
-        && !(stop.isJsonPrimitive() && stop.getAsString().isEmpty())) {
-      throw HttpError.badRequest("stop", "unsupported", "stop strings are not supported by this server; responses"
-          + " end at the checkpoint's stop tokens or at max_tokens");
-    }
+    List<String> stops = stopStrings(o);
     int cap = contextLength;
     String maxName = chat && Fields.present(o, "max_completion_tokens") != null ? "max_completion_tokens"
         : "max_tokens";
@@ -461,14 +496,58 @@ public final class CompletionServer implements AutoCloseable {
       JsonElement lp = Fields.present(o, "logprobs");
       logprobs = lp != null && Fields.integer(lp, "logprobs", 0, MAX_LOGPROBS) >= 0;
     }
-    return new Ask(sampling, seed, logprobs, Fields.bool(o, "return_tokens_as_token_ids", false), adapter);
+    return new Ask(sampling, seed, logprobs, Fields.bool(o, "return_tokens_as_token_ids", false), adapter, n,
+        stops, stream, includeUsage);
+  }
+
+  /** Reads a nested boolean, false when absent; a wrong type is a 400 naming {@code shownAs}. */
+  private static boolean flag(JsonObject o, String key, String shownAs) {
+    JsonElement e = Fields.present(o, key);
+    if (e == null) {
+      return false;
+    }
+    if (!e.isJsonPrimitive() || !e.getAsJsonPrimitive().isBoolean()) {
+      throw HttpError.badRequest(shownAs, "invalid_type", "'" + shownAs + "' must be true or false, got "
+          + Fields.shown(e));
+    }
+    return e.getAsBoolean();
+  }
+
+  /** Reads {@code stop}: absent, null, a string or a list of at most {@link #MAX_STOP_STRINGS} non-empty strings. */
+  private static List<String> stopStrings(JsonObject o) {
+    JsonElement stop = Fields.present(o, "stop");
+    if (stop == null) {
+      return List.of();
+    }
+    if (!stop.isJsonArray()) {
+      String one = Fields.string(stop, "stop");
+      if (one.isEmpty()) {
+        throw HttpError.badRequest("stop", "invalid_value", "'stop' must not be an empty string");
+      }
+      return List.of(one);
+    }
+    JsonArray a = stop.getAsJsonArray();
+    if (a.size() > MAX_STOP_STRINGS) {
+      throw HttpError.badRequest("stop", "invalid_value", "'stop' holds at most " + MAX_STOP_STRINGS
+          + " strings, got " + a.size());
+    }
+    List<String> out = new ArrayList<>(a.size());
+    for (int i = 0; i < a.size(); i++) {
+      String field = "stop[" + i + "]";
+      String s = Fields.string(a.get(i), field);
+      if (s.isEmpty()) {
+        throw HttpError.badRequest(field, "invalid_value", "'" + field + "' must not be an empty string");
+      }
+      out.add(s);
+    }
+    return List.copyOf(out);
   }
 
   private synchronized long nextSeed() {
     return seeds.nextLong();
   }
 
-  private JsonObject completions(JsonObject o) {
+  private HttpAnswer completions(JsonObject o) {
     JsonElement prompt = Fields.present(o, "prompt");
     if (prompt == null) {
       throw HttpError.badRequest("prompt", "missing_field", "'prompt' is required: a string or a list of token ids");
@@ -493,26 +572,42 @@ public final class CompletionServer implements AutoCloseable {
       throw HttpError.badRequest("prompt", "invalid_type", "'prompt' must be a string or a list of token ids, got "
           + Fields.shown(prompt));
     }
-    Done d = await(source, ask);
-    JsonObject choice = new JsonObject();
-    choice.addProperty("index", 0);
-    choice.addProperty("text", d.text);
-    if (ask.logprobs) {
-      JsonObject lp = new JsonObject();
-      lp.add("tokens", tokenStrings(d, ask.tokenIdStrings));
-      lp.add("token_logprobs", floats(d.logProbs));
-      lp.add("top_logprobs", com.google.gson.JsonNull.INSTANCE);
-      choice.add("logprobs", lp);
-    } else {
-      choice.add("logprobs", com.google.gson.JsonNull.INSTANCE);
+    Job job = submit(source, ask);
+    if (ask.stream) {
+      return stream(job, ask, false);
     }
-    choice.addProperty("finish_reason", finish(d.finish));
-    choice.add("token_ids", ints(d.tokenIds));
-    choice.add("prompt_token_ids", ints(d.promptIds));
-    return envelope("cmpl-", "text_completion", choice, d);
+    Done[] done = job.awaitAll();
+    JsonArray choices = new JsonArray();
+    for (Done d : done) {
+      choices.add(completionChoice(d, d.text, 0, d.tokenIds.length, ask, true));
+    }
+    return json(200, envelope("cmpl-", "text_completion", choices, done));
   }
 
-  private JsonObject chatCompletions(JsonObject o) {
+  /** A {@code /v1/completions} choice, or a streamed chunk's choice, for the text and tokens {@code [from, to)}. */
+  private static JsonObject completionChoice(Done d, String text, int from, int to, Ask ask, boolean whole) {
+    JsonObject choice = new JsonObject();
+    choice.addProperty("index", d.index);
+    choice.addProperty("text", text);
+    if (ask.logprobs) {
+      JsonObject lp = new JsonObject();
+      lp.add("tokens", tokenStrings(d, from, to, ask.tokenIdStrings));
+      lp.add("token_logprobs", floats(d.logProbs, from, to));
+      lp.add("top_logprobs", JsonNull.INSTANCE);
+      choice.add("logprobs", lp);
+    } else {
+      choice.add("logprobs", JsonNull.INSTANCE);
+    }
+    if (whole) {
+      choice.addProperty("finish_reason", finish(d.finish));
+      choice.addProperty("stop_reason", d.stopReason);
+      choice.add("token_ids", ints(d.tokenIds, from, to));
+      choice.add("prompt_token_ids", ints(d.promptIds, 0, d.promptIds.length));
+    }
+    return choice;
+  }
+
+  private HttpAnswer chatCompletions(JsonObject o) {
     JsonElement messagesElement = Fields.present(o, "messages");
     if (messagesElement == null || !messagesElement.isJsonArray() || messagesElement.getAsJsonArray().isEmpty()) {
       throw HttpError.badRequest("messages", messagesElement == null ? "missing_field" : "invalid_type",
@@ -556,54 +651,73 @@ public final class CompletionServer implements AutoCloseable {
     }
     Ask ask = commonFields(o, true);
     Map<String, Object> frozen = Map.copyOf(vars);
-    Done d = await(() -> policy.tokenizer().encode(policy.chatTemplate().render(messages, true, frozen)), ask);
-    JsonObject message = new JsonObject();
-    message.addProperty("role", "assistant");
-    message.addProperty("content", d.text);
-    JsonObject choice = new JsonObject();
-    choice.addProperty("index", 0);
-    choice.add("message", message);
-    if (ask.logprobs) {
-      JsonArray content = new JsonArray();
-      JsonArray tokens = tokenStrings(d, ask.tokenIdStrings);
-      for (int i = 0; i < d.tokenIds.length; i++) {
-        JsonObject t = new JsonObject();
-        t.add("token", tokens.get(i));
-        t.addProperty("logprob", d.logProbs[i]);
-        content.add(t);
-      }
-      JsonObject lp = new JsonObject();
-      lp.add("content", content);
-      choice.add("logprobs", lp);
-    } else {
-      choice.add("logprobs", com.google.gson.JsonNull.INSTANCE);
+    Job job = submit(() -> policy.tokenizer().encode(policy.chatTemplate().render(messages, true, frozen)), ask);
+    if (ask.stream) {
+      return stream(job, ask, true);
     }
-    choice.addProperty("finish_reason", finish(d.finish));
-    choice.add("token_ids", ints(d.tokenIds));
-    choice.add("prompt_token_ids", ints(d.promptIds));
-    return envelope("chatcmpl-", "chat.completion", choice, d);
+    Done[] done = job.awaitAll();
+    JsonArray choices = new JsonArray();
+    for (Done d : done) {
+      JsonObject message = new JsonObject();
+      message.addProperty("role", "assistant");
+      message.addProperty("content", d.text);
+      JsonObject choice = new JsonObject();
+      choice.addProperty("index", d.index);
+      choice.add("message", message);
+      choice.add("logprobs", ask.logprobs ? chatLogprobs(d, 0, d.tokenIds.length, ask) : JsonNull.INSTANCE);
+      choice.addProperty("finish_reason", finish(d.finish));
+      choice.addProperty("stop_reason", d.stopReason);
+      choice.add("token_ids", ints(d.tokenIds, 0, d.tokenIds.length));
+      choice.add("prompt_token_ids", ints(d.promptIds, 0, d.promptIds.length));
+      choices.add(choice);
+    }
+    return json(200, envelope("chatcmpl-", "chat.completion", choices, done));
   }
 
-  private JsonObject envelope(String idPrefix, String object, JsonObject choice, Done d) {
-    JsonArray choices = new JsonArray();
-    choices.add(choice);
+  private static JsonObject chatLogprobs(Done d, int from, int to, Ask ask) {
+    JsonArray content = new JsonArray();
+    JsonArray tokens = tokenStrings(d, from, to, ask.tokenIdStrings);
+    for (int i = from; i < to; i++) {
+      JsonObject t = new JsonObject();
+      t.add("token", tokens.get(i - from));
+      t.addProperty("logprob", d.logProbs[i]);
+      content.add(t);
+    }
+    JsonObject lp = new JsonObject();
+    lp.add("content", content);
+    return lp;
+  }
+
+  private static JsonObject usage(Done[] done) {
+    int prompt = 0;
+    int completion = 0;
+    for (Done d : done) {
+      if (d != null) {
+        prompt = d.promptIds.length;
+        completion += d.tokenIds.length;
+      }
+    }
     JsonObject usage = new JsonObject();
-    usage.addProperty("prompt_tokens", d.promptIds.length);
-    usage.addProperty("completion_tokens", d.tokenIds.length);
-    usage.addProperty("total_tokens", d.promptIds.length + d.tokenIds.length);
+    usage.addProperty("prompt_tokens", prompt);
+    usage.addProperty("completion_tokens", completion);
+    usage.addProperty("total_tokens", prompt + completion);
+    return usage;
+  }
+
+  private JsonObject envelope(String idPrefix, String object, JsonArray choices, Done[] done) {
     JsonObject root = new JsonObject();
     root.addProperty("id", idPrefix + requestIds.incrementAndGet());
     root.addProperty("object", object);
     root.addProperty("created", System.currentTimeMillis() / 1000);
-    root.addProperty("model", d.model);
+    root.addProperty("model", done[0].model);
     root.add("choices", choices);
-    root.add("usage", usage);
+    root.add("usage", usage(done));
     return root;
   }
 
-  private static JsonArray tokenStrings(Done d, boolean asIds) {
+  private static JsonArray tokenStrings(Done d, int from, int to, boolean asIds) {
     JsonArray a = new JsonArray();
-    for (int i = 0; i < d.tokenIds.length; i++) {
+    for (int i = from; i < to; i++) {
       a.add(asIds ? "token_id:" + d.tokenIds[i] : d.tokenTexts[i]);
     }
     return a;
@@ -613,40 +727,250 @@ public final class CompletionServer implements AutoCloseable {
     return r == FinishReason.STOP ? "stop" : "length";
   }
 
-  private static JsonArray ints(int[] v) {
-    JsonArray a = new JsonArray(v.length);
-    for (int x : v) {
-      a.add(x);
+  private static JsonArray ints(int[] v, int from, int to) {
+    JsonArray a = new JsonArray(to - from);
+    for (int i = from; i < to; i++) {
+      a.add(v[i]);
     }
     return a;
   }
 
-  private static JsonArray floats(float[] v) {
-    JsonArray a = new JsonArray(v.length);
-    for (float x : v) {
-      a.add(x);
+  private static JsonArray floats(float[] v, int from, int to) {
+    JsonArray a = new JsonArray(to - from);
+    for (int i = from; i < to; i++) {
+      a.add(v[i]);
     }
     return a;
   }
 
-  private Done await(Prompt source, Ask ask) {
+  // ---------------------------------------------------------------- streaming (Server-Sent Events)
+
+  /**
+   * Waits for the request's first row to be taken into a batch (so that a prompt the generation thread refuses is
+   * still an ordinary JSON error with its status), then answers 200 {@code text/event-stream} and writes each part
+   * as the generation thread hands it over. When the client goes away the write fails and the request's rows are
+   * cancelled: the generation thread drops them from their batch at the next token.
+   */
+  private HttpAnswer stream(Job job, Ask ask, boolean chat) {
+    Object first = job.next();
+    if (first instanceof HttpError) {
+      job.cancel();
+      throw (HttpError) first;
+    }
+    String id = (chat ? "chatcmpl-" : "cmpl-") + requestIds.incrementAndGet();
+    long created = System.currentTimeMillis() / 1000;
+    return HttpAnswer.stream(200, "text/event-stream; charset=utf-8", out -> {
+      try {
+        writeStream(out, job, ask, chat, id, created, first);
+      } catch (HttpError e) {
+        // the server is shutting down (the handler was interrupted): say so if the client still listens
+        out.write("data: " + errorJson(e.status, e.type, e.param, e.code, e.getMessage()) + "\n\ndata: [DONE]\n\n");
+      } finally {
+        job.cancel();
+      }
+    });
+  }
+
+  private void writeStream(HttpAnswer.HttpStream out, Job job, Ask ask, boolean chat, String id, long created,
+      Object first) throws java.io.IOException {
+    String object = chat ? "chat.completion.chunk" : "text_completion";
+    Done[] done = new Done[ask.n];
+    Started[] started = new Started[ask.n];
+    int[] sent = new int[ask.n];
+    int finished = 0;
+    String model = null;
+    for (Object e = first; ; e = job.next()) {
+      if (e instanceof HttpError) {
+        HttpError err = (HttpError) e;
+        out.write("data: " + errorJson(err.status, err.type, err.param, err.code, err.getMessage()) + "\n\n");
+        out.write("data: [DONE]\n\n");
+        return;
+      }
+      JsonObject choice;
+      if (e instanceof Started) {
+        Started s = (Started) e;
+        started[s.index] = s;
+        model = s.model;
+        if (!chat) {
+          continue;
+        }
+        JsonObject delta = new JsonObject();
+        delta.addProperty("role", "assistant");
+        delta.addProperty("content", "");
+        choice = chatChunkChoice(s.index, delta, JsonNull.INSTANCE, null, null);
+      } else if (e instanceof Delta) {
+        Delta d = (Delta) e;
+        Started s = started[d.index];
+        Done view = new Done(d.index, d.text, s.promptIds, d.tokenIds, d.logProbs, d.tokenTexts, null, null, s.model);
+        choice = chunkChoice(view, d.text, ask, chat, sent[d.index] == 0 ? s.promptIds : null);
+        sent[d.index] += d.tokenIds.length;
+      } else {
+        Done d = (Done) e;
+        done[d.index] = d;
+        finished++;
+        if (chat) {
+          choice = chatChunkChoice(d.index, new JsonObject(), JsonNull.INSTANCE, finish(d.finish), d.stopReason);
+        } else {
+          choice = new JsonObject();
+          choice.addProperty("index", d.index);
+          choice.addProperty("text", "");
+          choice.add("logprobs", JsonNull.INSTANCE);
+          choice.addProperty("finish_reason", finish(d.finish));
+          choice.addProperty("stop_reason", d.stopReason);
+        }
+      }
+      out.write(chunk(id, object, created, model, choice));
+      if (finished == ask.n) {
+        break;
+      }
+    }
+    if (ask.includeUsage) {
+      JsonObject root = chunkRoot(id, object, created, model);
+      root.add("choices", new JsonArray());
+      root.add("usage", usage(done));
+      out.write("data: " + GSON.toJson(root) + "\n\n");
+    }
+    out.write("data: [DONE]\n\n");
+  }
+
+  /** A streamed part's choice: its text (as {@code text} or {@code delta.content}), tokens and log-probs. */
+  private static JsonObject chunkChoice(Done view, String text, Ask ask, boolean chat, int[] promptIds) {
+    JsonObject choice;
+    int n = view.tokenIds.length;
+    if (chat) {
+      JsonObject delta = new JsonObject();
+      delta.addProperty("content", text);
+      choice = chatChunkChoice(view.index, delta, ask.logprobs ? chatLogprobs(view, 0, n, ask) : JsonNull.INSTANCE,
+          null, null);
+    } else {
+      choice = completionChoice(view, text, 0, n, ask, false);
+      choice.add("finish_reason", JsonNull.INSTANCE);
+    }
+    choice.add("token_ids", ints(view.tokenIds, 0, n));
+    if (promptIds != null) {
+      choice.add("prompt_token_ids", ints(promptIds, 0, promptIds.length));
+    }
+    return choice;
+  }
+
+  private static JsonObject chatChunkChoice(int index, JsonObject delta, JsonElement logprobs, String finish,
+      String stopReason) {
+    JsonObject choice = new JsonObject();
+    choice.addProperty("index", index);
+    choice.add("delta", delta);
+    choice.add("logprobs", logprobs);
+    choice.addProperty("finish_reason", finish);
+    if (finish != null) {
+      choice.addProperty("stop_reason", stopReason);
+    }
+    return choice;
+  }
+
+  private static JsonObject chunkRoot(String id, String object, long created, String model) {
+    JsonObject root = new JsonObject();
+    root.addProperty("id", id);
+    root.addProperty("object", object);
+    root.addProperty("created", created);
+    root.addProperty("model", model);
+    return root;
+  }
+
+  /** One Server-Sent Event: {@code data: {json}} and a blank line; {@code null} fields are written as null. */
+  private static String chunk(String id, String object, long created, String model, JsonObject choice) {
+    JsonObject root = chunkRoot(id, object, created, model);
+    JsonArray choices = new JsonArray();
+    choices.add(choice);
+    root.add("choices", choices);
+    return "data: " + ERROR_GSON.toJson(root) + "\n\n";
+  }
+
+  // ---------------------------------------------------------------- requests and their rows
+
+  /** Queues the request's {@code n} rows, choice {@code i} with seed {@link Qwen3Generator#rowSeed rowSeed(seed, i)}. */
+  private Job submit(Prompt source, Ask ask) {
     if (!running) {
       throw shuttingDown();
     }
-    Pending p = new Pending(source, ask.sampling, ask.seed, ask.adapter, null);
-    queue.add(p);
-    try {
-      return p.result.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw shuttingDown();
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof HttpError) {
-        throw (HttpError) e.getCause();
+    Job job = new Job(source, ask);
+    List<Pending> rowsOfJob = new ArrayList<>(ask.n);
+    for (int i = 0; i < ask.n; i++) {
+      rowsOfJob.add(new Pending(job, i, Qwen3Generator.rowSeed(ask.seed, i), null));
+    }
+    queue.addAll(rowsOfJob);
+    return job;
+  }
+
+  /**
+   * One request on its way through the generation thread: its rows send what happens to them to {@link #events}
+   * ({@link Started}, {@link Delta} for streamed requests, {@link Done}, or an {@link HttpError}), which the
+   * request's handler thread reads.
+   */
+  private final class Job {
+    final Prompt source;
+    final Ask ask;
+    final LinkedBlockingQueue<Object> events = new LinkedBlockingQueue<>();
+    /** Set when the handler stopped listening (its client went away, or one row failed); its rows are dropped. */
+    volatile boolean cancelled;
+    /** The prompt's ids once a row has prepared them (generation thread only). */
+    int[] promptIds;
+
+    Job(Prompt source, Ask ask) {
+      this.source = source;
+      this.ask = ask;
+    }
+
+    /** The prompt's ids, computed once on the generation thread for all the rows. */
+    int[] prompt() {
+      if (promptIds == null) {
+        promptIds = source.ids();
       }
-      throw new HttpError(500, "server_error", null, null, "generation failed: " + e.getCause());
+      return promptIds;
+    }
+
+    /** Whether the generation thread follows the rows' text token by token. */
+    boolean followsText() {
+      return ask.stream || !ask.stops.isEmpty();
+    }
+
+    void cancel() {
+      cancelled = true;
+    }
+
+    /** @return the next event, waiting for it; 503 when the server shuts down meanwhile */
+    Object next() {
+      try {
+        return events.take();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        cancel();
+        throw shuttingDown();
+      }
+    }
+
+    /** @return every row's answer, by choice index; throws the first row's failure */
+    Done[] awaitAll() {
+      Done[] out = new Done[ask.n];
+      for (int left = ask.n; left > 0; ) {
+        Object e = next();
+        if (e instanceof HttpError) {
+          cancel();
+          throw (HttpError) e;
+        }
+        if (e instanceof Done) {
+          Done d = (Done) e;
+          out[d.index] = d;
+          left--;
+        }
+      }
+      return out;
     }
   }
+
+  /** A row was taken into a batch: its prompt was accepted. */
+  private record Started(int index, int[] promptIds, String model) {}
+
+  /** A streamed row's next part: text and the tokens whose text it completes. */
+  private record Delta(int index, String text, int[] tokenIds, float[] logProbs, String[] tokenTexts) {}
 
   // ---------------------------------------------------------------- the generation thread
 
@@ -656,30 +980,44 @@ public final class CompletionServer implements AutoCloseable {
   }
 
   /**
-   * A request waiting for generation, or (with {@code control}) an adapter change to run on the generation thread
-   * between two batches, whose result is null.
+   * A request's row waiting for generation, or (with {@code control}) an adapter change to run on the generation
+   * thread between two batches, whose result is null.
    */
   private static final class Pending {
-    final Prompt prompt;
-    final SamplingConfig sampling;
+    final Job job;
+    final int index;
     final long seed;
-    /** The runtime adapter to generate with, or null for the served model. */
-    final Served adapter;
     final Runnable control;
-    final CompletableFuture<Done> result = new CompletableFuture<>();
+    final CompletableFuture<Void> result = new CompletableFuture<>();
     int[] ids;
 
-    Pending(Prompt prompt, SamplingConfig sampling, long seed, Served adapter, Runnable control) {
-      this.prompt = prompt;
-      this.sampling = sampling;
+    Pending(Job job, int index, long seed, Runnable control) {
+      this.job = job;
+      this.index = index;
       this.seed = seed;
-      this.adapter = adapter;
       this.control = control;
     }
 
-    /** Whether {@code p} may share this request's generation call. */
+    SamplingConfig sampling() {
+      return job.ask.sampling;
+    }
+
+    Served adapter() {
+      return job.ask.adapter;
+    }
+
+    /** Whether {@code p} may share this row's generation call. */
     boolean batchesWith(Pending p) {
-      return p.control == null && p.sampling.equals(sampling) && p.adapter == adapter;
+      return p.control == null && p.sampling().equals(sampling()) && p.adapter() == adapter();
+    }
+
+    /** Tells the waiting handler that this row (or adapter change) failed. */
+    void fail(HttpError e) {
+      if (control != null) {
+        result.completeExceptionally(e);
+      } else {
+        job.events.add(e);
+      }
     }
   }
 
@@ -697,9 +1035,15 @@ public final class CompletionServer implements AutoCloseable {
     }
   }
 
-  /** A generated answer. */
-  private record Done(String text, int[] promptIds, int[] tokenIds, float[] logProbs, String[] tokenTexts,
-      FinishReason finish, String model) {}
+  /**
+   * A row's answer.
+   *
+   * @param index the choice index
+   * @param tokenIds the tokens kept (see {@link RowText} for a stop string)
+   * @param stopReason the stop string that ended it, or null
+   */
+  private record Done(int index, String text, int[] promptIds, int[] tokenIds, float[] logProbs, String[] tokenTexts,
+      FinishReason finish, String stopReason, String model) {}
 
   // ---------------------------------------------------------------- runtime LoRA adapters
 
@@ -778,7 +1122,7 @@ public final class CompletionServer implements AutoCloseable {
     if (!running) {
       throw shuttingDown();
     }
-    Pending p = new Pending(null, null, 0, null, change);
+    Pending p = new Pending(null, 0, 0, change);
     queue.add(p);
     try {
       p.result.get();
@@ -853,7 +1197,7 @@ public final class CompletionServer implements AutoCloseable {
       }
     }
     for (Pending p : deferred) {
-      p.result.completeExceptionally(shuttingDown());
+      p.fail(shuttingDown());
     }
     if (loraModel != null) {
       loraModel.setAdapter(baseAdapter);
@@ -870,11 +1214,11 @@ public final class CompletionServer implements AutoCloseable {
   }
 
   private void generateTimed(List<Pending> batch) {
-    Served adapter = batch.get(0).adapter;
+    Served adapter = batch.get(0).adapter();
     if (adapter != null && adapter.unloaded) {
       HttpError gone = new HttpError(404, "not_found_error", "model", "model_not_found", "the lora adapter '"
           + adapter.name + "' was unloaded before this request was generated");
-      batch.forEach(p -> p.result.completeExceptionally(gone));
+      batch.forEach(p -> p.fail(gone));
       return;
     }
     if (loraModel != null) {
@@ -884,8 +1228,12 @@ public final class CompletionServer implements AutoCloseable {
     List<Pending> ready = new ArrayList<>(batch.size());
     int limit = policy.promptLimit();
     for (Pending p : batch) {
+      if (p.job.cancelled) {
+        cancelledRows.incrementAndGet();
+        continue;
+      }
       try {
-        int[] ids = p.prompt.ids();
+        int[] ids = p.job.prompt();
         if (ids.length == 0) {
           throw HttpError.badRequest("prompt", "invalid_value", "the prompt encodes to no tokens");
         }
@@ -893,18 +1241,18 @@ public final class CompletionServer implements AutoCloseable {
           throw HttpError.badRequest("prompt", "context_length_exceeded", "the prompt is " + ids.length
               + " tokens, more than this server's prompt limit of " + limit + " tokens");
         }
-        if ((long) ids.length + p.sampling.maxNewTokens() > contextLength) {
+        if ((long) ids.length + p.sampling().maxNewTokens() > contextLength) {
           throw HttpError.badRequest("max_tokens", "context_length_exceeded", "this model's maximum context length"
               + " is " + contextLength + " tokens; the prompt is " + ids.length + " tokens and max_tokens "
-              + p.sampling.maxNewTokens());
+              + p.sampling().maxNewTokens());
         }
         p.ids = ids;
         ready.add(p);
       } catch (HttpError e) {
-        p.result.completeExceptionally(e);
+        p.fail(e);
       } catch (RuntimeException e) {
-        p.result.completeExceptionally(HttpError.badRequest("prompt", "invalid_value", "the prompt could not be"
-            + " prepared: " + e.getMessage()));
+        p.fail(HttpError.badRequest("prompt", "invalid_value", "the prompt could not be prepared: "
+            + e.getMessage()));
       }
     }
     if (ready.isEmpty()) {
@@ -912,16 +1260,27 @@ public final class CompletionServer implements AutoCloseable {
     }
     List<int[]> prompts = new ArrayList<>(ready.size());
     long[] rowSeeds = new long[ready.size()];
+    RowText[] texts = new RowText[ready.size()];
+    boolean follow = false;
     for (int i = 0; i < ready.size(); i++) {
-      prompts.add(ready.get(i).ids);
-      rowSeeds[i] = ready.get(i).seed;
+      Pending p = ready.get(i);
+      prompts.add(p.ids);
+      rowSeeds[i] = p.seed;
+      p.job.events.add(new Started(p.index, p.ids, served));
+      if (p.job.followsText()) {
+        texts[i] = new RowText(ids -> policy.tokenizer().decode(ids, true), policy.stopTokenIds(), p.job.ask.stops);
+        follow = true;
+      }
     }
     batches.incrementAndGet();
     rows.addAndGet(ready.size());
     largestBatch.accumulateAndGet(ready.size(), Math::max);
     List<GeneratedSequence> out;
     try {
-      out = policy.generator().generate(prompts, ready.get(0).sampling, policy.stopTokenIds(), rowSeeds);
+      out = follow
+          ? policy.generator().generate(prompts, ready.get(0).sampling(), policy.stopTokenIds(), rowSeeds,
+              (row, token, logProb) -> follow(ready.get(row), texts[row], token, logProb))
+          : policy.generator().generate(prompts, ready.get(0).sampling(), policy.stopTokenIds(), rowSeeds);
       if (out == null || out.size() != ready.size()) {
         throw new IllegalStateException("the generator returned " + (out == null ? "null" : out.size())
             + " sequences for " + ready.size() + " prompts");
@@ -930,25 +1289,87 @@ public final class CompletionServer implements AutoCloseable {
       generationFailures.incrementAndGet();
       LOG.error("generation of a batch of {} failed; answering 500 and going on", ready.size(), e);
       HttpError err = new HttpError(500, "server_error", null, "generation_failed", "generation failed: " + e);
-      ready.forEach(p -> p.result.completeExceptionally(err));
+      ready.forEach(p -> p.fail(err));
       return;
     }
     for (int i = 0; i < ready.size(); i++) {
       Pending p = ready.get(i);
+      if (p.job.cancelled) {
+        continue;
+      }
       try {
-        GeneratedSequence s = out.get(i);
-        int[] ids = s.tokenIds();
-        String[] texts = new String[ids.length];
-        for (int j = 0; j < ids.length; j++) {
-          texts[j] = policy.tokenizer().decode(new int[] {ids[j]}, false);
-        }
-        p.result.complete(new Done(policy.tokenizer().decode(s.contentTokenIds(), true), p.ids, ids,
-            s.logProbs(), texts, s.finishReason(), served));
+        p.job.events.add(texts[i] == null ? done(p, out.get(i), served) : done(p, out.get(i), texts[i], served));
       } catch (RuntimeException e) {
-        p.result.completeExceptionally(new HttpError(500, "server_error", null, "decode_failed",
-            "decoding the response failed: " + e));
+        p.fail(new HttpError(500, "server_error", null, "decode_failed", "decoding the response failed: " + e));
       }
     }
+  }
+
+  /** The generation listener of a followed row: finds stop strings, hands out streamed parts, drops cancelled rows. */
+  private boolean follow(Pending p, RowText text, int token, float logProb) {
+    if (text == null) {
+      return true;
+    }
+    if (p.job.cancelled) {
+      cancelledRows.incrementAndGet();
+      return false;
+    }
+    try {
+      boolean goOn = text.add(token, logProb);
+      if (goOn && p.job.ask.stream) {
+        RowText.Part part = text.next(false);
+        if (!part.isEmpty()) {
+          p.job.events.add(delta(p, text, part));
+        }
+      }
+      return goOn;
+    } catch (RuntimeException e) {
+      // a decoding failure ends this row only; done() reports it
+      LOG.warn("following the text of a row failed; ending the row", e);
+      return false;
+    }
+  }
+
+  private Delta delta(Pending p, RowText text, RowText.Part part) {
+    int[] ids = text.ids(part.fromToken(), part.toToken());
+    return new Delta(p.index, part.text(), ids, text.logProbs(part.fromToken(), part.toToken()), tokenTexts(ids));
+  }
+
+  private String[] tokenTexts(int[] ids) {
+    String[] texts = new String[ids.length];
+    for (int j = 0; j < ids.length; j++) {
+      texts[j] = policy.tokenizer().decode(new int[] {ids[j]}, false);
+    }
+    return texts;
+  }
+
+  /** The answer of a row generated without following its text: the whole sequence. */
+  private Done done(Pending p, GeneratedSequence s, String served) {
+    int[] ids = s.tokenIds();
+    return new Done(p.index, policy.tokenizer().decode(s.contentTokenIds(), true), p.ids, ids, s.logProbs(),
+        tokenTexts(ids), s.finishReason(), null, served);
+  }
+
+  /**
+   * The answer of a followed row: the text and tokens {@link RowText} kept, finish reason {@code stop} after a stop
+   * string; a streamed row first gets its last part.
+   */
+  private Done done(Pending p, GeneratedSequence s, RowText text, String served) {
+    if (text.count() != s.length()) {
+      throw new IllegalStateException("the generator told " + text.count() + " tokens of row " + p.index
+          + " but returned " + s.length());
+    }
+    if (p.job.ask.stream) {
+      RowText.Part part = text.next(true);
+      if (!part.isEmpty()) {
+        p.job.events.add(delta(p, text, part));
+      }
+    }
+    int kept = text.kept();
+    int[] ids = text.ids(0, kept);
+    FinishReason finish = text.stopReason() != null ? FinishReason.STOP : s.finishReason();
+    return new Done(p.index, text.answer(), p.ids, ids, text.logProbs(0, kept), tokenTexts(ids), finish,
+        text.stopReason(), served);
   }
 
   /** Builds a {@link CompletionServer}; the policy is required. */

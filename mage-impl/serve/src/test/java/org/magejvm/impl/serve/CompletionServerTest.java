@@ -246,9 +246,8 @@ class CompletionServerTest {
         {"{\"prompt\":[1, 99999999]}", "prompt[1]", "invalid_value"},
         {"{\"prompt\":[\"a\", \"b\"]}", "prompt", "unsupported"},
         {"{\"prompt\":{}}", "prompt", "invalid_type"},
-        {"{\"prompt\":\"x\",\"stream\":true}", "stream", "unsupported"},
-        {"{\"prompt\":\"x\",\"stop\":[\"\\n\"]}", "stop", "unsupported"},
-        {"{\"prompt\":\"x\",\"n\":3}", "n", "unsupported"},
+        {"{\"prompt\":\"x\",\"n\":17}", "n", "invalid_value"},
+        {"{\"prompt\":\"x\",\"best_of\":2}", "best_of", "unsupported"},
         {"{\"prompt\":\"x\",\"n\":0}", "n", "invalid_value"},
         {"[".repeat(100_000), "", "invalid_json"},
         // Gson refuses nesting deeper than 255 levels, so deep bodies cannot exhaust the stack

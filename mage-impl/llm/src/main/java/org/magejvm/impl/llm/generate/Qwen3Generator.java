@@ -101,7 +101,7 @@ public final class Qwen3Generator implements TokenGenerator {
     for (int i = 0; i < batch; i++) {
       streams[i] = rowStream(seed, i);
     }
-    return run(prompts, maxLen, sampling, stopTokenIds, streams);
+    return run(prompts, maxLen, sampling, stopTokenIds, streams, null);
   }
 
   /**
@@ -134,7 +134,43 @@ public final class Qwen3Generator implements TokenGenerator {
     for (int i = 0; i < batch; i++) {
       streams[i] = rowStream(seeds[i], 0);
     }
-    return run(prompts, maxLen, sampling, stopTokenIds, streams);
+    return run(prompts, maxLen, sampling, stopTokenIds, streams, null);
+  }
+
+  /**
+   * Generates with one seed per row as {@link #generate(List, SamplingConfig, Set, long[])}, telling the listener
+   * each token as soon as its step is sampled; a row the listener ends is dropped from the batch (and the KV cache)
+   * at once, as a finished row is. The other rows' tokens are those of the call without a listener (up to batching's
+   * rounding: a row dropped earlier changes the batch's shape).
+   *
+   * @param prompts the prompt token ids, one non-empty array per sequence
+   * @param sampling temperature, filters and token limits; its seed is ignored
+   * @param stopTokenIds tokens that end a sequence
+   * @param seeds one sampling seed per prompt
+   * @param listener sees each token and may end its row
+   * @return one sequence per prompt, in order
+   * @throws IllegalArgumentException for an empty batch, an empty prompt, a token outside the vocabulary or a seed
+   *     count other than the prompt count
+   */
+  @Override
+  public List<GeneratedSequence> generate(List<int[]> prompts, SamplingConfig sampling, Set<Integer> stopTokenIds,
+      long[] seeds, TokenListener listener) {
+    Objects.requireNonNull(sampling, "sampling");
+    Objects.requireNonNull(stopTokenIds, "stopTokenIds");
+    Objects.requireNonNull(listener, "listener");
+    int batch = prompts.size();
+    if (batch == 0) {
+      throw new IllegalArgumentException("no prompts");
+    }
+    if (seeds.length != batch) {
+      throw new IllegalArgumentException(seeds.length + " seeds for " + batch + " prompts");
+    }
+    int maxLen = checkPrompts(prompts);
+    long[] streams = new long[batch];
+    for (int i = 0; i < batch; i++) {
+      streams[i] = rowStream(seeds[i], 0);
+    }
+    return run(prompts, maxLen, sampling, stopTokenIds, streams, listener);
   }
 
   /**
@@ -167,8 +203,9 @@ public final class Qwen3Generator implements TokenGenerator {
   }
 
   private List<GeneratedSequence> run(
-      List<int[]> prompts, int maxLen, SamplingConfig sampling, Set<Integer> stopTokenIds, long[] streams) {
-    Run run = new Run(prompts, maxLen, sampling, stopTokenIds, streams);
+      List<int[]> prompts, int maxLen, SamplingConfig sampling, Set<Integer> stopTokenIds, long[] streams,
+      TokenListener listener) {
+    Run run = new Run(prompts, maxLen, sampling, stopTokenIds, streams, listener);
     GradMode noGrad = GradMode.disabled();
     try {
       run.execute();
@@ -194,13 +231,17 @@ public final class Qwen3Generator implements TokenGenerator {
     private final float[][] logProbs;
     private final int[] counts;
     private final FinishReason[] reasons;
+    /** Sees each token, or null. */
+    private final TokenListener listener;
     /** Original row of each active row. */
     private int[] rows;
     /** Left padding of each active row. */
     private int[] pads;
 
-    Run(List<int[]> prompts, int promptLen, SamplingConfig cfg, Set<Integer> stops, long[] streams) {
+    Run(List<int[]> prompts, int promptLen, SamplingConfig cfg, Set<Integer> stops, long[] streams,
+        TokenListener listener) {
       this.prompts = prompts;
+      this.listener = listener;
       this.promptLen = promptLen;
       this.cfg = cfg;
       this.stops = stops;
@@ -324,9 +365,10 @@ public final class Qwen3Generator implements TokenGenerator {
         tokens[row][step] = token;
         logProbs[row][step] = lp;
         counts[row] = step + 1;
+        boolean goOn = listener == null || listener.onToken(row, token, lp);
         if (stops.contains(token)) {
           reasons[row] = FinishReason.STOP;
-        } else if (step + 1 == cfg.maxNewTokens()) {
+        } else if (step + 1 == cfg.maxNewTokens() || !goOn) {
           reasons[row] = FinishReason.LENGTH;
         } else {
           keep[r] = true;

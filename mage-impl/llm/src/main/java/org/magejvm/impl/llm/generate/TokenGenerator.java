@@ -42,4 +42,60 @@ public interface TokenGenerator {
     }
     return out;
   }
+
+  /**
+   * Sees each token as it is sampled, on the generating thread, and may end its row early (a server streaming
+   * tokens, cutting at a stop string, or dropping a row whose client went away).
+   */
+  @FunctionalInterface
+  interface TokenListener {
+    /**
+     * Called once per sampled token, rows of one step in row order, steps in order. A row ended by a stop token or
+     * the token limit is not called again whatever this returns.
+     *
+     * @param row the row in the call's prompt list
+     * @param token the sampled token (a stop token included)
+     * @param logProb its log-probability, as {@link GeneratedSequence#logProbs} reports it
+     * @return whether the row goes on; false ends it after this token
+     */
+    boolean onToken(int row, int token, float logProb);
+  }
+
+  /**
+   * Generates as {@link #generate(List, SamplingConfig, Set, long[])}, telling {@code listener} each sampled token.
+   * A row the listener ends comes back with the tokens sampled so far and {@link
+   * org.magejvm.api.FinishReason#LENGTH} (no stop token ended it; the listener knows why it did). A generator that
+   * overrides this method calls the listener as each step is sampled and drops a row it ends from the batch;
+   * this default generates first and then tells the listener every token of each row in turn, so its rows cannot end
+   * early and a streaming caller sees each row's tokens only at the end (after a stop, it keeps the tokens up to
+   * the one the listener ended the row at).
+   *
+   * @param prompts the prompt token ids, one array per sequence
+   * @param sampling temperature, filters and token limits; its seed is ignored
+   * @param stopTokenIds tokens that end a sequence
+   * @param seeds one sampling seed per prompt
+   * @param listener sees each token and may end its row
+   * @return one sequence per prompt, in order
+   * @throws IllegalArgumentException when the number of seeds is not the number of prompts
+   */
+  default List<GeneratedSequence> generate(List<int[]> prompts, SamplingConfig sampling, Set<Integer> stopTokenIds,
+      long[] seeds, TokenListener listener) {
+    List<GeneratedSequence> all = generate(prompts, sampling, stopTokenIds, seeds);
+    List<GeneratedSequence> out = new ArrayList<>(all.size());
+    for (int row = 0; row < all.size(); row++) {
+      GeneratedSequence s = all.get(row);
+      int[] ids = s.tokenIds();
+      float[] lps = s.logProbs();
+      int kept = ids.length;
+      for (int j = 0; j < ids.length; j++) {
+        if (!listener.onToken(row, ids[j], lps[j]) && j + 1 < ids.length) {
+          kept = j + 1;
+          break;
+        }
+      }
+      out.add(kept == ids.length ? s : new GeneratedSequence(java.util.Arrays.copyOf(ids, kept),
+          java.util.Arrays.copyOf(lps, kept), org.magejvm.api.FinishReason.LENGTH));
+    }
+    return out;
+  }
 }

@@ -361,4 +361,33 @@ class Qwen3GeneratorTest {
     assertThatThrownBy(() -> gen.generate(PROMPTS, s, Set.of(), new long[] {1}))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1 seeds for " + PROMPTS.size());
   }
+
+  @Test
+  void aTokenListenerSeesEveryTokenAsSampledAndMayEndItsRowEarly() {
+    SamplingConfig s = sampled(1.0, 8, 5);
+    long[] seeds = {11, 12, 13};
+    List<int[]> prompts = PROMPTS.subList(0, 3);
+    List<GeneratedSequence> plain = gen.generate(prompts, s, Set.of(), seeds);
+    List<List<Integer>> seen = new ArrayList<>();
+    for (int i = 0; i < prompts.size(); i++) {
+      seen.add(new ArrayList<>());
+    }
+    // row 1 is ended after its third token; the others run to the limit
+    List<GeneratedSequence> listened = gen.generate(prompts, s, Set.of(), seeds, (row, token, logProb) -> {
+      seen.get(row).add(token);
+      return !(row == 1 && seen.get(row).size() == 3);
+    });
+    for (int i = 0; i < prompts.size(); i++) {
+      int[] told = seen.get(i).stream().mapToInt(Integer::intValue).toArray();
+      assertThat(listened.get(i).tokenIds()).as("row %d", i).containsExactly(told);
+      int[] expected = plain.get(i).tokenIds();
+      assertThat(told).as("row %d", i).containsExactly(i == 1 ? java.util.Arrays.copyOf(expected, 3) : expected);
+    }
+    assertThat(listened.get(1).finishReason()).isEqualTo(FinishReason.LENGTH);
+    // the interface's default tells the tokens after generating, and cuts the row the same way
+    TokenGenerator after = gen::generate;
+    List<GeneratedSequence> replayed = after.generate(prompts, s, Set.of(), seeds, (row, token, logProb) -> row != 1);
+    assertThat(replayed.get(1).tokenIds()).containsExactly(plain.get(1).tokenIds()[0]);
+    assertThat(replayed.get(0).tokenIds()).containsExactly(plain.get(0).tokenIds());
+  }
 }
