@@ -369,7 +369,7 @@ public final class MethodsExperiment {
     return keys;
   }
 
-  /** The columns of one metric: pool and held-out [0] and [2]; without opponents every attempt, then without history. */
+  /** One metric's columns: pool and held-out [0] and [2]; without opponents every attempt, then without history. */
   private List<String> columns(String metric) {
     List<String> keys = new ArrayList<>();
     if (!game.hasOpponents()) {

@@ -95,6 +95,28 @@ class ExperimentCommandTest {
     assertThat(Files.readAllBytes(metrics)).isEqualTo(metricsBytes);
   }
 
+  @Test
+  void theGoalkeeperComparisonStartsFromTheQuickStartsConfigAndNamesWhatItDoesNotPlay(@TempDir Path dir) {
+    CliRun experiment = CliRun.of("experiment", "methods", "--work-dir", dir.toString(), "--print-config");
+    CliRun quickStart = CliRun.of("quickstart", "--work-dir", dir.toString(), "--print-config");
+    assertThat(experiment.code()).as(experiment.err()).isZero();
+    assertThat(experiment.out()).isEqualTo(quickStart.out()).contains("\"mage-goalkeeper\"");
+    CliRun kuhn = CliRun.of("experiment", "methods", "--env", "mage-kuhn-poker", "--work-dir", dir.toString(),
+        "--print-config");
+    assertThat(kuhn.out()).isEqualTo(CliRun.of("experiment", "kuhn-methods", "--work-dir", dir.toString(),
+        "--print-config").out()).contains("\"iterations\": 40");
+    CliRun alias = CliRun.of("experiment", "kuhn-methods", "--env", "mage-goalkeeper", "--work-dir", dir.toString());
+    assertThat(alias.code()).isEqualTo(2);
+    assertThat(alias.err()).contains("methods --env mage-goalkeeper");
+    CliRun game = CliRun.of("experiment", "methods", "--env", "mage-sokoban", "--work-dir", dir.toString());
+    assertThat(game.code()).isEqualTo(2);
+    assertThat(game.err()).contains("mage-goalkeeper, mage-kuhn-poker, mage-tictactoe");
+    CliRun method = CliRun.of("experiment", "methods", "--methods", "mage,react", "--work-dir", dir.toString());
+    assertThat(method.code()).isEqualTo(2);
+    assertThat(method.err()).contains("'react' is not one of mage, mage-reference, lamer, gigpo, grpo");
+    assertThat(dir.resolve("warm-start-goalkeeper")).doesNotExist();
+  }
+
   private static List<String> rows(String[] lines, String start) {
     return Arrays.stream(lines).filter(l -> l.startsWith(start)).toList();
   }
