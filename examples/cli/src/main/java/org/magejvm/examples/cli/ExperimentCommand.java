@@ -8,53 +8,75 @@ import org.magejvm.examples.quickstart.GameRecipe;
 import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.spi.EnvironmentRegistry;
 import org.magejvm.impl.train.TrainingConfig;
+import org.magejvm.impl.train.TrainingPreset;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code mage experiment NAME}: long training-quality checks that do not belong in the unit tests. */
+/**
+ * {@code mage experiment NAME}: long training-quality checks that do not belong in the unit tests. {@code methods}
+ * (with the aliases {@code kuhn-methods} and {@code ttt-methods}) is the method comparison of docs/results.md, one
+ * command per comparison table.
+ */
 @Command(name = "experiment", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Run a training experiment and print its table (minutes to hours on a CPU).",
-        "kuhn-methods: mage, lamer and gigpo trained from one warm start on Kuhn Poker with several training seeds,"
-            + " evaluated with the untrained warm start on the same evaluation seeds (docs/results.md).",
-        "ttt-methods: the same on Tic-Tac-Toe (pool: MCTS-100, the preferred-position players, random; held out:"
+        "methods: the method comparison on --env ID (default mage-goalkeeper): the methods trained from one warm start"
+            + " with several training seeds each, on the same number of attempts per iteration, and evaluated with the"
+            + " untrained warm start on the same evaluation seeds (docs/results.md). Goalkeeper: Pass@k and"
+            + " per-attempt save rates with and without the history, next to the exact history-blind and adaptive"
+            + " ceilings. Each run's summary goes to RUN_DIR/summary.json; a later invocation with the same work"
+            + " directory and settings reuses it, so a long comparison can be split over several invocations.",
+        "kuhn-methods: methods --env mage-kuhn-poker (pool: conservative, aggressive, intermediate; held out: cfr).",
+        "ttt-methods: methods --env mage-tictactoe (pool: MCTS-100, the preferred-position players, random; held out:"
             + " MCTS-1000; draw rates beside the success rates)."})
 final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
 
   /** The comparison's program, in {@code mage-research}: found by name on the class path. */
   static final String METHODS_EXPERIMENT = "org.magejvm.examples.research.MethodsExperiment";
 
-  /** The methods the comparison can train. */
-  static final List<MethodPreset> METHODS = List.of(MethodPreset.MAGE, MethodPreset.LAMER, MethodPreset.GIGPO);
+  /** The methods the comparison can train: every training preset. */
+  static final List<TrainingPreset> METHODS = List.of(TrainingPreset.MAGE, TrainingPreset.MAGE_REFERENCE,
+      TrainingPreset.LAMER, TrainingPreset.GIGPO, TrainingPreset.GRPO);
 
-  @Parameters(index = "0", paramLabel = "NAME", description = "The experiment: kuhn-methods or ttt-methods.")
+  /** The games the comparison plays. */
+  static final List<GameRecipe.Game> GAMES = List.of(GameRecipe.GOALKEEPER, GameRecipe.KUHN, GameRecipe.TIC_TAC_TOE);
+
+  @Parameters(index = "0", paramLabel = "NAME", description = "The experiment: methods, or its aliases kuhn-methods"
+      + " (--env mage-kuhn-poker) and ttt-methods (--env mage-tictactoe).")
   String name;
 
+  @Option(names = "--env", paramLabel = "ID",
+      description = "The game of `methods`: mage-goalkeeper (default), mage-kuhn-poker or mage-tictactoe.")
+  String env;
+
   @Option(names = "--work-dir", paramLabel = "DIR", defaultValue = "mage-experiments",
-      description = "Where the model, the warm start and each run's metrics go (default: ${DEFAULT-VALUE}).")
+      description = "Where the model, the warm start and each run's metrics and summary go (default:"
+          + " ${DEFAULT-VALUE}).")
   Path workDir;
 
-  @Option(names = "--seeds", paramLabel = "S", split = ",", defaultValue = "1,2,3",
-      description = "Training seeds per method (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--seeds", paramLabel = "S", split = ",",
+      description = "Training seeds per method (default: 1,2,3,4,5 on Goalkeeper, 1,2,3 otherwise).")
   List<Long> seeds;
 
-  @Option(names = "--methods", paramLabel = "M", split = ",", defaultValue = "mage,lamer,gigpo",
-      description = "Methods to train (default: ${DEFAULT-VALUE}; runs are deterministic, so a long comparison can be"
-          + " split over several invocations with the same work directory).")
+  @Option(names = "--methods", paramLabel = "M", split = ",",
+      description = "Methods to train, of mage, mage-reference, lamer, gigpo, grpo (default: all five on"
+          + " Goalkeeper, mage,lamer,gigpo otherwise). Finished runs are reused, so a long comparison can be split"
+          + " over several invocations with the same work directory and settings.")
   List<String> methods;
 
-  @Option(names = "--iterations", paramLabel = "N", defaultValue = "40",
-      description = "Training iterations per run (default: ${DEFAULT-VALUE}).")
-  int iterations;
+  @Option(names = "--iterations", paramLabel = "N",
+      description = "Training iterations per run (default: the quick start's 120 on Goalkeeper, 40 otherwise).")
+  Integer iterations;
 
-  @Option(names = "--tasks", paramLabel = "B", defaultValue = "4",
-      description = "Task groups per iteration (default: ${DEFAULT-VALUE}).")
-  int tasks;
+  @Option(names = "--tasks", paramLabel = "B",
+      description = "Task groups per iteration (default: the quick start's 8 on Goalkeeper, 4 otherwise).")
+  Integer tasks;
 
-  @Option(names = "--eval-meta-episodes", paramLabel = "M", defaultValue = "48",
-      description = "Meta-episodes per evaluation set (default: ${DEFAULT-VALUE}).")
-  int evalMetaEpisodes;
+  @Option(names = "--eval-meta-episodes", paramLabel = "M",
+      description = "Meta-episodes per evaluation set (default: 128 on Goalkeeper, as the quick start, 48"
+          + " otherwise).")
+  Integer evalMetaEpisodes;
 
   @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
       description = "Seed of the tiny model, the warm start and the evaluation sets (default: ${DEFAULT-VALUE}).")
@@ -66,30 +88,64 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  /**
+   * @return the game of the experiment's name and {@code --env}
+   * @throws CommandLine.ParameterException for an unknown name or game, or an alias with another {@code --env}
+   */
+  GameRecipe.Game game() {
+    String id = switch (name) {
+      case "methods" -> env == null ? GameRecipe.GOALKEEPER.environment() : env;
+      case "kuhn-methods" -> GameRecipe.KUHN.environment();
+      case "ttt-methods" -> GameRecipe.TIC_TAC_TOE.environment();
+      default -> throw new CommandLine.ParameterException(spec.commandLine(),
+          "unknown experiment '" + name + "'; known: methods, kuhn-methods, ttt-methods");
+    };
+    if (env != null && !env.equals(id)) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--env: " + name + " plays " + id + "; use"
+          + " `mage experiment methods --env " + env + "`");
+    }
+    for (GameRecipe.Game g : GAMES) {
+      if (g.environment().equals(id)) {
+        return g;
+      }
+    }
+    throw new CommandLine.ParameterException(spec.commandLine(), "--env: the comparison plays "
+        + GAMES.stream().map(GameRecipe.Game::environment).collect(java.util.stream.Collectors.joining(", "))
+        + ", not '" + id + "'");
+  }
+
   @Override
   public Integer call() throws Exception {
-    GameRecipe.Game game = switch (name) {
-      case "kuhn-methods" -> GameRecipe.KUHN;
-      case "ttt-methods" -> GameRecipe.TIC_TAC_TOE;
-      default -> throw new CommandLine.ParameterException(spec.commandLine(),
-          "unknown experiment '" + name + "'; known: kuhn-methods, ttt-methods");
-    };
+    GameRecipe.Game game = game();
+    boolean goalkeeper = !game.hasOpponents();
+    List<Long> trainingSeeds = seeds != null ? seeds : goalkeeper ? List.of(1L, 2L, 3L, 4L, 5L) : List.of(1L, 2L, 3L);
+    int evalSize = evalMetaEpisodes != null ? evalMetaEpisodes : goalkeeper ? 128 : 48;
     recipe.addTo(Limits.of(spec)
         .count("--iterations", iterations, 0, Limits.MAX_ITERATIONS, Limits.SANE)
         .count("--tasks", tasks, 1, Limits.MAX_META_EPISODES / MethodPreset.MAGE.trainingGroupSize(),
             Limits.MEMORY + " (x " + MethodPreset.MAGE.trainingGroupSize() + " per group)")
-        .count("--eval-meta-episodes", evalMetaEpisodes, 1, Limits.MAX_META_EPISODES, Limits.MEMORY)
-        .count("--seeds count", seeds.size(), 1, Limits.MAX_SEEDS, Limits.SANE))
+        .count("--eval-meta-episodes", evalSize, 1, Limits.MAX_META_EPISODES, Limits.MEMORY)
+        .count("--seeds count", trainingSeeds.size(), 1, Limits.MAX_SEEDS, Limits.SANE))
         .check();
     EnvironmentRegistry registry = EnvironmentRegistry.discover();
     org.magejvm.spi.EnvironmentProvider provider = registry.require(game.environment());
-    // the quick start's config at the comparison's budget and, as in the reference, the environment's discount
-    // between attempts
-    TrainingConfig training = config.apply(GameRecipe.quickStartConfig(provider, seed).toBuilder()
-        .set("iterations", iterations)
-        .set("rollout.tasks", tasks)
-        .set("credit.gamma_traj", provider.defaults().trajGamma())
-        .build());
+    TrainingConfig.Builder base = GameRecipe.quickStartConfig(provider, seed).toBuilder();
+    if (goalkeeper) {
+      // the quick start's config, budget included, unless told otherwise
+      if (iterations != null) {
+        base.set("iterations", iterations);
+      }
+      if (tasks != null) {
+        base.set("rollout.tasks", tasks);
+      }
+    } else {
+      // the quick start's config at the comparison's budget and, as in the reference, the environment's discount
+      // between attempts
+      base.set("iterations", iterations != null ? iterations : 40)
+          .set("rollout.tasks", tasks != null ? tasks : 4)
+          .set("credit.gamma_traj", provider.defaults().trajGamma());
+    }
+    TrainingConfig training = config.apply(base.build());
     if (config.printConfig) {
       spec.commandLine().getOut().print(training.toJson());
       spec.commandLine().getOut().flush();
@@ -97,15 +153,17 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
     }
     RecipeOptions.checkEnvironmentOptions(spec, registry, training);
     GameRecipe.Settings settings = recipe.settings(workDir, training)
-        .optEvalMetaEpisodes(evalMetaEpisodes)
+        .optEvalMetaEpisodes(evalSize)
         .optSeed(seed)
         .build();
-    List<MethodPreset> presets = new java.util.ArrayList<>();
-    for (String m : methods) {
-      MethodPreset p = METHODS.stream().filter(x -> x.id().equals(m)).findFirst().orElse(null);
+    List<String> names = methods != null ? methods : goalkeeper
+        ? METHODS.stream().map(TrainingPreset::id).toList() : List.of("mage", "lamer", "gigpo");
+    List<TrainingPreset> presets = new java.util.ArrayList<>();
+    for (String m : names) {
+      TrainingPreset p = METHODS.stream().filter(x -> x.id().equals(m)).findFirst().orElse(null);
       if (p == null) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "--methods: '" + m + "' is not one of mage,"
-            + " lamer, gigpo");
+        throw new CommandLine.ParameterException(spec.commandLine(), "--methods: '" + m + "' is not one of "
+            + METHODS.stream().map(TrainingPreset::id).collect(java.util.stream.Collectors.joining(", ")));
       }
       presets.add(p);
     }
@@ -119,7 +177,7 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
         experiment.getConstructor(EnvironmentRegistry.class, GameRecipe.Game.class, PrintWriter.class),
         registry, game, out);
     ClassPathPrograms.invoke(experiment.getMethod("run", GameRecipe.Settings.class, List.class, List.class),
-        comparison, settings, seeds, presets);
+        comparison, settings, trainingSeeds, presets);
     return 0;
   }
 }

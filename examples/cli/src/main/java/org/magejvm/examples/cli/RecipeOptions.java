@@ -34,8 +34,8 @@ final class RecipeOptions {
 
   @Option(names = "--no-shipped-warm-start",
       description = "Train the warm start in the work directory even when the one shipped with mage fits the settings"
-          + " (it does for the quick start and kuhn-methods with their defaults and seed 1; training it takes about 3"
-          + " minutes).")
+          + " (it does for the quick start and the method comparisons on Goalkeeper and Kuhn Poker with their defaults"
+          + " and seed 1; training it takes about 3 minutes).")
   boolean noShippedWarmStart;
 
   @Option(names = "--threads", paramLabel = "T", defaultValue = "1",

@@ -677,6 +677,39 @@ public final class GameRecipe {
   }
 
   /**
+   * The training config of a training preset in this recipe: {@link #trainingConfig(MethodPreset)} of the preset's
+   * method, and for {@code mage-reference} also the keys in which that preset differs from {@code mage} (the
+   * environment's attempt discount and invalid-action penalty, per-attempt episode scores, global anchors, learning
+   * rate 1e-6, KL weight 0.1, no anchor check). Its context stays the config's: the recipe's prompts show the earlier
+   * attempts' moves and outcomes, since a model of this size writes no useful reflection.
+   *
+   * @param preset a training preset
+   * @return its config
+   * @throws IllegalArgumentException when the preset does not train
+   */
+  public TrainingConfig trainingConfig(TrainingPreset preset) {
+    if (!preset.trains()) {
+      throw new IllegalArgumentException("preset '" + preset.id() + "' trains nothing");
+    }
+    TrainingConfig c = trainingConfig(preset.method());
+    if (preset != TrainingPreset.MAGE_REFERENCE) {
+      return c;
+    }
+    TrainingConfig r = preset.config(provider);
+    return c.toBuilder()
+        .set("preset", r.preset())
+        .set("credit.gamma_traj", r.credit().gammaTraj())
+        .set("credit.invalid_penalty", r.credit().invalidPenalty())
+        .set("credit.episode_score", r.credit().episodeScore())
+        .set("advantages.anchor_scope", r.advantages().anchorScope())
+        .set("adamw.learning_rate", r.adamw().learningRate())
+        .set("loss.kl_coefficient", r.loss().klCoefficient())
+        .set("checks.max_anchor_drop", r.checks().maxAnchorDrop())
+        .set("checks.anchor_policy", r.checks().anchorPolicy())
+        .build();
+  }
+
+  /**
    * Trains the policy (in place) as the config describes ({@link MageTrainer#create}).
    *
    * @param config the training config

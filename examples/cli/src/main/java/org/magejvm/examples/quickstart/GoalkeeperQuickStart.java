@@ -96,13 +96,17 @@ public final class GoalkeeperQuickStart {
    * @param config a training config on Goalkeeper
    * @return its number of spots (the environment option, else the default)
    */
-  static int spots(TrainingConfig config) {
+  public static int spots(TrainingConfig config) {
     return Integer.parseInt(config.environment().options().getOrDefault(GoalkeeperProvider.SPOTS_OPTION,
         Integer.toString(GoalkeeperProvider.DEFAULT_SPOTS)).strip());
   }
 
-  /** A ceiling as metrics named like an evaluation's. */
-  static Map<String, Number> rates(AttemptCeiling c) {
+  /**
+   * @param c a ceiling
+   * @return its rates named like an evaluation's metrics: {@code success_rate[k]}, then {@code
+   *     per_attempt_success[k]} (NaN for an attempt the ceiling's keeper never reaches)
+   */
+  public static Map<String, Number> rates(AttemptCeiling c) {
     Map<String, Number> m = new LinkedHashMap<>();
     for (int k = 0; k < c.attempts(); k++) {
       m.put("success_rate[" + k + "]", c.passAt().get(k));

@@ -244,6 +244,36 @@ class GameRecipeTest {
   }
 
   @Test
+  void theReferencePresetTrainsWithItsOwnSettingsButTheRecipesPromptsAndBudget(@TempDir Path dir) {
+    var out = new PrintWriter(Writer.nullWriter());
+    for (GameRecipe.Game game : List.of(GameRecipe.KUHN, GameRecipe.GOALKEEPER)) {
+      var provider = REGISTRY.require(game.environment());
+      TrainingConfig base = GameRecipe.quickStartConfig(provider, 3).with("iterations", 2);
+      GameRecipe r = new GameRecipe(REGISTRY, game, GameRecipe.Settings.builder(dir, base).build(), out);
+      assertThat(r.trainingConfig(TrainingPreset.MAGE)).isEqualTo(base);
+      TrainingConfig reference = r.trainingConfig(TrainingPreset.MAGE_REFERENCE);
+      // the algorithm is the preset's, apart from the prompts' context
+      com.google.gson.JsonObject got = reference.algorithmJson();
+      com.google.gson.JsonObject want = TrainingPreset.MAGE_REFERENCE.config(provider).algorithmJson();
+      got.getAsJsonObject("rollout").remove("context_mode");
+      want.getAsJsonObject("rollout").remove("context_mode");
+      assertThat(got).as(game.environment()).isEqualTo(want);
+      assertThat(reference.preset()).isEqualTo("mage-reference");
+      assertThat(reference.rollout().contextMode()).isEqualTo(base.rollout().contextMode());
+      assertThat(reference.rollout().tasks()).isEqualTo(base.rollout().tasks());
+      assertThat(reference.iterations()).isEqualTo(2);
+      assertThat(reference.sampling()).isEqualTo(base.sampling());
+      TrainingConfig grpo = r.trainingConfig(TrainingPreset.GRPO);
+      assertThat(grpo.advantages().estimator()).isEqualTo("grpo");
+      assertThat(grpo.rollout().groupSize() * grpo.rollout().episodes())
+          .isEqualTo(base.rollout().groupSize() * base.rollout().episodes());
+      assertThat(grpo.adamw()).isEqualTo(base.adamw());
+    }
+    assertThatThrownBy(() -> recipe(dir, 0.5).trainingConfig(TrainingPreset.REACT))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("react");
+  }
+
+  @Test
   void theOptimumRowPlaysTheOptimumOfTheDiscountTrainedWith(@TempDir Path dir) {
     var out = new PrintWriter(Writer.nullWriter());
     GameRecipe reference = new GameRecipe(REGISTRY, small(dir).optEvalMetaEpisodes(24).build(), out);

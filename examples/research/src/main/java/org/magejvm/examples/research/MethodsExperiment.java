@@ -1,43 +1,86 @@
 package org.magejvm.examples.research;
 
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.magejvm.api.ContextMode;
+import org.magejvm.api.util.AtomicFiles;
 import org.magejvm.examples.quickstart.GameRecipe;
+import org.magejvm.examples.quickstart.GoalkeeperQuickStart;
 import org.magejvm.examples.quickstart.KuhnQuickStart;
-import org.magejvm.impl.eval.MethodPreset;
+import org.magejvm.impl.env.keeper.GoalkeeperCeilings;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
+import org.magejvm.impl.rollout.Seeds;
 import org.magejvm.impl.train.MetricsFileListener;
 import org.magejvm.impl.train.TrainingCharts;
+import org.magejvm.impl.train.TrainingConfig;
+import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.spi.EnvironmentRegistry;
 
 /**
- * The method comparison at small scale (the paper's Table 1 in miniature), on Kuhn Poker or Tic-Tac-Toe: from one
- * warm start, train {@code mage}, {@code lamer} and {@code gigpo} (single episode, group 24: the same number of
- * episodes per iteration as 8 meta-episodes of 3) with several training seeds each, and evaluate them and the
- * untrained warm start on the same evaluation seeds: success_rate[0] and [2] (and for Tic-Tac-Toe draw_rate[0] and
- * [2]) and score[0] and [2] against the pool (averaged over its evaluation sets) and against the held-out opponent,
- * one table per metric. For Kuhn Poker it also plays the exact optimum of the objective trained ({@link
- * KuhnQuickStart#optimum}) on the same sets.
+ * The method comparison at small scale (the paper's Table 1 in miniature), on Goalkeeper, Kuhn Poker or Tic-Tac-Toe:
+ * from one warm start, train each method ({@code mage}, {@code mage-reference}, {@code lamer}, and the single-episode
+ * {@code gigpo} and {@code grpo} with group 24: the same number of attempts per iteration as 8 meta-episodes of 3)
+ * with several training seeds each, and evaluate them and the untrained warm start on the same evaluation seeds.
+ * Every method trains from the settings' config with only its method-defining keys swapped in ({@link
+ * GameRecipe#trainingConfig(TrainingPreset)}).
+ *
+ * <p>Games with opponents report success_rate[0] and [2] (and for Tic-Tac-Toe draw_rate[0] and [2]) and score[0] and
+ * [2] against the pool (averaged over its evaluation sets) and against the held-out opponent, one table per metric;
+ * for Kuhn Poker it also plays the exact optimum of the objective trained ({@link KuhnQuickStart#optimum}) on the
+ * same sets. A game without opponents (Goalkeeper) reports its one set's Pass@k ({@code success_rate[k]}) and
+ * per-attempt rate ({@code per_attempt_success[k]}) for every attempt, each beside the same model evaluated without
+ * its earlier attempts in the prompt ({@value #NO_HISTORY}{@code success_rate[k]}, the history ablation), and the
+ * exact history-blind and adaptive ceilings ({@link GoalkeeperCeilings}) as rows.
  *
  * <p>Rows: {@code react} is the warm start with no memory of earlier attempts; {@code warm+history} is the warm start
  * with the earlier attempts' moves and outcomes in its prompt (the stand-in for {@code reflexion}: a model this size
- * writes no useful reflection); single-episode methods are evaluated without cross-episode context (as the reference
- * evaluates its GiGPO baseline), the multi-episode ones with history.
+ * writes no useful reflection); single-episode methods are evaluated with the same number of attempts but without
+ * cross-episode context (as the reference evaluates its GiGPO baseline), the multi-episode ones with history.
+ *
+ * <p>Each (method, seed) run writes its summary, with the config and evaluation settings it was made with, to
+ * {@value #SUMMARY_FILE} in its run directory; a later run with the same work directory and settings reuses it
+ * instead of training again, and refuses one made with other settings.
  */
 public final class MethodsExperiment {
 
-  /** The methods trained. */
-  public static final List<MethodPreset> METHODS = List.of(MethodPreset.MAGE, MethodPreset.LAMER, MethodPreset.GIGPO);
+  /** The methods trained on a game with opponents unless told otherwise. */
+  public static final List<TrainingPreset> METHODS =
+      List.of(TrainingPreset.MAGE, TrainingPreset.LAMER, TrainingPreset.GIGPO);
+  /** The methods trained on a game without opponents (Goalkeeper) unless told otherwise. */
+  public static final List<TrainingPreset> ALL_METHODS = List.of(TrainingPreset.MAGE, TrainingPreset.MAGE_REFERENCE,
+      TrainingPreset.LAMER, TrainingPreset.GIGPO, TrainingPreset.GRPO);
+  /** The file in a run directory that holds the run's summary and the settings it was made with. */
+  public static final String SUMMARY_FILE = "summary.json";
+  /** The prefix of the history ablation's columns (a game without opponents). */
+  public static final String NO_HISTORY = "no_history/";
+  /** The version of {@value #SUMMARY_FILE}'s layout. */
+  static final int SUMMARY_FORMAT = 1;
+
+  private static final String CEILING_BLIND = "ceiling-blind";
+  private static final String CEILING_ADAPTIVE = "ceiling-adaptive";
+  private static final Set<String> EXACT_ROWS = Set.of(CEILING_BLIND, CEILING_ADAPTIVE);
+  private static final Gson GSON = new GsonBuilder().setPrettyPrinting().serializeNulls().create();
 
   private final EnvironmentRegistry registry;
   private final GameRecipe.Game game;
   private final PrintWriter out;
+  private final int attempts;
 
   /**
    * @param registry where the game's environment is found
@@ -48,111 +91,275 @@ public final class MethodsExperiment {
     this.registry = registry;
     this.game = game;
     this.out = out;
+    // the evaluation plays the environment's attempts per meta-episode (GameRecipe.evaluate)
+    this.attempts = registry.require(game.environment()).defaults().episodes();
   }
 
   /**
-   * Runs the comparison.
+   * Runs the comparison of the default methods ({@link #METHODS}, or {@link #ALL_METHODS} for a game without
+   * opponents).
    *
    * @param settings the recipe settings (its seed is the warm start's and the evaluation's)
    * @param trainingSeeds the training seeds per method
-   * @return per row ({@code react}, {@code warm+history}, then each method), the list of per-seed summaries
-   *     ({@link #columns()})
+   * @return per row ({@code react}, {@code warm+history}, then each method, then for a game without opponents the
+   *     two ceilings), the list of per-seed summaries ({@link #columns()})
    */
   public Map<String, List<Map<String, Double>>> run(GameRecipe.Settings settings, List<Long> trainingSeeds) {
-    return run(settings, trainingSeeds, METHODS);
+    return run(settings, trainingSeeds, game.hasOpponents() ? METHODS : ALL_METHODS);
   }
 
   /**
-   * Runs the comparison for some of the methods (runs are deterministic, so a long comparison can be split over
-   * several invocations that share the work directory's warm start).
+   * Runs the comparison for some of the methods. Runs whose summary is in the work directory, made with the same
+   * settings, are reused, so a long comparison can be split over several invocations.
    *
    * @param settings the recipe settings (its seed is the warm start's and the evaluation's)
    * @param trainingSeeds the training seeds per method
-   * @param methods the methods to train
-   * @return per row ({@code react}, {@code warm+history}, then each method), the list of per-seed summaries
-   *     ({@link #columns()})
+   * @param methods the methods to train (training presets)
+   * @return per row ({@code react}, {@code warm+history}, then each method, then for a game without opponents the
+   *     two ceilings), the list of per-seed summaries ({@link #columns()})
+   * @throws IllegalStateException when a run's summary was made with other settings
+   * @throws IllegalArgumentException when a method does not train
    */
   public Map<String, List<Map<String, Double>>> run(GameRecipe.Settings settings, List<Long> trainingSeeds,
-      List<MethodPreset> methods) {
+      List<TrainingPreset> methods) {
+    for (TrainingPreset method : methods) {
+      if (!method.trains()) {
+        throw new IllegalArgumentException("method '" + method.id() + "' trains nothing");
+      }
+    }
     GameRecipe base = new GameRecipe(registry, game, settings, out);
     Path warm = base.warmStart();
     Map<String, List<Map<String, Double>>> rows = new LinkedHashMap<>();
     try (DjlLanguagePolicy policy = base.load(warm)) {
-      rows.put("react", List.of(summary(base.evaluate(policy, ContextMode.NONE))));
-      rows.put("warm+history", List.of(summary(base.evaluate(policy, ContextMode.HISTORY_ONLY))));
-    }
-    out.printf(Locale.ROOT, "%s (%s) on the same sets:", game.referencePolicy(), game.referenceLabel());
-    printLine(summary(base.ceilings()));
-    if (game.equals(GameRecipe.KUHN)) {
-      out.printf(Locale.ROOT, "optimum of the objective (attempt discount %s) on the same sets:", base.trajGamma());
-      printLine(summary(KuhnQuickStart.optimum(base)));
-    }
-    for (MethodPreset method : methods) {
-      List<Map<String, Double>> perSeed = new ArrayList<>();
-      for (long seed : trainingSeeds) {
-        out.printf(Locale.ROOT, "%s, training seed %d%n", method.id(), seed);
-        out.flush();
-        // training seeds change the rollouts; the warm start and the evaluation sets stay those of settings.seed()
-        Path runDir = settings.workDir().resolve(method.id() + game.cacheSuffix() + "-seed" + seed);
-        try (DjlLanguagePolicy policy = base.load(warm);
-            MetricsFileListener metrics = new MetricsFileListener(runDir)) {
-          base.train(base.trainingConfig(method).with("seed",
-              org.magejvm.impl.rollout.Seeds.derive(seed, GameRecipe.TRAINING_SEED_STREAM, 0)), policy,
-              List.of(metrics));
-          ContextMode context = method.multiEpisode() ? settings.training().rollout().contextMode()
-              : ContextMode.NONE;
-          Map<String, Double> summary = summary(base.evaluate(policy, context));
-          out.printf(Locale.ROOT, "  %s seed %d:", method.id(), seed);
-          printLine(summary);
-          perSeed.add(summary);
-        }
+      Map<String, Double> react = summary(base.evaluate(policy, ContextMode.NONE));
+      Map<String, Double> history = summary(base.evaluate(policy, ContextMode.HISTORY_ONLY));
+      if (!game.hasOpponents()) {
+        react.putAll(ablation(react));
+        history.putAll(ablation(react));
       }
-      rows.put(method.id(), perSeed);
+      rows.put("react", List.of(react));
+      rows.put("warm+history", List.of(history));
     }
+    Map<String, List<Map<String, Double>>> ceilings = new LinkedHashMap<>();
+    if (game.hasOpponents()) {
+      out.printf(Locale.ROOT, "%s (%s) on the same sets:", game.referencePolicy(), game.referenceLabel());
+      printLine(summary(base.ceilings()));
+      if (game.equals(GameRecipe.KUHN)) {
+        out.printf(Locale.ROOT, "optimum of the objective (attempt discount %s) on the same sets:", base.trajGamma());
+        printLine(summary(KuhnQuickStart.optimum(base)));
+      }
+    } else {
+      int spots = GoalkeeperQuickStart.spots(settings.training());
+      Map<String, Number> blind = GoalkeeperQuickStart.rates(GoalkeeperCeilings.historyBlind(spots, attempts));
+      Map<String, Number> adaptive = GoalkeeperQuickStart.rates(GoalkeeperCeilings.adaptive(spots, attempts));
+      ceilings.put(CEILING_BLIND, List.of(ceiling(blind, blind)));
+      ceilings.put(CEILING_ADAPTIVE, List.of(ceiling(adaptive, blind)));
+      out.printf(Locale.ROOT, "Exact ceilings with %d spots and %d attempts: best history-blind keeper", spots,
+          attempts);
+      printLine(ceilings.get(CEILING_BLIND).get(0));
+      out.print("  best adaptive keeper");
+      printLine(ceilings.get(CEILING_ADAPTIVE).get(0));
+    }
+    for (TrainingPreset method : methods) {
+      rows.put(method.id(), train(base, method, trainingSeeds));
+    }
+    rows.putAll(ceilings);
     print(rows);
     chart(rows, settings.workDir());
     return rows;
   }
 
-  /** Prints a summary's values after what the line has so far, and ends the line. */
+  /** Trains (or reuses) and evaluates one method with every training seed. */
+  private List<Map<String, Double>> train(GameRecipe base, TrainingPreset method, List<Long> trainingSeeds) {
+    GameRecipe.Settings settings = base.settings();
+    TrainingConfig config = base.trainingConfig(method);
+    TrainingConfig.RolloutSettings r = config.rollout();
+    long metaEpisodes = (long) config.iterations() * r.tasks() * r.groupSize();
+    out.printf(Locale.ROOT, "%s: %d iterations x %d task groups x %d meta-episodes of %d attempt(s): %d meta-episodes,"
+        + " at most %d attempts per training seed%s%n", method.id(), config.iterations(), r.tasks(), r.groupSize(),
+        r.episodes(), metaEpisodes, metaEpisodes * r.episodes(),
+        r.earlyStop() && r.episodes() > 1 ? " (a meta-episode ends at its first success)" : "");
+    out.flush();
+    boolean multiEpisode = method.method().multiEpisode();
+    ContextMode context = multiEpisode ? settings.training().rollout().contextMode() : ContextMode.NONE;
+    List<Map<String, Double>> perSeed = new ArrayList<>();
+    for (long seed : trainingSeeds) {
+      // training seeds change the rollouts; the warm start and the evaluation sets stay those of settings.seed()
+      TrainingConfig seeded = config.with("seed", Seeds.derive(seed, GameRecipe.TRAINING_SEED_STREAM, 0));
+      Path runDir = settings.workDir().resolve(method.id() + game.cacheSuffix() + "-seed" + seed);
+      JsonObject key = runKey(base, seeded, context);
+      Map<String, Double> summary = reuse(runDir.resolve(SUMMARY_FILE), key);
+      if (summary != null) {
+        out.printf(Locale.ROOT, "  %s seed %d: reused %s:", method.id(), seed, runDir.resolve(SUMMARY_FILE));
+      } else {
+        out.printf(Locale.ROOT, "%s, training seed %d%n", method.id(), seed);
+        out.flush();
+        try (DjlLanguagePolicy policy = base.load(base.warmStartDir());
+            MetricsFileListener metrics = new MetricsFileListener(runDir)) {
+          base.train(seeded, policy, List.of(metrics));
+          summary = summary(base.evaluate(policy, context));
+          if (!game.hasOpponents()) {
+            // the history ablation: the same model without its earlier attempts (for single-episode methods, which
+            // are evaluated so, the same evaluation)
+            summary.putAll(ablation(multiEpisode ? summary(base.evaluate(policy, ContextMode.NONE)) : summary));
+          }
+        }
+        writeSummary(runDir.resolve(SUMMARY_FILE), key, summary);
+        out.printf(Locale.ROOT, "  %s seed %d:", method.id(), seed);
+      }
+      printLine(summary);
+      perSeed.add(summary);
+    }
+    return perSeed;
+  }
+
+  /**
+   * What a run's summary depends on: its training config (with its seed) and the evaluation's settings (the warm
+   * start, the sets and their seeds, sizes, sampling and context).
+   */
+  private JsonObject runKey(GameRecipe base, TrainingConfig config, ContextMode context) {
+    GameRecipe.Settings s = base.settings();
+    JsonObject eval = new JsonObject();
+    eval.addProperty("warm_start", base.warmStartKey().strip());
+    eval.addProperty("seed", s.seed());
+    eval.addProperty("meta_episodes", s.evalMetaEpisodes());
+    eval.addProperty("attempts", attempts);
+    eval.addProperty("sampling", s.evaluationSampling().toString());
+    eval.addProperty("context_mode", context.name());
+    eval.addProperty("history_ablation", !game.hasOpponents());
+    JsonElement sets = GSON.toJsonTree(game.evaluationSets());
+    eval.add("sets", sets);
+    JsonObject key = new JsonObject();
+    key.addProperty("format", SUMMARY_FORMAT);
+    key.add("config", config.toJsonObject());
+    key.add("evaluation", eval);
+    // as read back from the file, so that equal settings compare equal
+    return JsonParser.parseString(GSON.toJson(key)).getAsJsonObject();
+  }
+
+  /**
+   * @return the summary stored in the file when it was made with the same settings, null when there is no file
+   * @throws IllegalStateException naming the first setting that differs, or when the file cannot be read
+   */
+  private Map<String, Double> reuse(Path file, JsonObject key) {
+    if (!Files.exists(file)) {
+      return null;
+    }
+    JsonObject stored;
+    try {
+      stored = JsonParser.parseString(Files.readString(file, StandardCharsets.UTF_8)).getAsJsonObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+    } catch (JsonParseException | IllegalStateException e) {
+      throw new IllegalStateException(file + " is not a run summary (" + e.getMessage() + "); delete it to train"
+          + " the run again", e);
+    }
+    JsonElement storedKey = stored.get("settings");
+    if (!key.equals(storedKey)) {
+      throw new IllegalStateException("the run summary " + file + " was made with other settings ("
+          + difference("", storedKey, key) + "); use another --work-dir, the settings it was made with, or delete "
+          + file.getParent() + " to train the run again");
+    }
+    Map<String, Double> summary = new LinkedHashMap<>();
+    JsonObject values = stored.getAsJsonObject("summary");
+    for (String column : columns()) {
+      JsonElement v = values == null ? null : values.get(column);
+      summary.put(column, v == null || v.isJsonNull() ? Double.NaN : v.getAsDouble());
+    }
+    return summary;
+  }
+
+  /** The first difference between two JSON trees, as {@code key: stored -> wanted}. */
+  static String difference(String path, JsonElement stored, JsonElement wanted) {
+    if (stored != null && wanted != null && stored.isJsonObject() && wanted.isJsonObject()) {
+      JsonObject a = stored.getAsJsonObject();
+      JsonObject b = wanted.getAsJsonObject();
+      Set<String> keys = new java.util.TreeSet<>(a.keySet());
+      keys.addAll(b.keySet());
+      for (String k : keys) {
+        if (!java.util.Objects.equals(a.get(k), b.get(k))) {
+          return difference(path.isEmpty() ? k : path + "." + k, a.get(k), b.get(k));
+        }
+      }
+    }
+    return (path.isEmpty() ? "settings" : path) + ": " + stored + " there, " + wanted + " now";
+  }
+
+  /** Writes a run's summary with the settings it was made with (NaN rates are left out). */
+  private static void writeSummary(Path file, JsonObject key, Map<String, Double> summary) {
+    JsonObject values = new JsonObject();
+    summary.forEach((k, v) -> {
+      if (Double.isFinite(v)) {
+        values.addProperty(k, v);
+      }
+    });
+    JsonObject root = new JsonObject();
+    root.add("settings", key);
+    root.add("summary", values);
+    try {
+      Files.createDirectories(file.toAbsolutePath().getParent());
+      AtomicFiles.writeString(file, GSON.toJson(root) + "\n");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Prints a summary's values after what the line has so far ("-" for NaN), and ends the line. */
   private void printLine(Map<String, Double> summary) {
     for (String key : columns()) {
-      out.printf(Locale.ROOT, " %s %.3f", key, summary.get(key));
+      double v = summary.get(key);
+      out.printf(Locale.ROOT, Double.isNaN(v) ? " %s -" : " %s %.3f", key, v);
     }
     out.println();
     out.flush();
   }
 
   /**
-   * Writes {@code methods.png} and {@code methods.svg}: pool sr[0] and sr[2] and the held-out sr[2] (draw rate for
-   * games with draws) per row, seed spread as error bars.
+   * Writes {@code methods.png} and {@code methods.svg} ({@code methods-SUFFIX} for other games than Kuhn Poker), seed
+   * spread as error bars: for a game with opponents pool sr[0] and sr[2] and the held-out sr[2] (draw rate for games
+   * with draws) per row; without opponents Pass@N, the per-attempt rate of attempt 1 and Pass@N without history.
    */
   private void chart(Map<String, List<Map<String, Double>>> rows, Path dir) {
     List<String> categories = new ArrayList<>(rows.keySet());
     Map<String, double[]> means = new LinkedHashMap<>();
     Map<String, double[]> spreads = new LinkedHashMap<>();
-    String heldOutKey = game.heldOut() + (game.draws() ? "/draw_rate[2]" : "/success_rate[2]");
-    for (String key : List.of("pool/success_rate[0]", "pool/success_rate[2]", heldOutKey)) {
+    Map<String, String> series = new LinkedHashMap<>();
+    if (game.hasOpponents()) {
+      String heldOutKey = game.heldOut() + (game.draws() ? "/draw_rate[2]" : "/success_rate[2]");
+      for (String key : List.of("pool/success_rate[0]", "pool/success_rate[2]", heldOutKey)) {
+        series.put(key, key);
+      }
+    } else {
+      int last = attempts - 1;
+      series.put("Pass@" + attempts, "success_rate[" + last + "]");
+      series.put("attempt 1 (per-attempt rate)", "per_attempt_success[1]");
+      series.put("Pass@" + attempts + " without history", NO_HISTORY + "success_rate[" + last + "]");
+    }
+    for (Map.Entry<String, String> s : series.entrySet()) {
       double[] m = new double[categories.size()];
       double[] sd = new double[categories.size()];
       for (int i = 0; i < categories.size(); i++) {
-        double[] v = rows.get(categories.get(i)).stream().mapToDouble(r -> r.get(key)).toArray();
+        double[] v = finite(rows.get(categories.get(i)).stream().mapToDouble(r -> r.get(s.getValue())).toArray());
         double[] stats = meanAndSd(v);
-        m[i] = stats[0];
+        // a rate no meta-episode reached is drawn as 0
+        m[i] = v.length == 0 ? 0 : stats[0];
         sd[i] = v.length > 1 ? stats[1] : 0;
       }
-      means.put(key, m);
-      spreads.put(key, sd);
+      means.put(s.getKey(), m);
+      spreads.put(s.getKey(), sd);
     }
-    List<Path> files = TrainingCharts.writeComparison(dir, "methods" + game.cacheSuffix(), game.environment() + ": rates by method",
+    String title = game.hasOpponents() ? game.environment() + ": rates by method"
+        : game.environment() + ": Pass@k and per-attempt rate by method";
+    List<Path> files = TrainingCharts.writeComparison(dir, "methods" + game.cacheSuffix(), title,
         "rate (mean over training seeds, bars: sample sd)", categories, means, spreads);
     out.println("Chart: " + files.get(0));
     out.flush();
   }
 
   /**
-   * @return the summary's keys: pool and held-out success_rate[0] and [2], then (games with draws) the same
-   *     draw_rate columns, then the same score columns
+   * @return the summary's keys: with opponents, pool and held-out success_rate[0] and [2], then (games with draws)
+   *     the same draw_rate columns, then the same score columns; without opponents, success_rate[k] for every attempt
+   *     and the same {@value #NO_HISTORY} columns, then the same per_attempt_success columns
    */
   List<String> columns() {
     List<String> keys = new ArrayList<>();
@@ -162,9 +369,17 @@ public final class MethodsExperiment {
     return keys;
   }
 
-  /** The pool and held-out columns of one metric, [0] and [2]. */
+  /** One metric's columns: pool and held-out [0] and [2]; without opponents every attempt, then without history. */
   private List<String> columns(String metric) {
     List<String> keys = new ArrayList<>();
+    if (!game.hasOpponents()) {
+      for (String prefix : List.of("", NO_HISTORY)) {
+        for (int k = 0; k < attempts; k++) {
+          keys.add(prefix + metric + "[" + k + "]");
+        }
+      }
+      return keys;
+    }
     for (String set : List.of("pool", game.heldOut())) {
       for (int k : new int[] {0, 2}) {
         keys.add(set + "/" + metric + "[" + k + "]");
@@ -173,9 +388,23 @@ public final class MethodsExperiment {
     return keys;
   }
 
-  /** Pool averages (over the pool's evaluation sets) and the held-out set's rates, keyed as {@link #columns()}. */
+  /**
+   * Pool averages (over the pool's evaluation sets) and the held-out set's rates, keyed as {@link #columns()};
+   * without opponents the one set's rates (NaN for an attempt no meta-episode reached) and no {@value #NO_HISTORY}
+   * columns.
+   */
   Map<String, Double> summary(Map<String, Map<String, Number>> sets) {
     Map<String, Double> s = new LinkedHashMap<>();
+    if (!game.hasOpponents()) {
+      Map<String, Number> all = sets.get(GameRecipe.ALL_SET);
+      for (String key : columns()) {
+        if (!key.startsWith(NO_HISTORY)) {
+          Number v = all.get(key);
+          s.put(key, v == null ? Double.NaN : v.doubleValue());
+        }
+      }
+      return s;
+    }
     for (String key : columns()) {
       String set = key.substring(0, key.indexOf('/'));
       String metric = key.substring(key.indexOf('/') + 1);
@@ -188,40 +417,95 @@ public final class MethodsExperiment {
     return s;
   }
 
-  /** The metrics of the summary, each with its own table: success_rate, draw_rate (games with draws), score. */
+  /** A summary's rates as the {@value #NO_HISTORY} columns. */
+  private static Map<String, Double> ablation(Map<String, Double> noHistory) {
+    Map<String, Double> s = new LinkedHashMap<>();
+    noHistory.forEach((k, v) -> {
+      if (!k.startsWith(NO_HISTORY)) {
+        s.put(NO_HISTORY + k, v);
+      }
+    });
+    return s;
+  }
+
+  /**
+   * An exact ceiling's rates as a summary; its {@value #NO_HISTORY} columns hold the history-blind ceiling's rates (a
+   * keeper that does not see its earlier attempts is a history-blind one, so they bound every no-history column).
+   */
+  private Map<String, Double> ceiling(Map<String, Number> rates, Map<String, Number> blind) {
+    Map<String, Double> s = summary(Map.of(GameRecipe.ALL_SET, rates));
+    s.putAll(ablation(summary(Map.of(GameRecipe.ALL_SET, blind))));
+    return s;
+  }
+
+  /**
+   * The metrics of the summary, each with its own table: success_rate, draw_rate (games with draws), score; without
+   * opponents success_rate and per_attempt_success.
+   */
   private List<String> metrics() {
+    if (!game.hasOpponents()) {
+      return List.of("success_rate", "per_attempt_success");
+    }
     return game.draws() ? List.of("success_rate", "draw_rate", "score") : List.of("success_rate", "score");
   }
 
   private void print(Map<String, List<Map<String, Double>>> rows) {
+    int nameWidth = 14;
+    for (String name : rows.keySet()) {
+      nameWidth = Math.max(nameWidth, name.length());
+    }
     for (String metric : metrics()) {
       List<String> keys = columns(metric);
-      out.println();
-      StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-14s %5s", "method", "seeds"));
+      int width = 28;
       for (String key : keys) {
-        header.append(String.format(Locale.ROOT, " %28s", key));
+        width = Math.max(width, key.length());
+      }
+      out.println();
+      StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-" + nameWidth + "s %5s", "method",
+          "seeds"));
+      for (String key : keys) {
+        header.append(String.format(Locale.ROOT, " %" + width + "s", key));
       }
       out.println(header);
       for (Map.Entry<String, List<Map<String, Double>>> row : rows.entrySet()) {
-        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-14s %5d", row.getKey(),
-            row.getValue().size()));
+        String seeds = EXACT_ROWS.contains(row.getKey()) ? "-" : Integer.toString(row.getValue().size());
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-" + nameWidth + "s %5s", row.getKey(),
+            seeds));
         for (String key : keys) {
           double[] v = row.getValue().stream().mapToDouble(m -> m.get(key)).toArray();
-          sb.append(String.format(Locale.ROOT, " %28s", meanSpread(v)));
+          sb.append(String.format(Locale.ROOT, " %" + width + "s", meanSpread(v)));
         }
         out.println(sb);
       }
     }
-    out.println("(mean +- sample standard deviation over training seeds; min..max in brackets; score in chips per"
-        + " hand for Kuhn Poker, the best of the attempts so far)");
+    if (game.hasOpponents()) {
+      out.println("(mean +- sample standard deviation over training seeds; min..max in brackets; score in chips per"
+          + " hand for Kuhn Poker, the best of the attempts so far)");
+    } else {
+      out.println("(mean +- sample standard deviation over training seeds; min..max in brackets. success_rate[k]:"
+          + " Pass@(k+1), saved by attempt k; per_attempt_success[k]: saves among the meta-episodes that reached"
+          + " attempt k, - where none did; " + NO_HISTORY + ": the same model with no earlier attempt in its prompts,"
+          + " which single-episode methods and react are evaluated with anyway. ceiling-blind: the best keeper that"
+          + " ignores its earlier attempts (it may know the attempt number: an upper bound for every no-history"
+          + " column, which both ceiling rows show); ceiling-adaptive: the best one that reads them; both exact.)");
+    }
     out.flush();
   }
 
+  /** The values that are not NaN. */
+  private static double[] finite(double[] v) {
+    return java.util.Arrays.stream(v).filter(x -> !Double.isNaN(x)).toArray();
+  }
+
   /**
-   * @param v values
-   * @return "mean +- sd [min..max]" (sd omitted for one value)
+   * @param v values (NaN for a rate no meta-episode reached; left out)
+   * @return "mean +- sd [min..max]" (sd omitted for one value; "-" when every value is NaN)
    */
   static String meanSpread(double[] v) {
+    v = finite(v);
+    if (v.length == 0) {
+      return "-";
+    }
     double[] stats = meanAndSd(v);
     if (v.length == 1) {
       return String.format(Locale.ROOT, "%.3f", stats[0]);

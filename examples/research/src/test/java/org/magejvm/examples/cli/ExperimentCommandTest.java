@@ -2,7 +2,10 @@ package org.magejvm.examples.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,5 +30,94 @@ class ExperimentCommandTest {
     assertThat(headers.get(1)).contains("pool/score[0]").contains("cfr/score[2]").doesNotContain("success_rate");
     assertThat(java.util.Arrays.stream(lines).filter(l -> l.startsWith("gigpo ")).count()).isEqualTo(2);
     assertThat(dir.resolve("methods.png")).exists();
+  }
+
+  @Test
+  void theGoalkeeperComparisonPrintsTheCeilingsAndReusesFinishedRunsWithTheSameSettingsOnly(@TempDir Path dir)
+      throws Exception {
+    List<String> args = List.of("experiment", "methods", "--work-dir", dir.toString(), "--iterations", "1", "--tasks",
+        "1", "--eval-meta-episodes", "2", "--seeds", "1", "--methods", "mage,gigpo");
+    CliRun run = CliRun.of(args.toArray(String[]::new));
+    assertThat(run.code()).as(run.err()).isZero();
+    // the same number of attempts per iteration for both methods, said before each trains
+    assertThat(run.out())
+        .contains("mage: 1 iterations x 1 task groups x 8 meta-episodes of 3 attempt(s): 8 meta-episodes, at most 24"
+            + " attempts per training seed")
+        .contains("gigpo: 1 iterations x 1 task groups x 24 meta-episodes of 1 attempt(s): 24 meta-episodes, at most"
+            + " 24 attempts per training seed")
+        .contains("mage, training seed 1").contains("gigpo, training seed 1").doesNotContain("reused");
+    String[] lines = run.out().split("\n");
+    List<String> headers = Arrays.stream(lines).filter(l -> l.startsWith("method ")).toList();
+    assertThat(headers).hasSize(2);
+    assertThat(headers.get(0)).contains(" success_rate[0]").contains(" success_rate[2]")
+        .contains("no_history/success_rate[2]").doesNotContain("per_attempt");
+    assertThat(headers.get(1)).contains(" per_attempt_success[1]").contains("no_history/per_attempt_success[0]");
+    // the exact ceilings with 7 spots: Pass@k = k/7 without the history, 1/7 then 1 with it
+    List<String> blind = rows(lines, "ceiling-blind ");
+    assertThat(blind).hasSize(2);
+    assertThat(blind.get(0)).contains(" - ").contains("0.143").contains("0.286").contains("0.429");
+    assertThat(rows(lines, "ceiling-adaptive ").get(0)).contains("0.143").contains("1.000");
+    for (String row : List.of("react ", "warm+history ", "mage ", "gigpo ")) {
+      assertThat(rows(lines, row)).as(row).hasSize(2);
+    }
+    Path mageRun = dir.resolve("mage-goalkeeper-seed1");
+    assertThat(mageRun.resolve("summary.json")).exists();
+    assertThat(dir.resolve("gigpo-goalkeeper-seed1").resolve("summary.json")).exists();
+    assertThat(dir.resolve("methods-goalkeeper.png")).exists();
+    Path metrics = mageRun.resolve("metrics.jsonl");
+    byte[] metricsBytes = Files.readAllBytes(metrics);
+    var metricsTime = Files.getLastModifiedTime(metrics);
+
+    CliRun again = CliRun.of(args.toArray(String[]::new));
+    assertThat(again.code()).as(again.err()).isZero();
+    assertThat(again.out()).contains("  mage seed 1: reused ").contains("  gigpo seed 1: reused ")
+        .doesNotContain(", training seed");
+    assertThat(Files.readAllBytes(metrics)).isEqualTo(metricsBytes);
+    assertThat(Files.getLastModifiedTime(metrics)).isEqualTo(metricsTime);
+    String[] againLines = again.out().split("\n");
+    for (String row : List.of("mage ", "gigpo ")) {
+      assertThat(rows(againLines, row)).as(row).isEqualTo(rows(lines, row));
+    }
+
+    // other evaluation settings or another config: a clear refusal, nothing trained
+    List<String> moreEpisodes = new ArrayList<>(args);
+    moreEpisodes.set(moreEpisodes.indexOf("--eval-meta-episodes") + 1, "3");
+    CliRun evaluation = CliRun.of(moreEpisodes.toArray(String[]::new));
+    assertThat(evaluation.code()).isEqualTo(1);
+    assertThat(evaluation.err()).contains(mageRun.resolve("summary.json").toString())
+        .contains("evaluation.meta_episodes: 2 there, 3 now");
+    List<String> otherRate = new ArrayList<>(args);
+    otherRate.addAll(List.of("--set", "adamw.learning_rate=0.001"));
+    CliRun config = CliRun.of(otherRate.toArray(String[]::new));
+    assertThat(config.code()).isEqualTo(1);
+    assertThat(config.err()).contains("config.adamw.learning_rate").contains("other settings");
+    assertThat(config.out()).doesNotContain(", training seed");
+    assertThat(Files.readAllBytes(metrics)).isEqualTo(metricsBytes);
+  }
+
+  @Test
+  void theGoalkeeperComparisonStartsFromTheQuickStartsConfigAndNamesWhatItDoesNotPlay(@TempDir Path dir) {
+    CliRun experiment = CliRun.of("experiment", "methods", "--work-dir", dir.toString(), "--print-config");
+    CliRun quickStart = CliRun.of("quickstart", "--work-dir", dir.toString(), "--print-config");
+    assertThat(experiment.code()).as(experiment.err()).isZero();
+    assertThat(experiment.out()).isEqualTo(quickStart.out()).contains("\"mage-goalkeeper\"");
+    CliRun kuhn = CliRun.of("experiment", "methods", "--env", "mage-kuhn-poker", "--work-dir", dir.toString(),
+        "--print-config");
+    assertThat(kuhn.out()).isEqualTo(CliRun.of("experiment", "kuhn-methods", "--work-dir", dir.toString(),
+        "--print-config").out()).contains("\"iterations\": 40");
+    CliRun alias = CliRun.of("experiment", "kuhn-methods", "--env", "mage-goalkeeper", "--work-dir", dir.toString());
+    assertThat(alias.code()).isEqualTo(2);
+    assertThat(alias.err()).contains("methods --env mage-goalkeeper");
+    CliRun game = CliRun.of("experiment", "methods", "--env", "mage-sokoban", "--work-dir", dir.toString());
+    assertThat(game.code()).isEqualTo(2);
+    assertThat(game.err()).contains("mage-goalkeeper, mage-kuhn-poker, mage-tictactoe");
+    CliRun method = CliRun.of("experiment", "methods", "--methods", "mage,react", "--work-dir", dir.toString());
+    assertThat(method.code()).isEqualTo(2);
+    assertThat(method.err()).contains("'react' is not one of mage, mage-reference, lamer, gigpo, grpo");
+    assertThat(dir.resolve("warm-start-goalkeeper")).doesNotExist();
+  }
+
+  private static List<String> rows(String[] lines, String start) {
+    return Arrays.stream(lines).filter(l -> l.startsWith(start)).toList();
   }
 }

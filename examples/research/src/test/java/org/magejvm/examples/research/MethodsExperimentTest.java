@@ -21,4 +21,33 @@ class MethodsExperimentTest {
     assertThat(new MethodsExperiment(REGISTRY, GameRecipe.TIC_TAC_TOE, out).columns()).contains(
         "pool/draw_rate[0]", "mcts-1000/draw_rate[2]", "mcts-1000/success_rate[0]", "mcts-1000/score[2]").hasSize(12);
   }
+
+  @Test
+  void aGameWithoutOpponentsReportsEveryAttemptWithAndWithoutItsHistory() {
+    var out = new PrintWriter(Writer.nullWriter());
+    assertThat(new MethodsExperiment(REGISTRY, GameRecipe.GOALKEEPER, out).columns()).containsExactly(
+        "success_rate[0]", "success_rate[1]", "success_rate[2]",
+        "no_history/success_rate[0]", "no_history/success_rate[1]", "no_history/success_rate[2]",
+        "per_attempt_success[0]", "per_attempt_success[1]", "per_attempt_success[2]",
+        "no_history/per_attempt_success[0]", "no_history/per_attempt_success[1]",
+        "no_history/per_attempt_success[2]");
+  }
+
+  @Test
+  void ratesNoMetaEpisodeReachedAreLeftOutOfTheSpread() {
+    assertThat(MethodsExperiment.meanSpread(new double[] {0.5})).isEqualTo("0.500");
+    assertThat(MethodsExperiment.meanSpread(new double[] {0.25, Double.NaN, 0.75}))
+        .isEqualTo("0.500+-0.354 [0.25..0.75]");
+    assertThat(MethodsExperiment.meanSpread(new double[] {Double.NaN})).isEqualTo("-");
+  }
+
+  @Test
+  void aRefusedSummaryNamesTheFirstSettingThatDiffers() {
+    var stored = com.google.gson.JsonParser.parseString("{\"config\": {\"seed\": 1, \"adamw\": {\"lr\": 1}},"
+        + " \"evaluation\": {\"meta_episodes\": 2}}");
+    var wanted = com.google.gson.JsonParser.parseString("{\"config\": {\"seed\": 1, \"adamw\": {\"lr\": 2}},"
+        + " \"evaluation\": {\"meta_episodes\": 2}}");
+    assertThat(MethodsExperiment.difference("", stored, wanted)).isEqualTo("config.adamw.lr: 1 there, 2 now");
+    assertThat(MethodsExperiment.difference("", null, wanted)).startsWith("settings: null there, {");
+  }
 }
