@@ -52,7 +52,8 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
   boolean quick;
 
   @Option(names = "--iterations", paramLabel = "N",
-      description = "Training iterations (--set iterations=N; default: 120, quick: 5).")
+      description = "Training iterations (--set iterations=N; default: 200 on Goalkeeper, 120 on Kuhn Poker; quick:"
+          + " 5).")
   Integer iterations;
 
   @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
