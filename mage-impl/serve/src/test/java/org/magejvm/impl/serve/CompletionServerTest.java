@@ -276,7 +276,7 @@ class CompletionServerTest {
     String[][] chatCases = {
         {"{" + user + ",\"logprobs\":1}", "logprobs", "invalid_type"},
         {"{" + user + ",\"top_logprobs\":3}", "top_logprobs", "invalid_value"},
-        {"{" + user + ",\"logprobs\":true,\"top_logprobs\":3}", "top_logprobs", "unsupported"},
+        {"{" + user + ",\"logprobs\":true,\"top_logprobs\":-1}", "top_logprobs", "invalid_value"},
         {"{" + user + ",\"logprobs\":true,\"top_logprobs\":21}", "top_logprobs", "invalid_value"},
         {"{" + user + ",\"max_completion_tokens\":9000}", "max_completion_tokens", "invalid_value"},
         {"{" + user + ",\"temperature\":1e-300}", "temperature", "invalid_value"},
