@@ -565,7 +565,7 @@ public final class CompletionServer implements AutoCloseable {
     Prompt source;
     if (prompt.isJsonPrimitive() && prompt.getAsJsonPrimitive().isString()) {
       String text = prompt.getAsString();
-      source = () -> policy.tokenizer().encode(text);
+      source = () -> encode(text);
     } else if (prompt.isJsonArray()) {
       JsonArray a = prompt.getAsJsonArray();
       if (!a.isEmpty() && !(a.get(0).isJsonPrimitive() && a.get(0).getAsJsonPrimitive().isNumber())) {
@@ -591,6 +591,22 @@ public final class CompletionServer implements AutoCloseable {
       choices.add(completionChoice(d, d.text, 0, d.tokenIds.length, ask, true));
     }
     return json(200, envelope("cmpl-", "text_completion", choices, done));
+  }
+
+  /**
+   * Tokenizes a prompt text on the generation thread; a text whose length in characters alone proves it beyond the
+   * prompt limit is refused without being tokenized (a megabyte would take the generation thread seconds).
+   */
+  private int[] encode(String text) {
+    long least = policy.tokenizer().minTokens(text);
+    int limit = policy.promptLimit();
+    if (least > limit) {
+      String length = "at least " + least + " (" + text.length() + " characters)";
+      throw HttpError.badRequest("prompt", "context_length_exceeded", limit == contextLength
+          ? org.magejvm.impl.llm.model.Qwen3Config.promptTooLong(length, contextLength)
+          : "the prompt is " + length + " tokens, more than this server's prompt limit of " + limit + " tokens");
+    }
+    return policy.tokenizer().encode(text);
   }
 
   /** A {@code /v1/completions} choice, or a streamed chunk's choice, for the text and tokens {@code [from, to)}. */
@@ -660,7 +676,7 @@ public final class CompletionServer implements AutoCloseable {
     }
     Ask ask = commonFields(o, true);
     Map<String, Object> frozen = Map.copyOf(vars);
-    Job job = submit(() -> policy.tokenizer().encode(policy.chatTemplate().render(messages, true, frozen)), ask);
+    Job job = submit(() -> encode(policy.chatTemplate().render(messages, true, frozen)), ask);
     if (ask.stream) {
       return stream(job, ask, true);
     }
@@ -1294,6 +1310,10 @@ public final class CompletionServer implements AutoCloseable {
         int[] ids = p.job.prompt();
         if (ids.length == 0) {
           throw HttpError.badRequest("prompt", "invalid_value", "the prompt encodes to no tokens");
+        }
+        if (ids.length > contextLength) {
+          throw HttpError.badRequest("prompt", "context_length_exceeded",
+              org.magejvm.impl.llm.model.Qwen3Config.promptTooLong(String.valueOf(ids.length), contextLength));
         }
         if (ids.length > limit) {
           throw HttpError.badRequest("prompt", "context_length_exceeded", "the prompt is " + ids.length

@@ -14,6 +14,7 @@ import org.magejvm.api.SamplingConfig;
 import org.magejvm.api.util.SplitMix64;
 import org.magejvm.impl.llm.model.GradMode;
 import org.magejvm.impl.llm.model.KvCache;
+import org.magejvm.impl.llm.model.Qwen3Config;
 import org.magejvm.impl.llm.model.Qwen3Model;
 
 /**
@@ -81,7 +82,8 @@ public final class Qwen3Generator implements TokenGenerator {
    * @param sampling temperature, filters, token limits and seed
    * @param stopTokenIds tokens that end a sequence
    * @return one sequence per prompt, in order
-   * @throws IllegalArgumentException for an empty batch, an empty prompt or a token outside the vocabulary
+   * @throws IllegalArgumentException for an empty batch, an empty prompt, a prompt beyond the model's context or a
+   *     token outside the vocabulary
    * @throws IllegalStateException when the model produces NaN log-probabilities (for example a FLOAT16 overflow or a
    *     non-finite weight loaded on purpose); the message names the step and row and, from a second forward pass of
    *     that row with a check after every module ({@link Qwen3Model#firstNonFinite}), the first module whose output
@@ -220,6 +222,10 @@ public final class Qwen3Generator implements TokenGenerator {
       int[] p = prompts.get(i);
       if (p.length == 0) {
         throw new IllegalArgumentException("prompt " + i + " is empty");
+      }
+      if (p.length > model.config().maxPositionEmbeddings()) {
+        throw new IllegalArgumentException("prompt " + i + ": "
+            + Qwen3Config.promptTooLong(String.valueOf(p.length), model.config().maxPositionEmbeddings()));
       }
       model.checkTokens(Arrays.stream(p).asLongStream().toArray());
       maxLen = Math.max(maxLen, p.length);

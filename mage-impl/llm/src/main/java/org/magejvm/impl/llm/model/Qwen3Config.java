@@ -138,6 +138,34 @@ public record Qwen3Config(
     }
   }
 
+  /**
+   * The one check every path applies to a prompt before anything is allocated for it ({@code mage generate} before the
+   * weights load, {@code mage logits}, {@code mage serve}'s requests, {@link
+   * org.magejvm.impl.llm.generate.Qwen3Generator} as a backstop; a {@code DjlLanguagePolicy} applies its prompt
+   * limit, at most this context, per request).
+   *
+   * @param promptTokens the prompt's length in tokens
+   * @throws IllegalArgumentException with {@link #promptTooLong} when the prompt is longer than the context
+   */
+  public void checkPromptLength(long promptTokens) {
+    if (promptTokens > maxPositionEmbeddings) {
+      throw new IllegalArgumentException(promptTooLong(String.valueOf(promptTokens), maxPositionEmbeddings));
+    }
+  }
+
+  /**
+   * The one-line message of a prompt beyond the model's context.
+   *
+   * @param length the prompt's length as shown, such as {@code "600"} or {@code "at least 600"}
+   * @param context the model's context in tokens
+   * @return "the prompt is LENGTH tokens, more than the model's context of CONTEXT tokens (max_position_embeddings in
+   *     config.json)"
+   */
+  public static String promptTooLong(String length, int context) {
+    return "the prompt is " + length + " tokens, more than the model's context of " + context
+        + " tokens (max_position_embeddings in config.json)";
+  }
+
   /** @return query heads per key/value head */
   public int groupSize() {
     return numAttentionHeads / numKeyValueHeads;

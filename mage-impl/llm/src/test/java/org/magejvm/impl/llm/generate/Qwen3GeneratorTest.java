@@ -455,4 +455,15 @@ class Qwen3GeneratorTest {
     assertThatThrownBy(() -> gen.generate(PROMPTS, greedy(1), Set.of(), seeds, null, -1))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("topLogProbs");
   }
+
+  @Test
+  void aPromptBeyondTheContextIsRefusedBeforeGeneration() {
+    int context = model.config().maxPositionEmbeddings();
+    int[] longPrompt = new int[context + 1];
+    Arrays.fill(longPrompt, 1);
+    assertThatThrownBy(() -> gen.generate(List.of(PROMPTS.get(0), longPrompt), greedy(1), Set.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("prompt 1: the prompt is " + (context + 1) + " tokens, more than the model's context of " + context
+            + " tokens (max_position_embeddings in config.json)");
+  }
 }
