@@ -319,8 +319,11 @@ public final class Qwen3Checkpoint {
   private static void requireDirectory(Path dir) {
     Objects.requireNonNull(dir, "dir");
     if (!Files.isDirectory(dir)) {
-      throw new CheckpointException("checkpoint directory " + dir + (Files.exists(dir) ? " is not a directory"
-          : " does not exist"));
+      if (Files.exists(dir)) {
+        throw new CheckpointException("checkpoint directory " + dir + " is not a directory");
+      }
+      throw org.magejvm.impl.llm.checkpoint.CheckpointFiles.notFound(dir, "checkpoint directory " + dir
+          + " does not exist");
     }
   }
 }
