@@ -101,6 +101,28 @@ public final class AtomicFiles {
   }
 
   /**
+   * Creates an empty, uniquely named hidden directory next to {@code target} ({@code .<name>.<random>.tmp}), to be
+   * filled and renamed into place, with the permissions the umask gives any new directory. {@link
+   * Files#createTempDirectory} would make it readable by its owner only (mode 0700), and the rename keeps that mode,
+   * so a directory installed that way could not be read by another user or service.
+   *
+   * @param target the directory the temporary directory will become
+   * @return the new temporary directory, in the target's parent
+   * @throws IOException when the parent cannot be written
+   */
+  public static Path tempSiblingDirectory(Path target) throws IOException {
+    Path dir = target.toAbsolutePath().getParent();
+    while (true) {
+      Path tmp = dir.resolve("." + target.getFileName() + "." + Long.toUnsignedString(RANDOM.nextLong(), 36) + ".tmp");
+      try {
+        return Files.createDirectory(tmp);
+      } catch (FileAlreadyExistsException e) {
+        // another writer drew the same name: draw again
+      }
+    }
+  }
+
+  /**
    * Creates an empty, uniquely named hidden file next to {@code target} ({@code .<name>.<random>.tmp}), to be renamed
    * over it, with the permissions the umask gives any new file.
    *

@@ -59,6 +59,11 @@ final class GenerateCommand implements Callable<Integer>, Limits.OptionPhase {
     String text;
     long start;
     long elapsed;
+    // tokenized and checked against the context before the weights load (a prompt too long costs no allocation)
+    int[] rawIds = Qwen3Checkpoint.encodePrompt(model, prompt, chat, !sampling.noThinking);
+    if (!chat && rawIds.length == 0) {
+      throw new IllegalArgumentException("the prompt encodes to no tokens; give some text or use --chat");
+    }
     try (DjlLanguagePolicy policy =
         Qwen3Checkpoint.loadPolicy(model, modelOptions.toOptions(seed, !sampling.noThinking))) {
       if (chat) {
@@ -71,10 +76,7 @@ final class GenerateCommand implements Callable<Integer>, Limits.OptionPhase {
         finish = g.finishReason();
         text = g.text();
       } else {
-        promptIds = policy.tokenizer().encode(prompt);
-        if (promptIds.length == 0) {
-          throw new IllegalArgumentException("the prompt encodes to no tokens; give some text or use --chat");
-        }
+        promptIds = rawIds;
         start = System.nanoTime();
         GeneratedSequence s =
             policy.generator().generate(List.of(promptIds), config, policy.stopTokenIds()).get(0);

@@ -307,8 +307,11 @@ final class Limits {
    * @param all whether every position's logits are kept
    */
   static void tokenIds(CommandSpec spec, List<Integer> ids, Qwen3Config config, boolean all) {
-    range(spec, "--ids count", ids.size(), 1, config.maxPositionEmbeddings(),
-        "the model's context, max_position_embeddings in config.json");
+    try {
+      config.checkPromptLength(ids.size());
+    } catch (IllegalArgumentException e) {
+      throw usage(spec, "--ids: " + e.getMessage());
+    }
     long vocab = config.vocabSize();
     // the model returns (1, T, V) logits; they are copied to the heap as floats, and once more per kept row
     long bytes = ids.size() * vocab * Float.BYTES * (all ? 2 : 1);

@@ -64,6 +64,7 @@ final class LogitsCommand implements Callable<Integer>, Limits.OptionPhase {
       int t = tokens.length;
       int v = m.config().vocabSize();
       float[] flat = logits.toType(ai.djl.ndarray.types.DataType.FLOAT32, false).toFloatArray();
+      requireFinite(m, tokens, flat, v);
       int first = all ? 0 : t - 1;
       rows = new float[t - first][];
       for (int p = first; p < t; p++) {
@@ -97,5 +98,36 @@ final class LogitsCommand implements Callable<Integer>, Limits.OptionPhase {
     }
     out.flush();
     return 0;
+  }
+
+  /**
+   * Fails, as {@code mage generate} does on NaN log-probabilities, when any logit is NaN or infinite: the message
+   * names the first such position and, from a second forward pass with a check after every module ({@link
+   * Qwen3Model#firstNonFinite}), the first module whose output is not finite.
+   */
+  private static void requireFinite(Qwen3Model m, int[] tokens, float[] flat, int vocab) {
+    int first = -1;
+    long count = 0;
+    for (int i = 0; i < flat.length; i++) {
+      if (!Float.isFinite(flat[i])) {
+        if (first < 0) {
+          first = i;
+        }
+        count++;
+      }
+    }
+    if (first < 0) {
+      return;
+    }
+    String where;
+    try {
+      where = m.firstNonFinite(tokens).orElse(null);
+    } catch (RuntimeException e) {
+      where = null; // the diagnosis must not hide the error it explains
+    }
+    throw new IllegalStateException("the model produced " + count + " non-finite logits (the first at position "
+        + first / vocab + ", id " + first % vocab + ", weights in " + m.dtype().name() + ")"
+        + (where != null ? "; the first non-finite value is in the output of " + where
+            : "; no module's output was non-finite in a second pass with a check after every module"));
   }
 }

@@ -68,7 +68,8 @@ public final class ShippedWarmStart {
     Path tmp = null;
     try {
       Files.createDirectories(warm.toAbsolutePath().getParent());
-      tmp = Files.createTempDirectory(warm.toAbsolutePath().getParent(), ".warm-start-");
+      // with the umask's mode, as any directory the tool creates (createTempDirectory's 0700 survives the rename)
+      tmp = org.magejvm.api.util.AtomicFiles.tempSiblingDirectory(warm);
       for (String file : FILES) {
         byte[] bytes = read(resourceFolder(recipe) + file);
         if (bytes == null) {

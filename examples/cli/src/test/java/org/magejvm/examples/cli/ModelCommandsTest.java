@@ -72,7 +72,8 @@ class ModelCommandsTest {
     assertThat(huge.err()).contains("id 2147483647").doesNotContain("-2147483648").hasLineCount(1);
     CliRun tooMany = CliRun.of("logits", "--model", FIXTURE.toString(), "--ids", "1,".repeat(20_000) + "1");
     assertThat(tooMany.code()).isEqualTo(2);
-    assertThat(tooMany.err()).contains("--ids count must be <= 512 (the model's context").hasLineCount(1);
+    assertThat(tooMany.err()).contains("--ids: the prompt is 20001 tokens, more than the model's context of 512 tokens"
+        + " (max_position_embeddings in config.json)").hasLineCount(1);
     CliRun missing = CliRun.of("logits", "--model", tmp.resolve("absent").toString(), "--ids", "1");
     assertThat(missing.code()).isEqualTo(2); // a --model that does not exist is a usage error
     assertThat(missing.err()).contains("absent").contains("does not exist");

@@ -76,6 +76,12 @@ class ShippedWarmStartTest {
       assertThat(entries.map(p -> p.getFileName().toString())).containsExactly("warm-start");
     }
     assertThat(ShippedWarmStart.install(recipe)).isFalse();
+    // the installed directory has the umask's mode, as a directory created afresh beside it (not 0700)
+    if (Files.getFileStore(dir).supportsFileAttributeView(java.nio.file.attribute.PosixFileAttributeView.class)) {
+      Path fresh = Files.createDirectory(dir.resolve("fresh"));
+      assertThat(Files.getPosixFilePermissions(warm)).isEqualTo(Files.getPosixFilePermissions(fresh));
+      Files.delete(fresh);
+    }
     // the recipe takes it as its cached warm start, without writing the untrained tiny model
     assertThat(recipe.warmStart()).isEqualTo(warm);
     assertThat(recipe.tinyModelDir()).doesNotExist();

@@ -281,11 +281,49 @@ public final class Qwen3Checkpoint {
     return policy;
   }
 
+  /**
+   * Tokenizes a prompt as {@code mage generate} sends it (raw, or as one user message through the checkpoint's chat
+   * template with the generation prompt and {@code enable_thinking}, as {@link DjlLanguagePolicy#renderPrompt}
+   * renders it) and checks that it fits the model's context, reading only {@code config.json}, {@code
+   * tokenizer.json} and {@code tokenizer_config.json}: a prompt beyond the context is refused before any weight is
+   * loaded. A prompt whose length in characters alone proves it too long is refused without being tokenized.
+   *
+   * @param dir the checkpoint directory
+   * @param prompt the prompt text
+   * @param chat whether to wrap it with the chat template
+   * @param enableThinking the template's {@code enable_thinking} (unused for a raw prompt)
+   * @return the prompt's token ids
+   * @throws IllegalArgumentException with {@link Qwen3Config#promptTooLong}'s one line when the prompt is longer
+   *     than {@code max_position_embeddings}
+   * @throws CheckpointException when the config or tokenizer cannot be read
+   */
+  public static int[] encodePrompt(Path dir, String prompt, boolean chat, boolean enableThinking) {
+    requireDirectory(dir);
+    Objects.requireNonNull(prompt, "prompt");
+    Qwen3Config config = Qwen3Config.fromFile(dir);
+    String text = chat ? org.magejvm.impl.llm.text.ChatTemplates.forCheckpoint(dir).render(
+        java.util.List.of(org.magejvm.impl.llm.text.ChatMessage.user(prompt)), true,
+        java.util.Map.of("enable_thinking", enableThinking)) : prompt;
+    try (org.magejvm.impl.llm.text.HfTokenizer tokenizer = org.magejvm.impl.llm.text.HfTokenizer.load(dir)) {
+      long least = tokenizer.minTokens(text);
+      if (least > config.maxPositionEmbeddings()) {
+        throw new IllegalArgumentException(Qwen3Config.promptTooLong("at least " + least + " (" + text.length()
+            + " characters)", config.maxPositionEmbeddings()));
+      }
+      int[] ids = tokenizer.encode(text);
+      config.checkPromptLength(ids.length);
+      return ids;
+    }
+  }
+
   private static void requireDirectory(Path dir) {
     Objects.requireNonNull(dir, "dir");
     if (!Files.isDirectory(dir)) {
-      throw new CheckpointException("checkpoint directory " + dir + (Files.exists(dir) ? " is not a directory"
-          : " does not exist"));
+      if (Files.exists(dir)) {
+        throw new CheckpointException("checkpoint directory " + dir + " is not a directory");
+      }
+      throw org.magejvm.impl.llm.checkpoint.CheckpointFiles.notFound(dir, "checkpoint directory " + dir
+          + " does not exist");
     }
   }
 }

@@ -276,6 +276,45 @@ class Qwen3CheckpointTest {
   }
 
   @Test
+  void aRopeThetaBelowTheFloorAndAVocabSizeOtherThanTheEmbeddingsRowsAreRefusedNamingConfigJsonAndTheField(
+      @TempDir Path dir) throws IOException {
+    String config = Files.readString(TinyFixture.dir().resolve("config.json"));
+    assertThat(config).containsPattern("\"rope_theta\":\\s*[0-9.e+]+").containsPattern("\"vocab_size\":\\s*97");
+    for (String theta : new String[] {"1e-300", "0.5", "0"}) {
+      Path d = dir.resolve("theta-" + theta);
+      Files.createDirectories(d);
+      Files.writeString(d.resolve("config.json"),
+          config.replaceFirst("\"rope_theta\":\\s*[0-9.e+]+", "\"rope_theta\": " + theta));
+      Files.copy(TinyFixture.dir().resolve("model.safetensors"), d.resolve("model.safetensors"));
+      assertThatThrownBy(() -> Qwen3Checkpoint.loadModel(d, Device.cpu(), DataType.FLOAT32))
+          .isInstanceOf(CheckpointException.class)
+          .hasMessageStartingWith(d.resolve("config.json") + ": rope_theta must be finite and >= 1.0, got ")
+          .hasMessageContaining(theta.equals("1e-300") ? "1.0E-300" : theta);
+    }
+    // the floor itself loads
+    Path one = dir.resolve("theta-1");
+    Files.createDirectories(one);
+    Files.writeString(one.resolve("config.json"),
+        config.replaceFirst("\"rope_theta\":\\s*[0-9.e+]+", "\"rope_theta\": 1.0"));
+    Files.copy(TinyFixture.dir().resolve("model.safetensors"), one.resolve("model.safetensors"));
+    try (Qwen3Model m = Qwen3Checkpoint.loadModel(one, Device.cpu(), DataType.FLOAT32)) {
+      assertThat(m.config().ropeTheta()).isEqualTo(Qwen3Config.MIN_ROPE_THETA);
+    }
+    for (int vocab : new int[] {96, 98, 200}) {
+      Path d = dir.resolve("vocab-" + vocab);
+      Files.createDirectories(d);
+      Files.writeString(d.resolve("config.json"),
+          config.replaceFirst("\"vocab_size\":\\s*97", "\"vocab_size\": " + vocab));
+      Files.copy(TinyFixture.dir().resolve("model.safetensors"), d.resolve("model.safetensors"));
+      assertThatThrownBy(() -> Qwen3Checkpoint.loadModel(d, Device.cpu(), DataType.FLOAT32))
+          .isInstanceOf(CheckpointException.class)
+          .hasMessage("config.json: field 'vocab_size' is " + vocab + ", but tensor model.embed_tokens.weight in "
+              + "model.safetensors has 97 rows (one per token id); the config and the weights"
+              + " belong to different models");
+    }
+  }
+
+  @Test
   void aTokenizerLargerThanTheModelIsRejected(@TempDir Path dir) throws IOException {
     // the fixture model has 97 token ids; the tiny tokenizer has more than 256
     Files.copy(TinyFixture.dir().resolve("config.json"), dir.resolve("config.json"));

@@ -31,6 +31,8 @@ import org.magejvm.impl.llm.finetune.LoraAdapter;
 import org.magejvm.impl.llm.finetune.PeftAdapters;
 import org.magejvm.impl.llm.generate.GeneratedSequence;
 import org.magejvm.impl.llm.generate.Qwen3Generator;
+import org.magejvm.impl.llm.generate.TokenGenerator;
+import org.magejvm.impl.llm.generate.TopLogProbs;
 import org.magejvm.impl.llm.model.ProjectionAdapter;
 import org.magejvm.impl.llm.model.Qwen3Model;
 import org.magejvm.impl.llm.text.ChatMessage;
@@ -51,10 +53,17 @@ import org.slf4j.LoggerFactory;
  *       {@code top_k}, {@code seed}, {@code logprobs}, {@code return_tokens_as_token_ids}. The choice carries
  *       {@code text}, {@code finish_reason} ({@code stop} or {@code length}), {@code token_ids} and {@code
  *       prompt_token_ids}, and, when {@code logprobs} is given, vLLM's {@code logprobs} object ({@code tokens} as
- *       {@code "token_id:N"} strings or as decoded text, {@code token_logprobs}).
+ *       {@code "token_id:N"} strings or as decoded text, {@code token_logprobs}, and for {@code logprobs: K > 0}
+ *       {@code top_logprobs}: per token a map of the K most likely tokens to their log-probabilities, plus the
+ *       sampled token when it is not among them, as OpenAI's legacy completions).
  *   <li>{@code POST /v1/chat/completions}: {@code messages} rendered with the checkpoint's chat template (with
  *       the generation prompt and the policy's {@code enable_thinking}, which {@code chat_template_kwargs} may
- *       override), the same sampling fields, and {@code logprobs: true} for {@code logprobs.content}.
+ *       override), the same sampling fields, and {@code logprobs: true} for {@code logprobs.content} (each token's
+ *       {@code token}, {@code logprob}, {@code bytes} and {@code top_logprobs}, the {@code top_logprobs: K} most
+ *       likely tokens, most likely first).
+ *   <li>Alternatives ({@code top_logprobs}) come from the distribution the sampled tokens' log-probabilities are
+ *       taken from: log-softmax of the logits divided by the temperature, before top-k, top-p and {@code
+ *       min_tokens} masking (temperature 1 when greedy); K is at most {@link #MAX_LOGPROBS}.
  *   <li>Both generation endpoints, as vLLM's OpenAI server: {@code n} (up to {@link #MAX_CHOICES}) choices, choice
  *       {@code i} sampled with the seed {@link Qwen3Generator#rowSeed rowSeed(seed, i)} (so choice 0 is the answer
  *       of {@code n: 1}, and the choices are the rows of an in-process call seeded {@code seed}); {@code best_of}
@@ -417,9 +426,10 @@ public final class CompletionServer implements AutoCloseable {
    * @param stops the stop strings, empty for none
    * @param stream whether the answer is streamed as Server-Sent Events
    * @param includeUsage whether a stream ends with a usage chunk ({@code stream_options.include_usage})
+   * @param topLogprobs the alternatives asked for per token, 0 for none
    */
-  private record Ask(SamplingConfig sampling, long seed, boolean logprobs, boolean tokenIdStrings, Served adapter,
-      int n, List<String> stops, boolean stream, boolean includeUsage) {}
+  private record Ask(SamplingConfig sampling, long seed, boolean logprobs, int topLogprobs, boolean tokenIdStrings,
+      Served adapter, int n, List<String> stops, boolean stream, boolean includeUsage) {}
 
   private Ask commonFields(JsonObject o, boolean chat) {
     JsonElement model = Fields.present(o, "model");
@@ -483,20 +493,19 @@ public final class CompletionServer implements AutoCloseable {
     SamplingConfig sampling = SamplingConfig.builder().optTemperature(temperature).optTopP(topP)
         .optTopK(Math.max(topK, 0)).optMaxNewTokens(maxTokens).optMinNewTokens(minTokens).build();
     boolean logprobs;
+    int top;
     if (chat) {
       logprobs = Fields.bool(o, "logprobs", false);
-      long top = Fields.integer(o, "top_logprobs", 0, 0, MAX_LOGPROBS);
-      if (top > 0) {
-        throw HttpError.badRequest("top_logprobs", logprobs ? "unsupported" : "invalid_value", logprobs
-            ? "top_logprobs is not supported by this server (only the chosen token's log-probability is computed);"
-                + " send 0 or leave it out"
-            : "'top_logprobs' needs 'logprobs': true");
+      top = (int) Fields.integer(o, "top_logprobs", 0, 0, MAX_LOGPROBS);
+      if (top > 0 && !logprobs) {
+        throw HttpError.badRequest("top_logprobs", "invalid_value", "'top_logprobs' needs 'logprobs': true");
       }
     } else {
       JsonElement lp = Fields.present(o, "logprobs");
-      logprobs = lp != null && Fields.integer(lp, "logprobs", 0, MAX_LOGPROBS) >= 0;
+      top = lp == null ? 0 : (int) Fields.integer(lp, "logprobs", 0, MAX_LOGPROBS);
+      logprobs = lp != null;
     }
-    return new Ask(sampling, seed, logprobs, Fields.bool(o, "return_tokens_as_token_ids", false), adapter, n,
+    return new Ask(sampling, seed, logprobs, top, Fields.bool(o, "return_tokens_as_token_ids", false), adapter, n,
         stops, stream, includeUsage);
   }
 
@@ -556,7 +565,7 @@ public final class CompletionServer implements AutoCloseable {
     Prompt source;
     if (prompt.isJsonPrimitive() && prompt.getAsJsonPrimitive().isString()) {
       String text = prompt.getAsString();
-      source = () -> policy.tokenizer().encode(text);
+      source = () -> encode(text);
     } else if (prompt.isJsonArray()) {
       JsonArray a = prompt.getAsJsonArray();
       if (!a.isEmpty() && !(a.get(0).isJsonPrimitive() && a.get(0).getAsJsonPrimitive().isNumber())) {
@@ -584,6 +593,22 @@ public final class CompletionServer implements AutoCloseable {
     return json(200, envelope("cmpl-", "text_completion", choices, done));
   }
 
+  /**
+   * Tokenizes a prompt text on the generation thread; a text whose length in characters alone proves it beyond the
+   * prompt limit is refused without being tokenized (a megabyte would take the generation thread seconds).
+   */
+  private int[] encode(String text) {
+    long least = policy.tokenizer().minTokens(text);
+    int limit = policy.promptLimit();
+    if (least > limit) {
+      String length = "at least " + least + " (" + text.length() + " characters)";
+      throw HttpError.badRequest("prompt", "context_length_exceeded", limit == contextLength
+          ? org.magejvm.impl.llm.model.Qwen3Config.promptTooLong(length, contextLength)
+          : "the prompt is " + length + " tokens, more than this server's prompt limit of " + limit + " tokens");
+    }
+    return policy.tokenizer().encode(text);
+  }
+
   /** A {@code /v1/completions} choice, or a streamed chunk's choice, for the text and tokens {@code [from, to)}. */
   private static JsonObject completionChoice(Done d, String text, int from, int to, Ask ask, boolean whole) {
     JsonObject choice = new JsonObject();
@@ -593,7 +618,7 @@ public final class CompletionServer implements AutoCloseable {
       JsonObject lp = new JsonObject();
       lp.add("tokens", tokenStrings(d, from, to, ask.tokenIdStrings));
       lp.add("token_logprobs", floats(d.logProbs, from, to));
-      lp.add("top_logprobs", JsonNull.INSTANCE);
+      lp.add("top_logprobs", ask.topLogprobs > 0 ? completionTops(d, from, to, ask) : JsonNull.INSTANCE);
       choice.add("logprobs", lp);
     } else {
       choice.add("logprobs", JsonNull.INSTANCE);
@@ -651,7 +676,7 @@ public final class CompletionServer implements AutoCloseable {
     }
     Ask ask = commonFields(o, true);
     Map<String, Object> frozen = Map.copyOf(vars);
-    Job job = submit(() -> policy.tokenizer().encode(policy.chatTemplate().render(messages, true, frozen)), ask);
+    Job job = submit(() -> encode(policy.chatTemplate().render(messages, true, frozen)), ask);
     if (ask.stream) {
       return stream(job, ask, true);
     }
@@ -674,13 +699,57 @@ public final class CompletionServer implements AutoCloseable {
     return json(200, envelope("chatcmpl-", "chat.completion", choices, done));
   }
 
+  /**
+   * OpenAI's legacy {@code top_logprobs}: per token, the K most likely tokens (most likely first) and then the
+   * sampled token when it is not among them, each as {@code text: logprob} (tokens with the same text collapse
+   * into one key, as in OpenAI's and vLLM's answers; {@code return_tokens_as_token_ids} keeps them apart).
+   */
+  private static JsonArray completionTops(Done d, int from, int to, Ask ask) {
+    JsonArray a = new JsonArray(to - from);
+    for (int i = from; i < to; i++) {
+      Top top = d.tops[i];
+      JsonObject m = new JsonObject();
+      for (int j = 0; j < top.ids.length; j++) {
+        String key = ask.tokenIdStrings ? "token_id:" + top.ids[j] : top.texts[j];
+        if (!m.has(key)) {
+          m.addProperty(key, top.logProbs[j]);
+        }
+      }
+      String sampled = ask.tokenIdStrings ? "token_id:" + d.tokenIds[i] : d.tokenTexts[i];
+      if (!m.has(sampled)) {
+        m.addProperty(sampled, d.logProbs[i]);
+      }
+      a.add(m);
+    }
+    return a;
+  }
+
+  private static JsonObject chatLogprob(JsonElement token, String text, float logProb) {
+    JsonObject t = new JsonObject();
+    t.add("token", token);
+    t.addProperty("logprob", logProb);
+    JsonArray bytes = new JsonArray();
+    for (byte b : text.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+      bytes.add(b & 0xFF);
+    }
+    t.add("bytes", bytes);
+    return t;
+  }
+
   private static JsonObject chatLogprobs(Done d, int from, int to, Ask ask) {
     JsonArray content = new JsonArray();
     JsonArray tokens = tokenStrings(d, from, to, ask.tokenIdStrings);
     for (int i = from; i < to; i++) {
-      JsonObject t = new JsonObject();
-      t.add("token", tokens.get(i - from));
-      t.addProperty("logprob", d.logProbs[i]);
+      JsonObject t = chatLogprob(tokens.get(i - from), d.tokenTexts[i], d.logProbs[i]);
+      JsonArray alternatives = new JsonArray();
+      if (ask.topLogprobs > 0) {
+        Top top = d.tops[i];
+        for (int j = 0; j < top.ids.length; j++) {
+          alternatives.add(chatLogprob(new com.google.gson.JsonPrimitive(ask.tokenIdStrings
+              ? "token_id:" + top.ids[j] : top.texts[j]), top.texts[j], top.logProbs[j]));
+        }
+      }
+      t.add("top_logprobs", alternatives);
       content.add(t);
     }
     JsonObject lp = new JsonObject();
@@ -801,7 +870,8 @@ public final class CompletionServer implements AutoCloseable {
       } else if (e instanceof Delta) {
         Delta d = (Delta) e;
         Started s = started[d.index];
-        Done view = new Done(d.index, d.text, s.promptIds, d.tokenIds, d.logProbs, d.tokenTexts, null, null, s.model);
+        Done view = new Done(d.index, d.text, s.promptIds, d.tokenIds, d.logProbs, d.tokenTexts, d.tops, null, null,
+            s.model);
         choice = chunkChoice(view, d.text, ask, chat, sent[d.index] == 0 ? s.promptIds : null);
         sent[d.index] += d.tokenIds.length;
       } else {
@@ -969,8 +1039,11 @@ public final class CompletionServer implements AutoCloseable {
   /** A row was taken into a batch: its prompt was accepted. */
   private record Started(int index, int[] promptIds, String model) {}
 
-  /** A streamed row's next part: text and the tokens whose text it completes. */
-  private record Delta(int index, String text, int[] tokenIds, float[] logProbs, String[] tokenTexts) {}
+  /** A streamed row's next part: text and the tokens whose text it completes (with their alternatives, or null). */
+  private record Delta(int index, String text, int[] tokenIds, float[] logProbs, String[] tokenTexts, Top[] tops) {}
+
+  /** One token's alternatives as sent: ids, log-probabilities (largest first) and decoded texts. */
+  private record Top(int[] ids, float[] logProbs, String[] texts) {}
 
   // ---------------------------------------------------------------- the generation thread
 
@@ -1040,10 +1113,11 @@ public final class CompletionServer implements AutoCloseable {
    *
    * @param index the choice index
    * @param tokenIds the tokens kept (see {@link RowText} for a stop string)
+   * @param tops each token's alternatives, or null when none were asked for
    * @param stopReason the stop string that ended it, or null
    */
   private record Done(int index, String text, int[] promptIds, int[] tokenIds, float[] logProbs, String[] tokenTexts,
-      FinishReason finish, String stopReason, String model) {}
+      Top[] tops, FinishReason finish, String stopReason, String model) {}
 
   // ---------------------------------------------------------------- runtime LoRA adapters
 
@@ -1237,6 +1311,10 @@ public final class CompletionServer implements AutoCloseable {
         if (ids.length == 0) {
           throw HttpError.badRequest("prompt", "invalid_value", "the prompt encodes to no tokens");
         }
+        if (ids.length > contextLength) {
+          throw HttpError.badRequest("prompt", "context_length_exceeded",
+              org.magejvm.impl.llm.model.Qwen3Config.promptTooLong(String.valueOf(ids.length), contextLength));
+        }
         if (ids.length > limit) {
           throw HttpError.badRequest("prompt", "context_length_exceeded", "the prompt is " + ids.length
               + " tokens, more than this server's prompt limit of " + limit + " tokens");
@@ -1261,9 +1339,13 @@ public final class CompletionServer implements AutoCloseable {
     List<int[]> prompts = new ArrayList<>(ready.size());
     long[] rowSeeds = new long[ready.size()];
     RowText[] texts = new RowText[ready.size()];
+    List<List<TopLogProbs>> rowTops = new ArrayList<>(ready.size());
     boolean follow = false;
+    int topK = 0;
     for (int i = 0; i < ready.size(); i++) {
       Pending p = ready.get(i);
+      topK = Math.max(topK, p.job.ask.topLogprobs);
+      rowTops.add(new ArrayList<>());
       prompts.add(p.ids);
       rowSeeds[i] = p.seed;
       p.job.events.add(new Started(p.index, p.ids, served));
@@ -1277,9 +1359,23 @@ public final class CompletionServer implements AutoCloseable {
     largestBatch.accumulateAndGet(ready.size(), Math::max);
     List<GeneratedSequence> out;
     try {
-      out = follow
-          ? policy.generator().generate(prompts, ready.get(0).sampling(), policy.stopTokenIds(), rowSeeds,
-              (row, token, logProb) -> follow(ready.get(row), texts[row], token, logProb))
+      TokenGenerator.TokenListener listener = !follow ? null : new TokenGenerator.TokenListener() {
+        @Override
+        public boolean onToken(int row, int token, float logProb) {
+          return onToken(row, token, logProb, null);
+        }
+
+        @Override
+        public boolean onToken(int row, int token, float logProb, TopLogProbs top) {
+          rowTops.get(row).add(top);
+          return follow(ready.get(row), texts[row], rowTops.get(row), token, logProb);
+        }
+      };
+      out = topK > 0
+          ? policy.generator().generate(prompts, ready.get(0).sampling(), policy.stopTokenIds(), rowSeeds, listener,
+              topK)
+          : follow
+          ? policy.generator().generate(prompts, ready.get(0).sampling(), policy.stopTokenIds(), rowSeeds, listener)
           : policy.generator().generate(prompts, ready.get(0).sampling(), policy.stopTokenIds(), rowSeeds);
       if (out == null || out.size() != ready.size()) {
         throw new IllegalStateException("the generator returned " + (out == null ? "null" : out.size())
@@ -1306,7 +1402,7 @@ public final class CompletionServer implements AutoCloseable {
   }
 
   /** The generation listener of a followed row: finds stop strings, hands out streamed parts, drops cancelled rows. */
-  private boolean follow(Pending p, RowText text, int token, float logProb) {
+  private boolean follow(Pending p, RowText text, List<TopLogProbs> tops, int token, float logProb) {
     if (text == null) {
       return true;
     }
@@ -1319,7 +1415,7 @@ public final class CompletionServer implements AutoCloseable {
       if (goOn && p.job.ask.stream) {
         RowText.Part part = text.next(false);
         if (!part.isEmpty()) {
-          p.job.events.add(delta(p, text, part));
+          p.job.events.add(delta(p, text, tops, part));
         }
       }
       return goOn;
@@ -1330,9 +1426,33 @@ public final class CompletionServer implements AutoCloseable {
     }
   }
 
-  private Delta delta(Pending p, RowText text, RowText.Part part) {
+  private Delta delta(Pending p, RowText text, List<TopLogProbs> tops, RowText.Part part) {
     int[] ids = text.ids(part.fromToken(), part.toToken());
-    return new Delta(p.index, part.text(), ids, text.logProbs(part.fromToken(), part.toToken()), tokenTexts(ids));
+    return new Delta(p.index, part.text(), ids, text.logProbs(part.fromToken(), part.toToken()), tokenTexts(ids),
+        tops(p, tops, part.fromToken(), part.toToken()));
+  }
+
+  /** The row's alternatives {@code [from, to)} cut to what its request asked for, decoded; null when none. */
+  private Top[] tops(Pending p, List<TopLogProbs> all, int from, int to) {
+    int k = p.job.ask.topLogprobs;
+    if (k == 0) {
+      return null;
+    }
+    if (all.size() < to) {
+      throw new IllegalStateException("the generator gave alternatives for " + all.size() + " tokens of row "
+          + p.index + ", not " + to);
+    }
+    Top[] out = new Top[to - from];
+    for (int i = from; i < to; i++) {
+      TopLogProbs t = all.get(i);
+      if (t == null) {
+        throw new IllegalStateException("the generator gave no alternatives for token " + i + " of row " + p.index);
+      }
+      t = t.first(k);
+      int[] ids = t.tokenIds();
+      out[i - from] = new Top(ids, t.logProbs(), tokenTexts(ids));
+    }
+    return out;
   }
 
   private String[] tokenTexts(int[] ids) {
@@ -1347,7 +1467,7 @@ public final class CompletionServer implements AutoCloseable {
   private Done done(Pending p, GeneratedSequence s, String served) {
     int[] ids = s.tokenIds();
     return new Done(p.index, policy.tokenizer().decode(s.contentTokenIds(), true), p.ids, ids, s.logProbs(),
-        tokenTexts(ids), s.finishReason(), null, served);
+        tokenTexts(ids), tops(p, s.topLogProbs(), 0, ids.length), s.finishReason(), null, served);
   }
 
   /**
@@ -1362,14 +1482,14 @@ public final class CompletionServer implements AutoCloseable {
     if (p.job.ask.stream) {
       RowText.Part part = text.next(true);
       if (!part.isEmpty()) {
-        p.job.events.add(delta(p, text, part));
+        p.job.events.add(delta(p, text, s.topLogProbs(), part));
       }
     }
     int kept = text.kept();
     int[] ids = text.ids(0, kept);
     FinishReason finish = text.stopReason() != null ? FinishReason.STOP : s.finishReason();
-    return new Done(p.index, text.answer(), p.ids, ids, text.logProbs(0, kept), tokenTexts(ids), finish,
-        text.stopReason(), served);
+    return new Done(p.index, text.answer(), p.ids, ids, text.logProbs(0, kept), tokenTexts(ids),
+        tops(p, s.topLogProbs(), 0, kept), finish, text.stopReason(), served);
   }
 
   /** Builds a {@link CompletionServer}; the policy is required. */

@@ -269,6 +269,16 @@ class CompletionServerTest {
       assertThat(err.get("code")).as(r.body()).isNotNull();
       assertThat(err.get("code").getAsString()).as(r.body()).isEqualTo(c[2]);
     }
+    // beyond the model's context: the one-line message every command gives, naming the length and the context
+    int context = org.magejvm.impl.llm.TinyCheckpoint.MAX_POSITION_EMBEDDINGS;
+    HttpResponse<String> beyond = post(server, "/v1/completions", "{\"prompt\":[" + "1,".repeat(context) + "1]}");
+    assertThat(beyond.statusCode()).isEqualTo(400);
+    assertThat(error(beyond).get("message").getAsString()).isEqualTo("the prompt is " + (context + 1)
+        + " tokens, more than the model's context of " + context + " tokens (max_position_embeddings in config.json)");
+    HttpResponse<String> megabyte = post(server, "/v1/completions", "{\"prompt\":\"" + "x".repeat(500_000) + "\"}");
+    assertThat(megabyte.statusCode()).as(megabyte.body()).isEqualTo(400);
+    assertThat(error(megabyte).get("code").getAsString()).isEqualTo("context_length_exceeded");
+    assertThat(error(megabyte).get("message").getAsString()).startsWith("the prompt is at least ");
     HttpResponse<String> chat = post(server, "/v1/chat/completions", "{\"messages\":[{\"role\":\"user\"}]}");
     assertThat(chat.statusCode()).isEqualTo(400);
     assertThat(error(chat).get("param").getAsString()).isEqualTo("messages[0]");
@@ -276,7 +286,7 @@ class CompletionServerTest {
     String[][] chatCases = {
         {"{" + user + ",\"logprobs\":1}", "logprobs", "invalid_type"},
         {"{" + user + ",\"top_logprobs\":3}", "top_logprobs", "invalid_value"},
-        {"{" + user + ",\"logprobs\":true,\"top_logprobs\":3}", "top_logprobs", "unsupported"},
+        {"{" + user + ",\"logprobs\":true,\"top_logprobs\":-1}", "top_logprobs", "invalid_value"},
         {"{" + user + ",\"logprobs\":true,\"top_logprobs\":21}", "top_logprobs", "invalid_value"},
         {"{" + user + ",\"max_completion_tokens\":9000}", "max_completion_tokens", "invalid_value"},
         {"{" + user + ",\"temperature\":1e-300}", "temperature", "invalid_value"},
@@ -315,7 +325,7 @@ class CompletionServerTest {
   @Test
   void aPromptBeyondTheLimitIsRejectedForThatRequestOnly() {
     try (OpenAiCompletionsPolicy policy = remote(server).build()) {
-      List<PolicyRequest> batch = prompts("short", "y ".repeat(5000), "also short");
+      List<PolicyRequest> batch = prompts("short", "y ".repeat(3000), "also short");
       assertThatThrownBy(() -> policy.generate(batch, SamplingConfig.builder().optMaxNewTokens(3).optSeed(1).build()))
           .isInstanceOf(PolicyRequestException.class)
           .satisfies(e -> assertThat(((PolicyRequestException) e).rejected()).containsOnlyKeys(1))

@@ -32,6 +32,36 @@ public final class CheckpointFiles {
   private CheckpointFiles() {}
 
   /**
+   * The error for a file that could not be found or read, telling a permission problem apart: when reading {@code
+   * file} is denied (the file's mode, or a directory above it the process may not search), "permission denied:
+   * PATH", else {@code otherwise}. A file in a directory without search permission looks absent to {@link
+   * Files#exists}; this asks the file system instead.
+   *
+   * @param file the file
+   * @param otherwise the message when reading is not denied
+   * @return the exception to throw
+   */
+  public static CheckpointException notFound(Path file, String otherwise) {
+    try {
+      file.getFileSystem().provider().checkAccess(file, java.nio.file.AccessMode.READ);
+    } catch (java.nio.file.AccessDeniedException e) {
+      return permissionDenied(file, e);
+    } catch (IOException e) {
+      // absent or otherwise unreadable: the caller's message
+    }
+    return new CheckpointException(otherwise);
+  }
+
+  /**
+   * @param file the file whose reading was denied
+   * @param cause the denial, or null
+   * @return "permission denied: PATH"
+   */
+  public static CheckpointException permissionDenied(Path file, Throwable cause) {
+    return new CheckpointException("permission denied: " + file, cause);
+  }
+
+  /**
    * Reads a small UTF-8 text file.
    *
    * @param file the file
@@ -41,7 +71,7 @@ public final class CheckpointFiles {
    */
   public static String readSmallText(Path file) {
     if (!Files.exists(file)) {
-      throw new CheckpointException(file.getFileName() + " not found: " + file);
+      throw notFound(file, file.getFileName() + " not found: " + file);
     }
     if (!Files.isRegularFile(file)) {
       throw new CheckpointException(file + " is not a regular file (a directory, device or pipe?)");
@@ -56,6 +86,8 @@ public final class CheckpointFiles {
           .onUnmappableCharacter(CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(bytes)).toString();
     } catch (NoSuchFileException e) {
       throw new CheckpointException(file.getFileName() + " not found: " + file);
+    } catch (java.nio.file.AccessDeniedException e) {
+      throw permissionDenied(file, e);
     } catch (CharacterCodingException e) {
       throw new CheckpointException(file + " is not valid UTF-8 text", e);
     } catch (IOException e) {

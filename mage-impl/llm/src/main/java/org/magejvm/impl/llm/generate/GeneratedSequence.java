@@ -1,6 +1,7 @@
 package org.magejvm.impl.llm.generate;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import org.magejvm.api.FinishReason;
 
@@ -15,8 +16,11 @@ import org.magejvm.api.FinishReason;
  * @param logProbs the log-probability of each sampled token under softmax(logits / T) of the unfiltered model
  *     distribution (before top-p/top-k filtering; T = 1 for greedy decoding)
  * @param finishReason whether a stop token or the length limit ended the sequence
+ * @param topLogProbs empty unless the call asked for alternatives; else one entry per sampled token: the most likely
+ *     tokens of that step's distribution (the one {@code logProbs} are taken from)
  */
-public record GeneratedSequence(int[] tokenIds, float[] logProbs, FinishReason finishReason) {
+public record GeneratedSequence(int[] tokenIds, float[] logProbs, FinishReason finishReason,
+    List<TopLogProbs> topLogProbs) {
 
   /**
    * Validates and copies.
@@ -24,15 +28,32 @@ public record GeneratedSequence(int[] tokenIds, float[] logProbs, FinishReason f
    * @param tokenIds tokens
    * @param logProbs log-probabilities
    * @param finishReason finish reason
+   * @param topLogProbs empty, or one entry per token
    */
   public GeneratedSequence {
     Objects.requireNonNull(finishReason, "finishReason");
     tokenIds = tokenIds.clone();
     logProbs = logProbs.clone();
+    topLogProbs = List.copyOf(topLogProbs);
     if (tokenIds.length != logProbs.length) {
       throw new IllegalArgumentException(
           tokenIds.length + " tokens but " + logProbs.length + " log-probabilities");
     }
+    if (!topLogProbs.isEmpty() && topLogProbs.size() != tokenIds.length) {
+      throw new IllegalArgumentException(
+          tokenIds.length + " tokens but " + topLogProbs.size() + " sets of alternatives");
+    }
+  }
+
+  /**
+   * A sequence without alternatives.
+   *
+   * @param tokenIds tokens
+   * @param logProbs log-probabilities
+   * @param finishReason finish reason
+   */
+  public GeneratedSequence(int[] tokenIds, float[] logProbs, FinishReason finishReason) {
+    this(tokenIds, logProbs, finishReason, List.of());
   }
 
   /** @return a copy of the token ids */
@@ -63,13 +84,14 @@ public record GeneratedSequence(int[] tokenIds, float[] logProbs, FinishReason f
     return o instanceof GeneratedSequence
         && Arrays.equals(((GeneratedSequence) o).tokenIds, tokenIds)
         && Arrays.equals(((GeneratedSequence) o).logProbs, logProbs)
-        && ((GeneratedSequence) o).finishReason == finishReason;
+        && ((GeneratedSequence) o).finishReason == finishReason
+        && ((GeneratedSequence) o).topLogProbs.equals(topLogProbs);
   }
 
   @Override
   public int hashCode() {
-    return 31 * (31 * Arrays.hashCode(tokenIds) + Arrays.hashCode(logProbs))
-        + finishReason.hashCode();
+    return 31 * (31 * (31 * Arrays.hashCode(tokenIds) + Arrays.hashCode(logProbs))
+        + finishReason.hashCode()) + topLogProbs.hashCode();
   }
 
   @Override

@@ -14,6 +14,7 @@ import org.magejvm.api.SamplingConfig;
 import org.magejvm.api.util.SplitMix64;
 import org.magejvm.impl.llm.model.GradMode;
 import org.magejvm.impl.llm.model.KvCache;
+import org.magejvm.impl.llm.model.Qwen3Config;
 import org.magejvm.impl.llm.model.Qwen3Model;
 
 /**
@@ -81,7 +82,8 @@ public final class Qwen3Generator implements TokenGenerator {
    * @param sampling temperature, filters, token limits and seed
    * @param stopTokenIds tokens that end a sequence
    * @return one sequence per prompt, in order
-   * @throws IllegalArgumentException for an empty batch, an empty prompt or a token outside the vocabulary
+   * @throws IllegalArgumentException for an empty batch, an empty prompt, a prompt beyond the model's context or a
+   *     token outside the vocabulary
    * @throws IllegalStateException when the model produces NaN log-probabilities (for example a FLOAT16 overflow or a
    *     non-finite weight loaded on purpose); the message names the step and row and, from a second forward pass of
    *     that row with a check after every module ({@link Qwen3Model#firstNonFinite}), the first module whose output
@@ -101,7 +103,7 @@ public final class Qwen3Generator implements TokenGenerator {
     for (int i = 0; i < batch; i++) {
       streams[i] = rowStream(seed, i);
     }
-    return run(prompts, maxLen, sampling, stopTokenIds, streams, null);
+    return run(prompts, maxLen, sampling, stopTokenIds, streams, null, 0);
   }
 
   /**
@@ -134,7 +136,7 @@ public final class Qwen3Generator implements TokenGenerator {
     for (int i = 0; i < batch; i++) {
       streams[i] = rowStream(seeds[i], 0);
     }
-    return run(prompts, maxLen, sampling, stopTokenIds, streams, null);
+    return run(prompts, maxLen, sampling, stopTokenIds, streams, null, 0);
   }
 
   /**
@@ -158,6 +160,31 @@ public final class Qwen3Generator implements TokenGenerator {
     Objects.requireNonNull(sampling, "sampling");
     Objects.requireNonNull(stopTokenIds, "stopTokenIds");
     Objects.requireNonNull(listener, "listener");
+    return generate(prompts, sampling, stopTokenIds, seeds, listener, 0);
+  }
+
+  /**
+   * Generates with one seed per row as {@link #generate(List, SamplingConfig, Set, long[], TokenListener)} (the
+   * listener may be null) and reports the {@code topLogProbs} most likely tokens of every step, taken from the
+   * distribution the sampled tokens' log-probabilities come from (log-softmax of logits / T, unfiltered), so a
+   * sampled token among them has exactly its reported log-probability. The tokens sampled are the same as without
+   * alternatives.
+   *
+   * @param prompts the prompt token ids, one non-empty array per sequence
+   * @param sampling temperature, filters and token limits; its seed is ignored
+   * @param stopTokenIds tokens that end a sequence
+   * @param seeds one sampling seed per prompt
+   * @param listener sees each token (with its alternatives) and may end its row, or null
+   * @param topLogProbs alternatives per token, 0 for none; more than the vocabulary gives the whole vocabulary
+   * @return one sequence per prompt, in order
+   * @throws IllegalArgumentException for an empty batch, an empty prompt, a token outside the vocabulary, a seed
+   *     count other than the prompt count or a negative {@code topLogProbs}
+   */
+  @Override
+  public List<GeneratedSequence> generate(List<int[]> prompts, SamplingConfig sampling, Set<Integer> stopTokenIds,
+      long[] seeds, TokenListener listener, int topLogProbs) {
+    Objects.requireNonNull(sampling, "sampling");
+    Objects.requireNonNull(stopTokenIds, "stopTokenIds");
     int batch = prompts.size();
     if (batch == 0) {
       throw new IllegalArgumentException("no prompts");
@@ -165,12 +192,16 @@ public final class Qwen3Generator implements TokenGenerator {
     if (seeds.length != batch) {
       throw new IllegalArgumentException(seeds.length + " seeds for " + batch + " prompts");
     }
+    if (topLogProbs < 0) {
+      throw new IllegalArgumentException("topLogProbs must be >= 0, got " + topLogProbs);
+    }
     int maxLen = checkPrompts(prompts);
     long[] streams = new long[batch];
     for (int i = 0; i < batch; i++) {
       streams[i] = rowStream(seeds[i], 0);
     }
-    return run(prompts, maxLen, sampling, stopTokenIds, streams, listener);
+    return run(prompts, maxLen, sampling, stopTokenIds, streams, listener,
+        Math.min(topLogProbs, model.config().vocabSize()));
   }
 
   /**
@@ -192,6 +223,10 @@ public final class Qwen3Generator implements TokenGenerator {
       if (p.length == 0) {
         throw new IllegalArgumentException("prompt " + i + " is empty");
       }
+      if (p.length > model.config().maxPositionEmbeddings()) {
+        throw new IllegalArgumentException("prompt " + i + ": "
+            + Qwen3Config.promptTooLong(String.valueOf(p.length), model.config().maxPositionEmbeddings()));
+      }
       model.checkTokens(Arrays.stream(p).asLongStream().toArray());
       maxLen = Math.max(maxLen, p.length);
     }
@@ -204,8 +239,8 @@ public final class Qwen3Generator implements TokenGenerator {
 
   private List<GeneratedSequence> run(
       List<int[]> prompts, int maxLen, SamplingConfig sampling, Set<Integer> stopTokenIds, long[] streams,
-      TokenListener listener) {
-    Run run = new Run(prompts, maxLen, sampling, stopTokenIds, streams, listener);
+      TokenListener listener, int topLogProbs) {
+    Run run = new Run(prompts, maxLen, sampling, stopTokenIds, streams, listener, topLogProbs);
     GradMode noGrad = GradMode.disabled();
     try {
       run.execute();
@@ -233,15 +268,21 @@ public final class Qwen3Generator implements TokenGenerator {
     private final FinishReason[] reasons;
     /** Sees each token, or null. */
     private final TokenListener listener;
+    /** Alternatives per token, 0 for none. */
+    private final int topK;
+    /** Each row's alternatives per step, or null when none are asked for. */
+    private final TopLogProbs[][] tops;
     /** Original row of each active row. */
     private int[] rows;
     /** Left padding of each active row. */
     private int[] pads;
 
     Run(List<int[]> prompts, int promptLen, SamplingConfig cfg, Set<Integer> stops, long[] streams,
-        TokenListener listener) {
+        TokenListener listener, int topK) {
       this.prompts = prompts;
       this.listener = listener;
+      this.topK = topK;
+      this.tops = topK > 0 ? new TopLogProbs[prompts.size()][cfg.maxNewTokens()] : null;
       this.promptLen = promptLen;
       this.cfg = cfg;
       this.stops = stops;
@@ -279,7 +320,7 @@ public final class Qwen3Generator implements TokenGenerator {
             for (int r = 0; r < rows.length; r++) {
               u[r] = (float) uniform(rngs[rows[r]]);
             }
-            picks = Sampler.pick(logits, cfg, u, step < cfg.minNewTokens() ? banned : null);
+            picks = Sampler.pick(logits, cfg, u, step < cfg.minNewTokens() ? banned : null, topK);
           }
           record(picks, step, cache);
         }
@@ -365,7 +406,17 @@ public final class Qwen3Generator implements TokenGenerator {
         tokens[row][step] = token;
         logProbs[row][step] = lp;
         counts[row] = step + 1;
-        boolean goOn = listener == null || listener.onToken(row, token, lp);
+        TopLogProbs top = null;
+        if (tops != null) {
+          int k = picks.topIds().length / n;
+          int[] ids = new int[k];
+          for (int j = 0; j < k; j++) {
+            ids[j] = (int) picks.topIds()[r * k + j];
+          }
+          top = new TopLogProbs(ids, Arrays.copyOfRange(picks.topLogProbs(), r * k, r * k + k));
+          tops[row][step] = top;
+        }
+        boolean goOn = listener == null || listener.onToken(row, token, lp, top);
         if (stops.contains(token)) {
           reasons[row] = FinishReason.STOP;
         } else if (step + 1 == cfg.maxNewTokens() || !goOn) {
@@ -400,8 +451,8 @@ public final class Qwen3Generator implements TokenGenerator {
     List<GeneratedSequence> results() {
       List<GeneratedSequence> out = new ArrayList<>(batch);
       for (int i = 0; i < batch; i++) {
-        out.add(new GeneratedSequence(
-            Arrays.copyOf(tokens[i], counts[i]), Arrays.copyOf(logProbs[i], counts[i]), reasons[i]));
+        out.add(new GeneratedSequence(Arrays.copyOf(tokens[i], counts[i]), Arrays.copyOf(logProbs[i], counts[i]),
+            reasons[i], tops == null ? List.of() : Arrays.asList(Arrays.copyOf(tops[i], counts[i]))));
       }
       return out;
     }

@@ -18,17 +18,24 @@ import org.magejvm.api.SamplingConfig;
 final class Sampler {
   private Sampler() {}
 
-  /** The picked tokens and their log-probabilities. */
-  record Picks(long[] tokens, float[] logProbs) {}
+  /**
+   * The picked tokens and their log-probabilities.
+   *
+   * @param topIds null, or (B * K) row-major: each row's K most likely tokens under the reported distribution
+   * @param topLogProbs null, or (B * K): their log-probabilities, largest first
+   */
+  record Picks(long[] tokens, float[] logProbs, long[] topIds, float[] topLogProbs) {}
 
   /**
    * @param logits (B, V) float logits; its manager owns the temporaries
    * @param cfg temperature and filters
    * @param uniforms one uniform in (0, 1) per row (unused when greedy)
    * @param banned (V) additive mask with minus infinity at tokens that may not be picked now, or null
+   * @param topK how many of the most likely tokens (under the distribution the log-probabilities come from) to
+   *     report per row, 0 for none
    * @return one token and log-probability per row
    */
-  static Picks pick(NDArray logits, SamplingConfig cfg, float[] uniforms, NDArray banned) {
+  static Picks pick(NDArray logits, SamplingConfig cfg, float[] uniforms, NDArray banned, int topK) {
     long b = logits.getShape().get(0);
     long v = logits.getShape().get(1);
     NDArray tokens;
@@ -68,6 +75,15 @@ final class Sampler {
       tokens = candidateIds == null ? index : candidateIds.gather(index, -1);
     }
     NDArray chosen = logProbs.gather(tokens, -1);
-    return new Picks(tokens.toLongArray(), chosen.toType(DataType.FLOAT32, false).toFloatArray());
+    long[] topIds = null;
+    float[] topLogProbs = null;
+    if (topK > 0) {
+      // the same tensor the chosen log-probabilities are gathered from, so equal tokens give equal values
+      NDList top = logProbs.topK((int) Math.min(topK, v), -1, true, true);
+      topIds = top.get(1).toType(DataType.INT64, false).toLongArray();
+      topLogProbs = top.get(0).toType(DataType.FLOAT32, false).toFloatArray();
+    }
+    return new Picks(tokens.toLongArray(), chosen.toType(DataType.FLOAT32, false).toFloatArray(), topIds,
+        topLogProbs);
   }
 }

@@ -59,6 +59,49 @@ public interface TokenGenerator {
      * @return whether the row goes on; false ends it after this token
      */
     boolean onToken(int row, int token, float logProb);
+
+    /**
+     * Called instead of {@link #onToken(int, int, float)} by a generator computing alternatives; the default
+     * ignores them.
+     *
+     * @param row the row in the call's prompt list
+     * @param token the sampled token (a stop token included)
+     * @param logProb its log-probability, as {@link GeneratedSequence#logProbs} reports it
+     * @param top the step's most likely tokens, or null when the call asked for none
+     * @return whether the row goes on; false ends it after this token
+     */
+    default boolean onToken(int row, int token, float logProb, TopLogProbs top) {
+      return onToken(row, token, logProb);
+    }
+  }
+
+  /**
+   * Generates as {@link #generate(List, SamplingConfig, Set, long[], TokenListener)} (or without a listener) and
+   * also reports, for every sampled token, the {@code topLogProbs} most likely tokens of its step ({@link
+   * GeneratedSequence#topLogProbs}, and to the listener). The default supports only {@code topLogProbs == 0};
+   * {@link Qwen3Generator} computes them.
+   *
+   * @param prompts the prompt token ids, one array per sequence
+   * @param sampling temperature, filters and token limits; its seed is ignored
+   * @param stopTokenIds tokens that end a sequence
+   * @param seeds one sampling seed per prompt
+   * @param listener sees each token and may end its row, or null
+   * @param topLogProbs how many alternatives per token, 0 for none (at most the vocabulary size)
+   * @return one sequence per prompt, in order
+   * @throws IllegalArgumentException when the number of seeds is not the number of prompts or {@code topLogProbs}
+   *     is negative
+   * @throws UnsupportedOperationException when alternatives are asked of a generator that cannot compute them
+   */
+  default List<GeneratedSequence> generate(List<int[]> prompts, SamplingConfig sampling, Set<Integer> stopTokenIds,
+      long[] seeds, TokenListener listener, int topLogProbs) {
+    if (topLogProbs < 0) {
+      throw new IllegalArgumentException("topLogProbs must be >= 0, got " + topLogProbs);
+    }
+    if (topLogProbs > 0) {
+      throw new UnsupportedOperationException(getClass().getName() + " computes no alternative tokens");
+    }
+    return listener == null ? generate(prompts, sampling, stopTokenIds, seeds)
+        : generate(prompts, sampling, stopTokenIds, seeds, listener);
   }
 
   /**
@@ -86,15 +129,17 @@ public interface TokenGenerator {
       GeneratedSequence s = all.get(row);
       int[] ids = s.tokenIds();
       float[] lps = s.logProbs();
+      List<TopLogProbs> tops = s.topLogProbs();
       int kept = ids.length;
       for (int j = 0; j < ids.length; j++) {
-        if (!listener.onToken(row, ids[j], lps[j]) && j + 1 < ids.length) {
+        if (!listener.onToken(row, ids[j], lps[j], tops.isEmpty() ? null : tops.get(j)) && j + 1 < ids.length) {
           kept = j + 1;
           break;
         }
       }
       out.add(kept == ids.length ? s : new GeneratedSequence(java.util.Arrays.copyOf(ids, kept),
-          java.util.Arrays.copyOf(lps, kept), org.magejvm.api.FinishReason.LENGTH));
+          java.util.Arrays.copyOf(lps, kept), org.magejvm.api.FinishReason.LENGTH,
+          tops.isEmpty() ? tops : tops.subList(0, kept)));
     }
     return out;
   }

@@ -75,6 +75,14 @@ public record Qwen3Config(
   public static final String FILE_NAME = "config.json";
 
   /**
+   * The smallest {@code rope_theta} accepted. The rotary frequencies are {@code rope_theta^(-2i/head_dim)}: at or
+   * above 1 they fall from 1 with the dimension, as every published model's do (Qwen3 uses 1e6, Llama 5e5, older
+   * models 1e4); below 1 they grow, and a base such as 1e-300 overflows them to infinity, so the first forward pass
+   * is NaN. Such a config is refused at load, naming {@code config.json} and the field.
+   */
+  public static final double MIN_ROPE_THETA = 1.0;
+
+  /**
    * Validates the values.
    *
    * @param modelType model type
@@ -119,8 +127,10 @@ public record Qwen3Config(
     if (!(rmsNormEps > 0) || Double.isInfinite(rmsNormEps)) {
       throw new IllegalArgumentException("rms_norm_eps must be finite and > 0, got " + rmsNormEps);
     }
-    if (!(ropeTheta > 0) || Double.isInfinite(ropeTheta)) {
-      throw new IllegalArgumentException("rope_theta must be finite and > 0, got " + ropeTheta);
+    if (!(ropeTheta >= MIN_ROPE_THETA) || Double.isInfinite(ropeTheta)) {
+      throw new IllegalArgumentException("rope_theta must be finite and >= " + MIN_ROPE_THETA + ", got " + ropeTheta
+          + " (below 1 the rotary frequencies theta^(-2i/d) grow with i instead of falling, and a tiny base such as"
+          + " 1e-300 overflows them to infinity; real models use 1e4 to 1e6)");
     }
     if (bosTokenId.isPresent() && bosTokenId.getAsInt() < 0) {
       throw new IllegalArgumentException("bos_token_id must be >= 0, got " + bosTokenId.getAsInt());
@@ -136,6 +146,34 @@ public record Qwen3Config(
     if (value <= 0) {
       throw new IllegalArgumentException(field + " must be > 0, got " + value);
     }
+  }
+
+  /**
+   * The one check every path applies to a prompt before anything is allocated for it ({@code mage generate} before the
+   * weights load, {@code mage logits}, {@code mage serve}'s requests, {@link
+   * org.magejvm.impl.llm.generate.Qwen3Generator} as a backstop; a {@code DjlLanguagePolicy} applies its prompt
+   * limit, at most this context, per request).
+   *
+   * @param promptTokens the prompt's length in tokens
+   * @throws IllegalArgumentException with {@link #promptTooLong} when the prompt is longer than the context
+   */
+  public void checkPromptLength(long promptTokens) {
+    if (promptTokens > maxPositionEmbeddings) {
+      throw new IllegalArgumentException(promptTooLong(String.valueOf(promptTokens), maxPositionEmbeddings));
+    }
+  }
+
+  /**
+   * The one-line message of a prompt beyond the model's context.
+   *
+   * @param length the prompt's length as shown, such as {@code "600"} or {@code "at least 600"}
+   * @param context the model's context in tokens
+   * @return "the prompt is LENGTH tokens, more than the model's context of CONTEXT tokens (max_position_embeddings in
+   *     config.json)"
+   */
+  public static String promptTooLong(String length, int context) {
+    return "the prompt is " + length + " tokens, more than the model's context of " + context
+        + " tokens (max_position_embeddings in config.json)";
   }
 
   /** @return query heads per key/value head */

@@ -321,6 +321,12 @@ public final class Qwen3Weights implements AutoCloseable {
         continue;
       }
       TensorInfo info = source.info(e.getKey());
+      if (e.getKey().equals(EMBED) && info.shape().length == 2 && info.shape()[0] != config.vocabSize()
+          && info.shape()[1] == config.hiddenSize()) {
+        throw new CheckpointException("config.json: field 'vocab_size' is " + config.vocabSize() + ", but tensor "
+            + EMBED + " in " + info.file() + " has " + info.shape()[0] + " rows (one per token id); the config and"
+            + " the weights belong to different models");
+      }
       if (!Arrays.equals(info.shape(), e.getValue().shape())) {
         throw new CheckpointException(
             "tensor " + e.getKey() + " in " + info.file() + " has shape " + Arrays.toString(info.shape())

@@ -122,7 +122,7 @@ public final class SafetensorsFile implements TensorSource {
       throw new CheckpointException(label + ": is a directory, not a safetensors file");
     }
     if (!Files.exists(path)) {
-      throw new CheckpointException(label + ": file does not exist");
+      throw org.magejvm.impl.llm.checkpoint.CheckpointFiles.notFound(path, label + ": file does not exist");
     }
     try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
       Object fileKey = Files.readAttributes(path, BasicFileAttributes.class).fileKey();
@@ -154,6 +154,8 @@ public final class SafetensorsFile implements TensorSource {
         windows[i] = channel.map(FileChannel.MapMode.READ_ONLY, start, length);
       }
       return new SafetensorsFile(path, size, fileKey, dataStart, header, windows, windowBytes, segmentBytes);
+    } catch (java.nio.file.AccessDeniedException e) {
+      throw org.magejvm.impl.llm.checkpoint.CheckpointFiles.permissionDenied(path, e);
     } catch (IOException e) {
       throw new CheckpointException(label + ": cannot read the file: " + e, e);
     }

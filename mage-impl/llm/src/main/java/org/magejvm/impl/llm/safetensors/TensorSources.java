@@ -48,7 +48,8 @@ public final class TensorSources {
     if (Files.isRegularFile(index)) {
       return ShardedSafetensors.open(index);
     }
-    throw new CheckpointException(path + ": no weights found: looked for " + SINGLE_FILE + " and "
+    throw org.magejvm.impl.llm.checkpoint.CheckpointFiles.notFound(single, path + ": no weights found: looked for "
+        + SINGLE_FILE + " and "
         + ShardedSafetensors.INDEX_FILE + "; the directory contains " + describeContents(path));
   }
 

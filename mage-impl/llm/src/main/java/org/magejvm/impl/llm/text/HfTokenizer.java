@@ -76,7 +76,7 @@ public final class HfTokenizer implements AutoCloseable {
     Objects.requireNonNull(path, "path");
     Path file = Files.isDirectory(path) ? path.resolve(FILE_NAME) : path;
     if (!Files.isRegularFile(file)) {
-      throw new CheckpointException(FILE_NAME + " not found: " + file);
+      throw org.magejvm.impl.llm.checkpoint.CheckpointFiles.notFound(file, FILE_NAME + " not found: " + file);
     }
     Header header = readHeader(file);
     if (System.getenv(RUST_FLAVOR) == null && System.getProperty(RUST_FLAVOR) == null) {
@@ -180,6 +180,8 @@ public final class HfTokenizer implements AutoCloseable {
       }
     } catch (NoSuchFileException e) {
       throw new CheckpointException(FILE_NAME + " not found: " + file);
+    } catch (java.nio.file.AccessDeniedException e) {
+      throw org.magejvm.impl.llm.checkpoint.CheckpointFiles.permissionDenied(file, e);
     } catch (IOException | IllegalStateException | NumberFormatException | com.google.gson.JsonParseException e) {
       throw new CheckpointException(file + " is not a valid tokenizer.json: " + e.getMessage(), e);
     }

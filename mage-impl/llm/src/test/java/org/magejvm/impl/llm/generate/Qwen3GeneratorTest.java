@@ -390,4 +390,80 @@ class Qwen3GeneratorTest {
     assertThat(replayed.get(1).tokenIds()).containsExactly(plain.get(1).tokenIds()[0]);
     assertThat(replayed.get(0).tokenIds()).containsExactly(plain.get(0).tokenIds());
   }
+
+  @Test
+  void topLogProbsAreTheSortedTopKOfTheReportedDistributionAndLeaveTheTokensAlone() {
+    long[] seeds = {3, 4, 5, 6};
+    for (SamplingConfig cfg : List.of(sampled(1.0, 6, 0), sampled(0.7, 6, 0),
+        SamplingConfig.builder().optTemperature(0.8).optTopK(3).optTopP(0.9).optMaxNewTokens(6).build(),
+        greedy(6))) {
+      List<GeneratedSequence> plain = gen.generate(PROMPTS, cfg, Set.of(), seeds);
+      List<TopLogProbs> told = new ArrayList<>();
+      List<GeneratedSequence> withTop = gen.generate(PROMPTS, cfg, Set.of(), seeds,
+          new TokenGenerator.TokenListener() {
+            @Override
+            public boolean onToken(int row, int token, float logProb) {
+              throw new AssertionError("the four-argument method is called");
+            }
+
+            @Override
+            public boolean onToken(int row, int token, float logProb, TopLogProbs top) {
+              told.add(top);
+              return true;
+            }
+          }, 5);
+      int stepsSeen = 0;
+      for (int i = 0; i < PROMPTS.size(); i++) {
+        GeneratedSequence s = withTop.get(i);
+        assertThat(s.tokenIds()).containsExactly(plain.get(i).tokenIds());
+        assertThat(s.logProbs()).containsExactly(plain.get(i).logProbs());
+        assertThat(plain.get(i).topLogProbs()).isEmpty();
+        assertThat(s.topLogProbs()).hasSize(s.length());
+        int inTop = 0;
+        for (int j = 0; j < s.length(); j++) {
+          TopLogProbs top = s.topLogProbs().get(j);
+          assertThat(top.size()).isEqualTo(5);
+          float[] lps = top.logProbs();
+          for (int k = 1; k < lps.length; k++) {
+            assertThat(lps[k]).isLessThanOrEqualTo(lps[k - 1]);
+          }
+          int at = Arrays.stream(top.tokenIds()).boxed().toList().indexOf(s.tokenIds()[j]);
+          if (at >= 0) {
+            inTop++;
+            assertThat(lps[at]).isEqualTo(s.logProbs()[j]);
+          } else {
+            assertThat(s.logProbs()[j]).isLessThanOrEqualTo(lps[lps.length - 1]);
+          }
+          stepsSeen++;
+        }
+        if (cfg.greedy() || cfg.topK() == 3) {
+          assertThat(inTop).isEqualTo(s.length());   // the pick is always among the 5 most likely
+        }
+      }
+      assertThat(told).hasSize(stepsSeen).doesNotContainNull();
+    }
+    // K beyond the vocabulary gives the whole vocabulary, whose probabilities sum to 1
+    List<GeneratedSequence> all = gen.generate(List.of(PROMPTS.get(1)), greedy(1), Set.of(), new long[] {1}, null,
+        1_000_000);
+    float[] lps = all.get(0).topLogProbs().get(0).logProbs();
+    assertThat(lps).hasSize(model.config().vocabSize());
+    double sum = 0;
+    for (float lp : lps) {
+      sum += Math.exp(lp);
+    }
+    assertThat(sum).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-4));
+    assertThatThrownBy(() -> gen.generate(PROMPTS, greedy(1), Set.of(), seeds, null, -1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("topLogProbs");
+  }
+
+  @Test
+  void aPromptBeyondTheContextIsRefusedBeforeGeneration() {
+    int context = model.config().maxPositionEmbeddings();
+    int[] longPrompt = new int[context + 1];
+    Arrays.fill(longPrompt, 1);
+    assertThatThrownBy(() -> gen.generate(List.of(PROMPTS.get(0), longPrompt), greedy(1), Set.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("prompt 1: the prompt is " + (context + 1) + " tokens, more than the model's context of " + context
+            + " tokens (max_position_embeddings in config.json)");
+  }
 }
