@@ -53,6 +53,21 @@ public final class CheckpointFiles {
   }
 
   /**
+   * A hint for a model file missing from a directory that is a training checkpoint ({@code mage train} writes the
+   * model into its {@code weights} subdirectory, beside the optimizer and trainer state).
+   *
+   * @param file the missing file
+   * @return "; DIR is a training checkpoint: its model is DIR/weights", or "" when the directory is not one
+   */
+  static String trainingCheckpointHint(Path file) {
+    Path dir = file.toAbsolutePath().getParent();
+    if (dir == null || !Files.isRegularFile(dir.resolve("weights").resolve(file.getFileName()))) {
+      return "";
+    }
+    return "; " + dir + " is a training checkpoint: its model is " + dir.resolve("weights");
+  }
+
+  /**
    * @param file the file whose reading was denied
    * @param cause the denial, or null
    * @return "permission denied: PATH"
@@ -71,7 +86,7 @@ public final class CheckpointFiles {
    */
   public static String readSmallText(Path file) {
     if (!Files.exists(file)) {
-      throw notFound(file, file.getFileName() + " not found: " + file);
+      throw notFound(file, file.getFileName() + " not found: " + file + trainingCheckpointHint(file));
     }
     if (!Files.isRegularFile(file)) {
       throw new CheckpointException(file + " is not a regular file (a directory, device or pipe?)");

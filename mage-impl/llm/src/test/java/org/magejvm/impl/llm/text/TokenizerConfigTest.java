@@ -31,6 +31,20 @@ class TokenizerConfigTest {
   }
 
   @Test
+  void aTrainingCheckpointPassedAsAModelDirectoryIsToldWhereItsModelIs() throws IOException {
+    // mage train writes checkpoints/iter-N/{weights/, optimizer/, trainer-state.json}: the model is in weights/
+    Path weights = Files.createDirectories(dir.resolve("weights"));
+    Files.writeString(weights.resolve("tokenizer_config.json"), "{}");
+    assertThatThrownBy(() -> TokenizerConfig.load(dir)).isInstanceOf(CheckpointException.class)
+        .hasMessageContaining("tokenizer_config.json not found")
+        .hasMessageEndingWith(dir.toAbsolutePath() + " is a training checkpoint: its model is "
+            + dir.toAbsolutePath().resolve("weights"));
+    // an ordinary directory without the file gets no hint
+    assertThatThrownBy(() -> TokenizerConfig.load(weights.resolve("none"))).isInstanceOf(CheckpointException.class)
+        .message().doesNotContain("training checkpoint");
+  }
+
+  @Test
   void missingAndMalformedFilesAreNamed() throws IOException {
     assertThatThrownBy(() -> TokenizerConfig.load(dir)).isInstanceOf(CheckpointException.class)
         .hasMessageContaining("tokenizer_config.json not found");
