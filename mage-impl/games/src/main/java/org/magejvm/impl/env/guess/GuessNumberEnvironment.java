@@ -2,17 +2,16 @@ package org.magejvm.impl.env.guess;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Random;
 import org.magejvm.api.AnchorKey;
 import org.magejvm.api.Opponent;
 import org.magejvm.api.Outcome;
 import org.magejvm.api.Seat;
+import org.magejvm.impl.env.NumberAnswer;
 import org.magejvm.spi.Environment;
 import org.magejvm.spi.ParsedAction;
 import org.magejvm.spi.PromptRenderer;
 import org.magejvm.spi.StepResult;
-import org.magejvm.spi.Tags;
 
 /**
  * One meta-episode of Guess the Number: the task seed draws a hidden number from 1 to {@code max}; every attempt is
@@ -26,7 +25,6 @@ public final class GuessNumberEnvironment implements Environment {
 
   /** The reward of a right guess. */
   public static final double WIN_REWARD = 10.0;
-  private static final int MAX_ECHO = 40;
 
   /**
    * What a wrong guess revealed.
@@ -97,11 +95,7 @@ public final class GuessNumberEnvironment implements Environment {
       throw new IllegalArgumentException("max must be >= 2, got " + max);
     }
     this.max = max;
-    List<String> l = new ArrayList<>();
-    for (int i = 1; i <= max; i++) {
-      l.add(Integer.toString(i));
-    }
-    legal = List.copyOf(l);
+    legal = NumberAnswer.range(max);
   }
 
   @Override
@@ -214,24 +208,7 @@ public final class GuessNumberEnvironment implements Environment {
    * @return the guess, or a failure saying what is wrong
    */
   public static ParsedAction<Integer> parse(String response, int max) {
-    if (response == null || response.isEmpty()) {
-      return ParsedAction.failure("", "the response is empty");
-    }
-    Optional<String> inside = Tags.first(response, "action");
-    if (inside.isEmpty()) {
-      return ParsedAction.failure("", "no <action>...</action> block was found");
-    }
-    String text = inside.get().strip();
-    String echo = Tags.abbreviate(text, MAX_ECHO);
-    if (!text.matches("[0-9]{1,4}")) {
-      return ParsedAction.failure(echo, "the action must be a whole number from 1 to " + max + ", but the <action>"
-          + " block holds '" + echo + "'");
-    }
-    int n = Integer.parseInt(text);
-    if (n < 1 || n > max) {
-      return ParsedAction.failure(echo, "the guess must be from 1 to " + max + ", got " + n);
-    }
-    return ParsedAction.of(n, Integer.toString(n));
+    return NumberAnswer.parse(response, max, "a whole number", "guess");
   }
 
   private void requireReset() {

@@ -54,7 +54,7 @@ final class GuessNumberPolicies {
      * @return the attempt's guess
      */
     static int guess(int max, int attempt) {
-      return 1 + Math.floorMod(attempt, max);
+      return org.magejvm.impl.env.NumberAnswer.sweep(max, attempt);
     }
   }
 

@@ -8,11 +8,11 @@ import org.magejvm.api.AnchorKey;
 import org.magejvm.api.Opponent;
 import org.magejvm.api.Outcome;
 import org.magejvm.api.Seat;
+import org.magejvm.impl.env.NumberAnswer;
 import org.magejvm.spi.Environment;
 import org.magejvm.spi.ParsedAction;
 import org.magejvm.spi.PromptRenderer;
 import org.magejvm.spi.StepResult;
-import org.magejvm.spi.Tags;
 
 /**
  * One meta-episode of Goalkeeper: the task seed draws the striker's spot from 1 to {@code spots}, and the striker
@@ -26,7 +26,6 @@ public final class GoalkeeperEnvironment implements Environment {
 
   /** The reward of a save. */
   public static final double WIN_REWARD = 10.0;
-  private static final int MAX_ECHO = 40;
 
   /**
    * One penalty already taken.
@@ -85,11 +84,7 @@ public final class GoalkeeperEnvironment implements Environment {
       throw new IllegalArgumentException("spots must be >= 2, got " + spots);
     }
     this.spots = spots;
-    List<String> l = new ArrayList<>();
-    for (int i = 1; i <= spots; i++) {
-      l.add(Integer.toString(i));
-    }
-    legal = List.copyOf(l);
+    legal = NumberAnswer.range(spots);
   }
 
   @Override
@@ -203,24 +198,7 @@ public final class GoalkeeperEnvironment implements Environment {
    * @return the spot, or a failure saying what is wrong
    */
   public static ParsedAction<Integer> parse(String response, int spots) {
-    if (response == null || response.isEmpty()) {
-      return ParsedAction.failure("", "the response is empty");
-    }
-    Optional<String> inside = Tags.first(response, "action");
-    if (inside.isEmpty()) {
-      return ParsedAction.failure("", "no <action>...</action> block was found");
-    }
-    String text = inside.get().strip();
-    String echo = Tags.abbreviate(text, MAX_ECHO);
-    if (!text.matches("[0-9]{1,4}")) {
-      return ParsedAction.failure(echo, "the action must be a spot number from 1 to " + spots + ", but the"
-          + " <action> block holds '" + echo + "'");
-    }
-    int n = Integer.parseInt(text);
-    if (n < 1 || n > spots) {
-      return ParsedAction.failure(echo, "the spot must be from 1 to " + spots + ", got " + n);
-    }
-    return ParsedAction.of(n, Integer.toString(n));
+    return NumberAnswer.parse(response, spots, "a spot number", "spot");
   }
 
   private void requireReset() {

@@ -52,7 +52,7 @@ final class GoalkeeperPolicies {
      * @return the attempt's dive
      */
     static int dive(int spots, int attempt) {
-      return 1 + Math.floorMod(attempt, spots);
+      return org.magejvm.impl.env.NumberAnswer.sweep(spots, attempt);
     }
   }
 
