@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.magejvm.api.SamplingConfig;
 import org.magejvm.api.Advantages;
 import org.magejvm.api.LanguagePolicy;
 import org.magejvm.api.PolicyOptimizer;
@@ -432,6 +433,7 @@ public final class MageTrainer implements AutoCloseable {
     metrics.put("timing/rollout_s", (t1 - t0) / 1e9);
     metrics.put("timing/scoring_s", (t2 - t1) / 1e9);
     metrics.put("timing/update_s", (t3 - t2) / 1e9);
+    update.timing().toMap().forEach(metrics::put);
     if (memory != null) {
       metrics.put("memory/rollout_peak_mib", peaks[0]);
       metrics.put("memory/scoring_peak_mib", peaks[1]);
@@ -643,6 +645,7 @@ public final class MageTrainer implements AutoCloseable {
     private ReferencePolicy reference;
     private FineTuning fineTuning;
     private PolicyUpdater.Settings updateSettings = PolicyUpdater.Settings.defaults();
+    private OldLogProbs oldLogProbs;
     private List<PolicyUpdater.Row> anchorTurns = List.of();
     private final List<Validation> validations = new ArrayList<>();
     private int validateEvery = 5;
@@ -772,6 +775,20 @@ public final class MageTrainer implements AutoCloseable {
      */
     public Builder optUpdateSettings(PolicyUpdater.Settings v) {
       updateSettings = Objects.requireNonNull(v, "updateSettings");
+      return this;
+    }
+
+    /**
+     * Chooses where the old log-probabilities come from when the trainer is built, replacing {@link
+     * PolicyUpdater.Settings#recomputeOldLogProbs()}: {@link OldLogProbs#AUTO} uses the recorded ones exactly when
+     * the rollouts run on the trained policy (no {@link #optRolloutPolicy remote policy}), the model computes in
+     * float32 and the rollout samples at temperature 1; otherwise it recomputes them.
+     *
+     * @param v the source, or null to keep the update settings' choice
+     * @return this builder
+     */
+    public Builder optOldLogProbs(OldLogProbs v) {
+      oldLogProbs = v;
       return this;
     }
 
@@ -926,6 +943,18 @@ public final class MageTrainer implements AutoCloseable {
       Objects.requireNonNull(adamw, "adamw");
       if (fineTuning != null) {
         checkFineTuning();
+      }
+      if (oldLogProbs != null) {
+        boolean local = rolloutPolicy == null || rolloutPolicy == policy;
+        boolean float32 = modelOf(policy).outputType() == ai.djl.ndarray.types.DataType.FLOAT32
+            && modelOf(policy).dtype() == ai.djl.ndarray.types.DataType.FLOAT32;
+        double temperature = rollout.sampling().map(SamplingConfig::temperature).orElse(Double.NaN);
+        boolean recompute = oldLogProbs.recompute(local, float32, temperature);
+        updateSettings = updateSettings.withRecomputeOldLogProbs(recompute);
+        LOG.info("old log-probabilities: {} (update.old_log_probs {}; rollout {}, model {}, temperature {})",
+            recompute ? "recomputed before each update" : "the ones recorded while sampling",
+            oldLogProbs.name().toLowerCase(java.util.Locale.ROOT), local ? "local" : "remote",
+            modelOf(policy).dtype(), temperature);
       }
       if (rolloutPolicy != null && rolloutPolicy != policy && !updateSettings.recomputeOldLogProbs()) {
         throw new IllegalArgumentException("the rollouts go through '" + rolloutPolicy.name() + "', not the trained"

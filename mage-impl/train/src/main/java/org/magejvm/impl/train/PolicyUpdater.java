@@ -146,6 +146,17 @@ public final class PolicyUpdater {
     }
 
     /**
+     * These settings with another old log-probability source.
+     *
+     * @param recompute recompute the old log-probabilities (true) or take the recorded ones
+     * @return the new settings
+     */
+    public Settings withRecomputeOldLogProbs(boolean recompute) {
+      return new Settings(miniBatchTurns, microBatchTurns, epochs, recompute, skipZeroAdvantage, maxUpdateKl,
+          maxAnchorDrop);
+    }
+
+    /**
      * These settings with another anchor limit.
      *
      * @param limit the anchors' log-probability drop limit, 0 for none
@@ -213,6 +224,7 @@ public final class PolicyUpdater {
    * @param anchorChange the mean per-token change of the anchor turns' log-probabilities the kept (or, when undone,
    *     the last) try caused, negative for a drop; NaN when not measured
    * @param undone whether the update was undone because even its last try dropped the anchors too far
+   * @param timing where the update's time went
    */
   public record Report(
       int rows,
@@ -227,7 +239,87 @@ public final class PolicyUpdater {
       int backtracks,
       double stepScale,
       double anchorChange,
-      boolean undone) {}
+      boolean undone,
+      Timing timing) {
+
+    /**
+     * This report with another timing.
+     *
+     * @param t the timing
+     * @return the new report
+     */
+    Report withTiming(Timing t) {
+      return new Report(rows, trainedRows, skippedZeroAdvantage, emptyResponses, optimizerSteps, skippedSteps,
+          meanGradNorm, diagnostics, updateKl, backtracks, stepScale, anchorChange, undone, t);
+    }
+  }
+
+  /**
+   * Where an update's wall-clock time went, in seconds, and how many tokens each scoring phase scored.
+   *
+   * @param oldSeconds scoring the old log-probabilities (0 when the recorded ones are used)
+   * @param referenceSeconds scoring the reference log-probabilities for the KL term (0 without one)
+   * @param optimizeSeconds the forward and backward passes and the AdamW steps, over all tries
+   * @param checkSeconds scoring for the update checks (batch KL, anchors), before and after every try
+   * @param oldTokens response tokens scored for the old log-probabilities
+   * @param referenceTokens response tokens scored by the reference model
+   * @param optimizeTokens response tokens passed forward and backward, over all tries and epochs
+   * @param checkTokens response tokens scored for the update checks
+   */
+  public record Timing(double oldSeconds, double referenceSeconds, double optimizeSeconds, double checkSeconds,
+      long oldTokens, long referenceTokens, long optimizeTokens, long checkTokens) {
+
+    /** No time spent. */
+    public static final Timing NONE = new Timing(0, 0, 0, 0, 0, 0, 0, 0);
+
+    /**
+     * The figures as metrics: {@code timing/update_old_s}, {@code timing/update_reference_s}, {@code
+     * timing/update_optimize_s}, {@code timing/update_checks_s} and {@code tokens/update_old}, {@code
+     * tokens/update_reference}, {@code tokens/update_optimize}, {@code tokens/update_checks}.
+     *
+     * @return the metrics, in that order
+     */
+    public Map<String, Number> toMap() {
+      Map<String, Number> m = new LinkedHashMap<>();
+      m.put("timing/update_old_s", oldSeconds);
+      m.put("timing/update_reference_s", referenceSeconds);
+      m.put("timing/update_optimize_s", optimizeSeconds);
+      m.put("timing/update_checks_s", checkSeconds);
+      m.put("tokens/update_old", oldTokens);
+      m.put("tokens/update_reference", referenceTokens);
+      m.put("tokens/update_optimize", optimizeTokens);
+      m.put("tokens/update_checks", checkTokens);
+      return m;
+    }
+  }
+
+  /** Adds up the phases of one update. */
+  private static final class PhaseClock {
+    private final double[] seconds = new double[4];
+    private final long[] tokens = new long[4];
+
+    void add(int phase, long startNanos, List<Row> rows) {
+      seconds[phase] += (System.nanoTime() - startNanos) / 1e9;
+      tokens[phase] += responseTokens(rows);
+    }
+
+    Timing timing() {
+      return new Timing(seconds[0], seconds[1], seconds[2], seconds[3], tokens[0], tokens[1], tokens[2], tokens[3]);
+    }
+  }
+
+  private static final int OLD = 0;
+  private static final int REFERENCE = 1;
+  private static final int OPTIMIZE = 2;
+  private static final int CHECK = 3;
+
+  private static long responseTokens(List<Row> rows) {
+    long n = 0;
+    for (Row r : rows) {
+      n += r.response().length;
+    }
+    return n;
+  }
 
   private final Qwen3Model model;
   private final ReferencePolicy reference;
@@ -315,6 +407,11 @@ public final class PolicyUpdater {
    * @return what happened
    */
   public Report update(List<Row> given, Runnable afterScoring) {
+    PhaseClock clock = new PhaseClock();
+    return run(given, afterScoring, clock).withTiming(clock.timing());
+  }
+
+  private Report run(List<Row> given, Runnable afterScoring, PhaseClock clock) {
     List<Row> rows = new ArrayList<>();
     List<Row> skippedZero = new ArrayList<>();
     int empty = 0;
@@ -330,16 +427,32 @@ public final class PolicyUpdater {
     int zero = skippedZero.size();
     if (rows.isEmpty()) {
       afterScoring.run();
-      return new Report(given.size(), 0, zero, empty, 0, 0, 0, Map.of(), Double.NaN, 0, 1.0, Double.NaN, false);
+      return new Report(given.size(), 0, zero, empty, 0, 0, 0, Map.of(), Double.NaN, 0, 1.0, Double.NaN, false,
+          Timing.NONE);
     }
-    List<float[]> old = settings.recomputeOldLogProbs() ? score(model, rows) : recorded(rows);
-    List<float[]> ref = reference == null ? null : reference.apply(m -> score(m, rows));
+    long t = System.nanoTime();
+    List<float[]> old;
+    if (settings.recomputeOldLogProbs()) {
+      old = score(model, rows);
+      clock.add(OLD, t, rows);
+    } else {
+      old = recorded(rows);
+    }
+    List<float[]> ref = null;
+    if (reference != null) {
+      t = System.nanoTime();
+      ref = reference.apply(m -> score(m, rows));
+      clock.add(REFERENCE, t, rows);
+    }
     afterScoring.run();
 
     boolean checkKl = settings.maxUpdateKl() > 0;
     boolean checkAnchors = settings.maxAnchorDrop() > 0 && !anchors.isEmpty();
     if (!checkKl && !checkAnchors) {
-      return optimize(given.size(), rows, zero, empty, old, ref, 1.0);
+      t = System.nanoTime();
+      Report r = optimize(given.size(), rows, zero, empty, old, ref, 1.0);
+      clock.add(OPTIMIZE, t, rowsTimesEpochs(rows));
+      return r;
     }
     // the KL check scores every turn with a response, trained or not, at temperature 1 before and after; the trained
     // turns' recomputed old log-probs are those scores already
@@ -347,20 +460,32 @@ public final class PolicyUpdater {
     checked.addAll(skippedZero);
     List<float[]> baseline = null;
     if (checkKl) {
+      t = System.nanoTime();
       baseline = new ArrayList<>(settings.recomputeOldLogProbs() ? old : score(model, rows));
       baseline.addAll(score(model, skippedZero));
+      clock.add(CHECK, t, settings.recomputeOldLogProbs() ? skippedZero : checked);
     }
-    List<float[]> anchorBaseline = checkAnchors ? anchorBaseline() : null;
+    List<float[]> anchorBaseline = checkAnchors ? anchorBaseline(clock) : null;
     try (AdamW.Snapshot before = optimizer.snapshot()) {
       double scale = 1.0;
       for (int tries = 0; ; tries++) {
+        t = System.nanoTime();
         Report r = optimize(given.size(), rows, zero, empty, old, ref, scale);
+        clock.add(OPTIMIZE, t, rowsTimesEpochs(rows));
         if (r.optimizerSteps() == r.skippedSteps()) {
           keepAnchorScores(anchorBaseline);
           return r;
         }
+        t = System.nanoTime();
         double kl = checkKl ? meanKl(baseline, score(model, checked)) : Double.NaN;
+        if (checkKl) {
+          clock.add(CHECK, t, checked);
+        }
+        t = System.nanoTime();
         List<float[]> anchorsNow = checkAnchors ? score(model, anchors) : null;
+        if (checkAnchors) {
+          clock.add(CHECK, t, anchors);
+        }
         double change = checkAnchors ? meanChange(anchorBaseline, anchorsNow) : Double.NaN;
         boolean klOk = !checkKl || kl <= settings.maxUpdateKl();
         boolean anchorsOk = !checkAnchors || change >= -settings.maxAnchorDrop();
@@ -386,20 +511,36 @@ public final class PolicyUpdater {
           keepAnchorScores(undone ? anchorBaseline : anchorsNow);
         }
         return new Report(r.rows(), r.trainedRows(), r.skippedZeroAdvantage(), r.emptyResponses(),
-            r.optimizerSteps(), r.skippedSteps(), r.meanGradNorm(), r.diagnostics(), kl, tries, scale, change, undone);
+            r.optimizerSteps(), r.skippedSteps(), r.meanGradNorm(), r.diagnostics(), kl, tries, scale, change, undone,
+            Timing.NONE);
       }
     }
+  }
+
+  /** The rows repeated once per epoch (for token counts). */
+  private List<Row> rowsTimesEpochs(List<Row> rows) {
+    if (settings.epochs() == 1) {
+      return rows;
+    }
+    List<Row> all = new ArrayList<>(rows.size() * settings.epochs());
+    for (int e = 0; e < settings.epochs(); e++) {
+      all.addAll(rows);
+    }
+    return all;
   }
 
   /**
    * The anchors' scores before an update: the ones kept from the previous update when AdamW has not stepped since
    * (the weights are then the same, and so are the scores, bit for bit), else scored now.
    */
-  private List<float[]> anchorBaseline() {
+  private List<float[]> anchorBaseline(PhaseClock clock) {
     if (anchorScores != null && anchorScoresStep == optimizer.stepCount()) {
       return anchorScores;
     }
-    return score(model, anchors);
+    long t = System.nanoTime();
+    List<float[]> scores = score(model, anchors);
+    clock.add(CHECK, t, anchors);
+    return scores;
   }
 
   private void keepAnchorScores(List<float[]> scores) {
@@ -470,7 +611,8 @@ public final class PolicyUpdater {
       diagnostics.put(e.getKey(), e.getValue() / minibatches);
     }
     return new Report(given, rows.size(), zero, empty, steps, skipped,
-        steps == skipped ? 0 : normSum / (steps - skipped), diagnostics, Double.NaN, 0, scale, Double.NaN, false);
+        steps == skipped ? 0 : normSum / (steps - skipped), diagnostics, Double.NaN, 0, scale, Double.NaN, false,
+        Timing.NONE);
   }
 
   /**

@@ -79,6 +79,7 @@ final class TrainerFactory {
         .setAdamW(adamw)
         .optFineTuning(fineTuning)
         .optUpdateSettings(updateSettings(c))
+        .optOldLogProbs(c.update().oldLogProbs())
         .optValidateEvery(c.validation().every())
         .optMaxFailureShare(c.rollout().maxFailureShare())
         .optSeed(c.seed());
@@ -222,7 +223,7 @@ final class TrainerFactory {
 
   static PolicyUpdater.Settings updateSettings(TrainingConfig c) {
     TrainingConfig.UpdateSettings u = c.update();
-    return new PolicyUpdater.Settings(u.miniBatchTurns(), u.microBatchTurns(), u.epochs(), u.recomputeOldLogProbs(),
+    return new PolicyUpdater.Settings(u.miniBatchTurns(), u.microBatchTurns(), u.epochs(), u.oldLogProbs() != OldLogProbs.RECORDED,
         u.skipZeroAdvantage(), c.checks().maxUpdateKl(), c.checks().maxAnchorDrop());
   }
 

@@ -412,22 +412,23 @@ public record TrainingConfig(
    * @param miniBatchTurns turns per optimizer step (a batch larger than this is split)
    * @param microBatchTurns turns per forward and backward pass (memory; the gradient is the same)
    * @param epochs passes over each batch
-   * @param recomputeOldLogProbs recompute the old log-probabilities before the update instead of using the
-   *     rollout's
+   * @param oldLogProbs where the old log-probabilities come from: recomputed before the update, the rollout's
+   *     recorded ones, or the recorded ones where they are exact ({@link OldLogProbs})
    * @param skipZeroAdvantage leave turns with advantage 0 out of the loss's forward pass
    */
   public record UpdateSettings(
-      int miniBatchTurns, int microBatchTurns, int epochs, boolean recomputeOldLogProbs, boolean skipZeroAdvantage) {
+      int miniBatchTurns, int microBatchTurns, int epochs, OldLogProbs oldLogProbs, boolean skipZeroAdvantage) {
     /**
      * Validates.
      *
      * @param miniBatchTurns minibatch
      * @param microBatchTurns micro-batch
      * @param epochs epochs
-     * @param recomputeOldLogProbs recompute
+     * @param oldLogProbs where the old log-probabilities come from
      * @param skipZeroAdvantage skip zero advantages
      */
     public UpdateSettings {
+      Check.notNull("update.old_log_probs", oldLogProbs);
       Check.range("update.mini_batch_turns", miniBatchTurns, 1, 1 << 20);
       Check.range("update.micro_batch_turns", microBatchTurns, 1, 1 << 20);
       Check.range("update.epochs", epochs, 1, 1000);
@@ -705,9 +706,43 @@ public record TrainingConfig(
       if (!e.isJsonObject()) {
         throw new ConfigException("", "a training config must be a JSON object, got " + abbreviate(e.toString()));
       }
-      return e.getAsJsonObject();
+      return upgraded(e.getAsJsonObject());
     } catch (IOException | JsonParseException | IllegalStateException e) {
       throw new ConfigException("", "not valid JSON: " + e.getMessage());
+    }
+  }
+
+  /** The key that {@code update.old_log_probs} replaced (a boolean: true is {@code recompute}, false {@code recorded}). */
+  static final String LEGACY_RECOMPUTE_KEY = "recompute_old_log_probs";
+
+  /**
+   * A config written before {@code update.old_log_probs} existed, with its {@code update.recompute_old_log_probs}
+   * turned into the new key (checkpoints written by earlier versions keep resuming).
+   */
+  private static JsonObject upgraded(JsonObject o) {
+    JsonElement update = o.get("update");
+    if (update == null || !update.isJsonObject() || !update.getAsJsonObject().has(LEGACY_RECOMPUTE_KEY)) {
+      return o;
+    }
+    JsonObject u = update.getAsJsonObject();
+    if (u.has("old_log_probs")) {
+      throw new ConfigException("update." + LEGACY_RECOMPUTE_KEY, "config keys 'update." + LEGACY_RECOMPUTE_KEY
+          + "' (the former name) and 'update.old_log_probs' are both given; keep update.old_log_probs");
+    }
+    u.add("old_log_probs", new com.google.gson.JsonPrimitive(legacyRecompute(u.get(LEGACY_RECOMPUTE_KEY).toString())));
+    u.remove(LEGACY_RECOMPUTE_KEY);
+    return o;
+  }
+
+  private static String legacyRecompute(String text) {
+    switch (text.trim()) {
+      case "true":
+        return "recompute";
+      case "false":
+        return "recorded";
+      default:
+        throw new ConfigException("update." + LEGACY_RECOMPUTE_KEY, "config key 'update." + LEGACY_RECOMPUTE_KEY
+            + "' (now update.old_log_probs) must be true or false, got " + text);
     }
   }
 
@@ -755,6 +790,9 @@ public record TrainingConfig(
      */
     public Builder set(String dottedKey, Object value) {
       Objects.requireNonNull(dottedKey, "dottedKey");
+      if (dottedKey.equals("update." + LEGACY_RECOMPUTE_KEY) && value != null) {
+        return set("update.old_log_probs", legacyRecompute(String.valueOf(value)));
+      }
       if (value instanceof Map<?, ?>) {
         JsonObject map = new JsonObject();
         for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
@@ -799,8 +837,11 @@ public record TrainingConfig(
         throw new ConfigException("", "--set wants KEY=VALUE (for example rollout.tasks=8), got '" + assignment
             + "'");
       }
-      json = ConfigCodec.set(TrainingConfig.class, json, assignment.substring(0, eq).trim(),
-          assignment.substring(eq + 1));
+      String key = assignment.substring(0, eq).trim();
+      if (key.equals("update." + LEGACY_RECOMPUTE_KEY)) {
+        return set(key, (Object) assignment.substring(eq + 1));
+      }
+      json = ConfigCodec.set(TrainingConfig.class, json, key, assignment.substring(eq + 1));
       return this;
     }
 
@@ -812,7 +853,7 @@ public record TrainingConfig(
      * @throws ConfigException naming an unknown key
      */
     public Builder merge(JsonObject patch) {
-      json = ConfigCodec.overlay(TrainingConfig.class, json, patch, "");
+      json = ConfigCodec.overlay(TrainingConfig.class, json, upgraded(patch.deepCopy()), "");
       return this;
     }
 

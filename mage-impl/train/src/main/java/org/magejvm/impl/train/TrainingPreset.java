@@ -131,6 +131,7 @@ public enum TrainingPreset {
         .set("loss.kl_coefficient", 1.0)
         .set("update.mini_batch_turns", 64)
         .set("update.micro_batch_turns", 64)
+        .set("update.old_log_probs", OldLogProbs.AUTO)
         .set("checks.max_anchor_drop", MAGE_MAX_ANCHOR_DROP)
         .set("checks.anchor_policy", MAGE_ANCHOR_POLICY)
         .build();
@@ -157,7 +158,7 @@ public enum TrainingPreset {
             o.klCoefficient(), o.lossAggregation()),
         new TrainingConfig.AdamWSettings(o.learningRate(), a.beta1(), a.beta2(), a.eps(), o.weightDecay(),
             o.gradientClip(), 0),
-        new TrainingConfig.UpdateSettings(o.miniBatchTurns(), 8, o.epochs(), true, true),
+        new TrainingConfig.UpdateSettings(o.miniBatchTurns(), 8, o.epochs(), OldLogProbs.RECOMPUTE, true),
         new TrainingConfig.CheckSettings(0, 0, 256, null),
         new TrainingConfig.ValidationSettings(5, MethodPreset.EVALUATION_META_EPISODES, true),
         new TrainingConfig.CheckpointSettings(10, 3),

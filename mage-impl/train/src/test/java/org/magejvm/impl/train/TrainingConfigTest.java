@@ -73,6 +73,8 @@ class TrainingConfigTest {
     assertThat(c.adamw().learningRate()).isEqualTo(5e-4);
     assertThat(c.loss().klCoefficient()).isEqualTo(1.0);
     assertThat(c.update().miniBatchTurns()).isEqualTo(64);
+    assertThat(c.update().oldLogProbs()).isEqualTo(OldLogProbs.AUTO);
+    assertThat(kuhn(TrainingPreset.MAGE_REFERENCE).update().oldLogProbs()).isEqualTo(OldLogProbs.RECOMPUTE);
     assertThat(c.checks().maxAnchorDrop()).isEqualTo(0.01);
     assertThat(c.checks().anchorPolicy()).isEqualTo("random");
     assertThat(c.preset()).isEqualTo("mage");
