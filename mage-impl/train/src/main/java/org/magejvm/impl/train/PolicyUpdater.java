@@ -255,16 +255,17 @@ public final class PolicyUpdater {
   }
 
   /**
-   * Where an update's wall-clock time went, in seconds, and how many tokens each scoring phase scored.
+   * Where an update's wall-clock time went, in seconds, and how many tokens (prompt and response tokens of the rows,
+   * padding not counted) each phase passed through the model.
    *
    * @param oldSeconds scoring the old log-probabilities (0 when the recorded ones are used)
    * @param referenceSeconds scoring the reference log-probabilities for the KL term (0 without one)
    * @param optimizeSeconds the forward and backward passes and the AdamW steps, over all tries
    * @param checkSeconds scoring for the update checks (batch KL, anchors), before and after every try
-   * @param oldTokens response tokens scored for the old log-probabilities
-   * @param referenceTokens response tokens scored by the reference model
-   * @param optimizeTokens response tokens passed forward and backward, over all tries and epochs
-   * @param checkTokens response tokens scored for the update checks
+   * @param oldTokens tokens scored for the old log-probabilities
+   * @param referenceTokens tokens scored by the reference model
+   * @param optimizeTokens tokens passed forward and backward, over all tries and epochs
+   * @param checkTokens tokens scored for the update checks
    */
   public record Timing(double oldSeconds, double referenceSeconds, double optimizeSeconds, double checkSeconds,
       long oldTokens, long referenceTokens, long optimizeTokens, long checkTokens) {
@@ -300,7 +301,7 @@ public final class PolicyUpdater {
 
     void add(int phase, long startNanos, List<Row> rows) {
       seconds[phase] += (System.nanoTime() - startNanos) / 1e9;
-      tokens[phase] += responseTokens(rows);
+      tokens[phase] += sequenceTokens(rows);
     }
 
     Timing timing() {
@@ -313,10 +314,10 @@ public final class PolicyUpdater {
   private static final int OPTIMIZE = 2;
   private static final int CHECK = 3;
 
-  private static long responseTokens(List<Row> rows) {
+  private static long sequenceTokens(List<Row> rows) {
     long n = 0;
     for (Row r : rows) {
-      n += r.response().length;
+      n += r.prompt().length + r.response().length;
     }
     return n;
   }
