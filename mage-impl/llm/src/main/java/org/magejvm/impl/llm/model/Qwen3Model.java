@@ -242,8 +242,67 @@ public final class Qwen3Model implements AutoCloseable {
     return forward(inputIds, padLeft, cache, null);
   }
 
+  /**
+   * Runs the decoder over sequences that all begin with the same tokens, computing those tokens once: the prefix's
+   * keys and values are computed for one row and shared by every row, and only the rows' own tokens (the suffixes,
+   * left-padded to a common length after the prefix) pass through the layers per row. The result is that of {@link
+   * #forward(NDArray, int[], KvCache)} over the whole sequences at the suffix slots, up to float rounding, and it is
+   * differentiable (the shared prefix's gradient is the sum over the rows).
+   *
+   * @param prefixIds (1, P) token ids of the shared prefix, P at least 1, on the model's device
+   * @param suffixIds (B, T) token ids of each row after the prefix, left-padded; its manager will own the result
+   * @param padLeft for each row, how many leading slots of the suffix are padding
+   * @return the final-normed hidden states of the suffix slots (B, T, D) in {@link #outputType()}
+   */
+  public NDArray forwardSharedPrefix(NDArray prefixIds, NDArray suffixIds, int[] padLeft) {
+    Shape ps = prefixIds.getShape();
+    if (ps.dimension() != 2 || ps.get(0) != 1 || ps.get(1) < 1) {
+      throw new IllegalArgumentException("prefixIds must be (1, P) with P >= 1, got " + ps);
+    }
+    SharedPrefix prefix = new SharedPrefix(config.numHiddenLayers(), (int) ps.get(1));
+    try {
+      NDArray hidden = forward(prefixIds, new int[1], null, null, prefix);
+      hidden.close();
+      prefix.recording = false;
+      return forward(suffixIds, padLeft, null, null, prefix);
+    } finally {
+      prefix.close();
+    }
+  }
+
+  /**
+   * The per-layer keys and values of a shared prefix: recorded while the prefix passes through the layers, then
+   * put before every row's own keys and values.
+   */
+  private static final class SharedPrefix implements AutoCloseable {
+    final NDArray[] keys;
+    final NDArray[] values;
+    final int length;
+    boolean recording = true;
+
+    SharedPrefix(int layers, int length) {
+      keys = new NDArray[layers];
+      values = new NDArray[layers];
+      this.length = length;
+    }
+
+    @Override
+    public void close() {
+      for (int i = 0; i < keys.length; i++) {
+        if (keys[i] != null) {
+          keys[i].close();
+          values[i].close();
+        }
+      }
+    }
+  }
+
   /** {@link #forward(NDArray, int[], KvCache)}, showing every module's output to {@code probe} when it is not null. */
   private NDArray forward(NDArray inputIds, int[] padLeft, KvCache cache, Probe probe) {
+    return forward(inputIds, padLeft, cache, probe, null);
+  }
+
+  private NDArray forward(NDArray inputIds, int[] padLeft, KvCache cache, Probe probe, SharedPrefix prefix) {
     Shape shape = inputIds.getShape();
     if (shape.dimension() != 2) {
       throw new IllegalArgumentException("inputIds must be (batch, tokens), got " + shape);
@@ -253,7 +312,7 @@ public final class Qwen3Model implements AutoCloseable {
     if (padLeft.length != b) {
       throw new IllegalArgumentException(padLeft.length + " padding counts for a batch of " + b);
     }
-    int offset = cache == null ? 0 : cache.length();
+    int offset = cache != null ? cache.length() : prefix != null && !prefix.recording ? prefix.length : 0;
     if (cache != null) {
       if (cache.batchSize() != b) {
         throw new IllegalArgumentException("cache holds " + cache.batchSize() + " rows, input has " + b);
@@ -270,14 +329,15 @@ public final class Qwen3Model implements AutoCloseable {
       NDArray x = ids.getNDArrayInternal().embedding(ids, weights.embed(), SparseFormat.DENSE).singletonOrThrow();
       NDArray h = seen(probe, -1, "model.embed_tokens", x.toType(normType, false), weights.embed());
       NDArray[] rope = rotary(m, padLeft, offset, t);
-      NDArray bias = attentionBias(m, padLeft, offset, t);
+      NDArray bias = prefix != null && !prefix.recording ? prefixBias(m, padLeft, prefix.length, t)
+          : attentionBias(m, padLeft, offset, t);
       List<Qwen3Weights.Layer> layers = weights.layers();
       ProjectionAdapter active = adapter != null && adapter.isEnabled() ? adapter : null;
       for (int l = 0; l < layers.size(); l++) {
         NDArray next;
         try (NDScope layerScope = new NDScope()) {
           layerScope.suppressNotUsedWarning();
-          next = layer(l, layers.get(l), active, h, rope, bias, cache, b, t, probe);
+          next = layer(l, layers.get(l), active, h, rope, bias, cache, prefix, b, t, probe);
           NDScope.unregister(next);
         }
         NDScope.register(next); // closed with the call's scope unless it is the last
@@ -367,7 +427,7 @@ public final class Qwen3Model implements AutoCloseable {
   }
 
   private NDArray layer(int index, Qwen3Weights.Layer w, ProjectionAdapter lora, NDArray h, NDArray[] rope,
-      NDArray bias, KvCache cache, int b, int t, Probe probe) {
+      NDArray bias, KvCache cache, SharedPrefix prefix, int b, int t, Probe probe) {
     int heads = config.numAttentionHeads();
     int kvHeads = config.numKeyValueHeads();
     int hd = config.headDim();
@@ -397,6 +457,18 @@ public final class Qwen3Model implements AutoCloseable {
       cache.write(index, kt, vt);
       keys = cache.keys(index, h.getManager(), t);
       values = cache.values(index, h.getManager(), t);
+    } else if (prefix != null && prefix.recording) {
+      // kept past this layer's scope for the rows' pass
+      NDScope.unregister(kt, vt);
+      prefix.keys[index] = kt;
+      prefix.values[index] = vt;
+      keys = kt;
+      values = vt;
+    } else if (prefix != null) {
+      Shape ks = prefix.keys[index].getShape();
+      Shape vs = prefix.values[index].getShape();
+      keys = prefix.keys[index].broadcast(new Shape(b, ks.get(1), ks.get(2), ks.get(3))).concat(kt, 2);
+      values = prefix.values[index].broadcast(new Shape(b, vs.get(1), vs.get(2), vs.get(3))).concat(vt, 2);
     } else {
       keys = kt;
       values = vt;
@@ -566,6 +638,29 @@ public final class Qwen3Model implements AutoCloseable {
     NDArray pad = m.create(pads, new Shape(b, 1, 1));
     NDArray allowed = keySlot.lte(querySlot).logicalAnd(keySlot.gte(pad)).logicalOr(keySlot.eq(querySlot));
     // torch.where broadcasts, but DJL's where insists on equal shapes
+    NDArray zero = m.zeros(allowed.getShape(), normType);
+    NDArray minusInf = m.full(allowed.getShape(), Float.NEGATIVE_INFINITY, normType);
+    return NDArrays.where(allowed, zero, minusInf).reshape(b, 1, 1, t, s);
+  }
+
+  /**
+   * The additive attention mask (B, 1, 1, T, P + T) of rows after a shared prefix of P slots: every query sees the
+   * whole prefix; suffix slot {@code j} of row {@code i} sees suffix slots from {@code padLeft[i]} to {@code j} (and
+   * itself, so that a padding query has a finite row).
+   */
+  private NDArray prefixBias(NDManager m, int[] padLeft, int prefixLength, int t) {
+    int b = padLeft.length;
+    int s = prefixLength + t;
+    NDArray keySlot = m.arange(0f, (float) s, 1f).reshape(1, 1, s);
+    NDArray querySlot = m.arange((float) prefixLength, (float) s, 1f).reshape(1, t, 1);
+    float[] pads = new float[b];
+    for (int i = 0; i < b; i++) {
+      pads[i] = prefixLength + padLeft[i];
+    }
+    NDArray pad = m.create(pads, new Shape(b, 1, 1));
+    NDArray inPrefix = keySlot.lt((float) prefixLength);
+    NDArray allowed = keySlot.lte(querySlot).logicalAnd(keySlot.gte(pad).logicalOr(inPrefix))
+        .logicalOr(keySlot.eq(querySlot));
     NDArray zero = m.zeros(allowed.getShape(), normType);
     NDArray minusInf = m.full(allowed.getShape(), Float.NEGATIVE_INFINITY, normType);
     return NDArrays.where(allowed, zero, minusInf).reshape(b, 1, 1, t, s);

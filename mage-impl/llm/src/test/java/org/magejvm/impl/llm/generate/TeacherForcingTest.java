@@ -69,10 +69,16 @@ class TeacherForcingTest {
 
   /** Scores and the gradient of sum(logProbs) + 0.1 * sum(entropy) with a given position chunk. */
   private static float[][] scoresAndGradient(Qwen3Model model, int chunk, double temperature) {
+    return scoresAndGradient(new TeacherForcing(model, chunk), model, PROMPTS, RESPONSES, temperature);
+  }
+
+  /** Scores and the gradient of sum(logProbs) + 0.1 * sum(entropy) of some rows. */
+  private static float[][] scoresAndGradient(TeacherForcing tf, Qwen3Model model, List<int[]> prompts,
+      List<int[]> responses, double temperature) {
     model.weights().zeroGradients();
     try (NDManager m = model.newManager();
         GradientCollector gc = Engine.getEngine("PyTorch").newGradientCollector()) {
-      TokenScores s = new TeacherForcing(model, chunk).score(m, PROMPTS, RESPONSES, temperature, true);
+      TokenScores s = tf.score(m, prompts, responses, temperature, true);
       NDArray objective = s.logProbs().sum().add(s.entropy().orElseThrow().sum().mul(0.1));
       gc.backward(objective);
       float[][] out = new float[2 + model.weights().parameters().size()][];
@@ -85,6 +91,52 @@ class TeacherForcingTest {
         }
       }
       return out;
+    }
+  }
+
+  @Test
+  void aSharedPromptPrefixComputedOnceGivesTheSameScoresAndGradients() {
+    // a common prefix of 6 tokens; prompts of different lengths (so the suffixes are padded), two equal prompts, and
+    // a prompt that is the prefix plus one token (the longest prefix that may be shared)
+    List<int[]> prompts = List.of(new int[] {1, 17, 42, 5, 9, 11, 60, 3, 8}, new int[] {1, 17, 42, 5, 9, 11, 70},
+        new int[] {1, 17, 42, 5, 9, 11, 60, 3, 8}, new int[] {1, 17, 42, 5, 9, 11, 12});
+    List<int[]> responses = List.of(new int[] {33, 8, 90}, new int[] {7, 2, 2, 41, 13}, new int[] {33, 9},
+        new int[] {4});
+    try (Qwen3Model model = TinyFixture.model(DataType.FLOAT32)) {
+      model.weights().requireGradients(true);
+      for (double temperature : new double[] {1.0, 0.7}) {
+        float[][] plain = scoresAndGradient(new TeacherForcing(model, 128, false), model, prompts, responses,
+            temperature);
+        for (int chunk : new int[] {128, 2}) {
+          TeacherForcing sharing = new TeacherForcing(model, chunk, true);
+          assertThat(sharing.sharesPrefix()).isTrue();
+          float[][] shared = scoresAndGradient(sharing, model, prompts, responses, temperature);
+          for (int k = 0; k < plain.length; k++) {
+            float scale = 0;
+            for (float v : plain[k]) {
+              scale = Math.max(scale, Math.abs(v));
+            }
+            assertThat(scale).as("array %d is not all zero", k).isPositive();
+            for (int i = 0; i < plain[k].length; i++) {
+              assertThat(shared[k][i]).as("%s %d[%d], chunk %d", k < 2 ? "score" : "gradient", k, i, chunk)
+                  .isCloseTo(plain[k][i], Offset.offset(1e-6f + 1e-5f * scale));
+            }
+          }
+        }
+      }
+      // without gradients too (the scoring passes of an update)
+      GradMode noGrad = GradMode.disabled();
+      try (NDManager m = model.newManager();
+          TokenScores a = new TeacherForcing(model, 128, true).score(m, prompts, responses, 1.0, false);
+          TokenScores b = new TeacherForcing(model, 128, false).score(m, prompts, responses, 1.0, false)) {
+        float[] x = a.logProbs().toFloatArray();
+        float[] y = b.logProbs().toFloatArray();
+        for (int i = 0; i < x.length; i++) {
+          assertThat(x[i]).isCloseTo(y[i], Offset.offset(1e-5f));
+        }
+      } finally {
+        noGrad.close();
+      }
     }
   }
 
