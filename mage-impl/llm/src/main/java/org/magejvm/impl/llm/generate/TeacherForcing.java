@@ -8,7 +8,9 @@ import ai.djl.ndarray.NDScope;
 import ai.djl.ndarray.types.Shape;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.magejvm.impl.llm.model.Qwen3Model;
 
@@ -55,7 +57,7 @@ public final class TeacherForcing {
   /**
    * @param model the model to score with
    * @param positionChunk the most response positions whose vocabulary-sized arrays exist at once
-   * @param sharePrefix whether to compute the prompts' common prefix once for all rows ({@link #sharesPrefix()})
+   * @param sharePrefix whether to do the work the rows share once ({@link #sharesPrefix()})
    * @throws IllegalArgumentException when the chunk is below 1
    */
   public TeacherForcing(Qwen3Model model, int positionChunk, boolean sharePrefix) {
@@ -68,13 +70,16 @@ public final class TeacherForcing {
   }
 
   /**
-   * Whether the rows' common prompt prefix is computed once ({@link Qwen3Model#forwardSharedPrefix}) when it is at
-   * least {@value #MIN_SHARED_PREFIX} tokens long and there are at least two rows. Prompts of one environment share
-   * their chat template and rules (30 of the 72 tokens of a Goalkeeper prompt on average, 57 of 125 in Kuhn Poker),
-   * so most of a prompt is then computed once per micro-batch instead of once per row. The scores and gradients
-   * differ from the unshared pass by float rounding only ({@code TeacherForcingTest}).
+   * Whether work the rows share is done once: a row that repeats an earlier row (the same prompt and response) is
+   * scored once and its scores copied (differentiably), and the rows' common prompt prefix is computed once ({@link
+   * Qwen3Model#forwardSharedPrefix}) when it is at least {@value #MIN_SHARED_PREFIX} tokens long. Prompts of one
+   * environment share their chat template and rules (30 of the 72 tokens of a Goalkeeper prompt on average, 57 of
+   * 125 in Kuhn Poker), and a training batch repeats many turns (a Goalkeeper batch of about 165 turns holds about 90
+   * different ones, its 256 anchor turns 151), so most of the work is then done once per micro-batch instead of once
+   * per row. The scores and gradients differ from the unshared pass by float rounding only ({@code
+   * TeacherForcingTest}).
    *
-   * @return whether this instance shares prefixes (on by default)
+   * @return whether this instance shares work between rows (on by default)
    */
   public boolean sharesPrefix() {
     return sharePrefix;
@@ -135,6 +140,79 @@ public final class TeacherForcing {
       NDArray empty = manager.zeros(new Shape(b, 0), model.outputType());
       return new TokenScores(
           empty, empty.duplicate(), withEntropy ? empty.duplicate() : null, lengths);
+    }
+    if (sharePrefix && b > 1) {
+      // rows that repeat an earlier row (the same prompt and response) are scored once and copied
+      Map<RowKey, Integer> seen = new HashMap<>();
+      int[] source = new int[b];
+      List<int[]> uniquePrompts = new ArrayList<>();
+      List<int[]> uniqueResponses = new ArrayList<>();
+      for (int i = 0; i < b; i++) {
+        int u = seen.computeIfAbsent(new RowKey(prompts.get(i), responses.get(i)), k -> seen.size());
+        if (u == uniquePrompts.size()) {
+          uniquePrompts.add(prompts.get(i));
+          uniqueResponses.add(responses.get(i));
+        }
+        source[i] = u;
+      }
+      if (uniquePrompts.size() < b) {
+        return expanded(manager, scoreRows(manager, uniquePrompts, uniqueResponses, lp, r, temperature, withEntropy),
+            source, r, lengths);
+      }
+    }
+    return scoreRows(manager, prompts, responses, lp, r, temperature, withEntropy);
+  }
+
+  /** A row's prompt and response, compared by content. */
+  private record RowKey(int[] prompt, int[] response) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof RowKey k && Arrays.equals(prompt, k.prompt) && Arrays.equals(response, k.response);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * Arrays.hashCode(prompt) + Arrays.hashCode(response);
+    }
+
+    @Override
+    public String toString() {
+      return Arrays.toString(prompt) + " -> " + Arrays.toString(response);
+    }
+  }
+
+  /** The unique rows' scores copied to every row ({@code source[i]}: the unique row of row i); differentiable. */
+  private TokenScores expanded(NDManager manager, TokenScores unique, int[] source, int r, int[] lengths) {
+    int b = source.length;
+    long[] index = new long[b * r];
+    float[] mask = new float[b * r];
+    for (int i = 0; i < b; i++) {
+      for (int j = 0; j < r; j++) {
+        index[i * r + j] = source[i];
+        mask[i * r + j] = j < lengths[i] ? 1 : 0;
+      }
+    }
+    try (unique; NDScope scope = new NDScope()) {
+      scope.suppressNotUsedWarning();
+      // gather's backward pass keeps the index: a copy that owns its storage
+      NDArray at = manager.create(index, new Shape(b, r)).duplicate();
+      NDArray logProbs = unique.logProbs().gather(at, 0);
+      NDArray entropy = unique.entropy().map(e -> e.gather(at, 0)).orElse(null);
+      NDArray maskArray = manager.create(mask, new Shape(b, r)).toType(model.outputType(), false).duplicate();
+      NDScope.unregister(logProbs, maskArray);
+      if (entropy != null) {
+        NDScope.unregister(entropy);
+      }
+      return new TokenScores(logProbs, maskArray, entropy, lengths);
+    }
+  }
+
+  private TokenScores scoreRows(NDManager manager, List<int[]> prompts, List<int[]> responses, int lp, int r,
+      double temperature, boolean withEntropy) {
+    int b = prompts.size();
+    int[] lengths = new int[b];
+    for (int i = 0; i < b; i++) {
+      lengths[i] = responses.get(i).length;
     }
     // the prompts' common prefix, short of the last prompt token (whose slot predicts the first response token)
     int shared = 0;

@@ -95,13 +95,15 @@ class TeacherForcingTest {
   }
 
   @Test
-  void aSharedPromptPrefixComputedOnceGivesTheSameScoresAndGradients() {
-    // a common prefix of 6 tokens; prompts of different lengths (so the suffixes are padded), two equal prompts, and
-    // a prompt that is the prefix plus one token (the longest prefix that may be shared)
+  void aSharedPromptPrefixAndRepeatedRowsComputedOnceGiveTheSameScoresAndGradients() {
+    // a common prefix of 6 tokens; prompts of different lengths (so the suffixes are padded), two equal prompts, a
+    // prompt that is the prefix plus one token (the longest prefix that may be shared), and two rows that repeat
+    // another row (scored once, copied)
     List<int[]> prompts = List.of(new int[] {1, 17, 42, 5, 9, 11, 60, 3, 8}, new int[] {1, 17, 42, 5, 9, 11, 70},
-        new int[] {1, 17, 42, 5, 9, 11, 60, 3, 8}, new int[] {1, 17, 42, 5, 9, 11, 12});
+        new int[] {1, 17, 42, 5, 9, 11, 60, 3, 8}, new int[] {1, 17, 42, 5, 9, 11, 12},
+        new int[] {1, 17, 42, 5, 9, 11, 70}, new int[] {1, 17, 42, 5, 9, 11, 60, 3, 8});
     List<int[]> responses = List.of(new int[] {33, 8, 90}, new int[] {7, 2, 2, 41, 13}, new int[] {33, 9},
-        new int[] {4});
+        new int[] {4}, new int[] {7, 2, 2, 41, 13}, new int[] {33, 8, 90});
     try (Qwen3Model model = TinyFixture.model(DataType.FLOAT32)) {
       model.weights().requireGradients(true);
       for (double temperature : new double[] {1.0, 0.7}) {
@@ -122,6 +124,16 @@ class TeacherForcingTest {
                   .isCloseTo(plain[k][i], Offset.offset(1e-6f + 1e-5f * scale));
             }
           }
+        }
+      }
+      // repeated rows alone (no common prefix of 4 tokens): copies of the first row's scores
+      List<int[]> twice = List.of(PROMPTS.get(0), PROMPTS.get(1), PROMPTS.get(0));
+      List<int[]> twiceResponses = List.of(RESPONSES.get(0), RESPONSES.get(1), RESPONSES.get(0));
+      float[][] once = scoresAndGradient(new TeacherForcing(model, 128, false), model, twice, twiceResponses, 1.0);
+      float[][] copied = scoresAndGradient(new TeacherForcing(model, 128, true), model, twice, twiceResponses, 1.0);
+      for (int k = 0; k < once.length; k++) {
+        for (int i = 0; i < once[k].length; i++) {
+          assertThat(copied[k][i]).as("array %d[%d]", k, i).isCloseTo(once[k][i], Offset.offset(1e-5f));
         }
       }
       // without gradients too (the scoring passes of an update)
