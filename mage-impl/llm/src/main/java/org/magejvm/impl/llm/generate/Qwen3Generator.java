@@ -306,16 +306,29 @@ public final class Qwen3Generator implements TokenGenerator {
         NDArray banned = bannedMask(gm);
         // slots ever written: the prompts, then one per decoding step after the first token
         int maxLength = promptLen + cfg.maxNewTokens() - 1;
+        // rows with the same prompt share one prefill: the cache holds each different prompt once until the first
+        // token is drawn, then one copy per row
+        int[] source = kvCache ? promptSources() : null;
+        int prefillRows = source == null ? batch : distinct;
         KvCache cache = kvCache
-            ? model.newCache(gm, batch, Math.min(maxLength, promptLen + INITIAL_CACHE_SLACK), maxLength)
+            ? model.newCache(gm, prefillRows, Math.min(maxLength, promptLen + INITIAL_CACHE_SLACK), maxLength)
             : null;
         for (int step = 0; step < cfg.maxNewTokens() && rows.length > 0; step++) {
           Sampler.Picks picks;
           try (NDManager sm = gm.newSubManager()) {
-            NDArray ids = inputs(sm, step, cache != null);
-            NDArray hidden = model.forward(ids, pads, cache);
+            boolean shared = step == 0 && source != null;
+            NDArray ids = shared ? distinctPrompts(sm) : inputs(sm, step, cache != null);
+            NDArray hidden = model.forward(ids, shared ? distinctPads : pads, cache);
             NDArray last = hidden.get(":, -1, :");
             NDArray logits = model.logits(last);
+            if (shared) {
+              long[] idx = new long[batch];
+              for (int i = 0; i < batch; i++) {
+                idx[i] = source[i];
+              }
+              logits = logits.get(sm.create(idx));
+              cache.keepRows(source);
+            }
             float[] u = new float[rows.length];
             for (int r = 0; r < rows.length; r++) {
               u[r] = (float) uniform(rngs[rows[r]]);
@@ -341,6 +354,58 @@ public final class Qwen3Generator implements TokenGenerator {
       } catch (RuntimeException e) {
         return null; // the diagnosis must not hide the error it explains
       }
+    }
+
+    /** How many different prompts {@link #promptSources()} found, and their padding. */
+    private int distinct;
+    private int[] distinctPads;
+    private List<int[]> distinctPromptList;
+
+    /**
+     * For each row, the index of the first row with the same prompt among the different prompts, or null when every
+     * prompt differs (or there is one row).
+     */
+    private int[] promptSources() {
+      if (batch < 2) {
+        return null;
+      }
+      java.util.Map<java.util.List<Integer>, Integer> seen = new java.util.HashMap<>();
+      int[] source = new int[batch];
+      List<int[]> different = new ArrayList<>();
+      for (int i = 0; i < batch; i++) {
+        int[] p = prompts.get(i);
+        java.util.List<Integer> key = Arrays.stream(p).boxed().toList();
+        Integer at = seen.get(key);
+        if (at == null) {
+          at = different.size();
+          seen.put(key, at);
+          different.add(p);
+        }
+        source[i] = at;
+      }
+      if (different.size() == batch) {
+        return null;
+      }
+      distinct = different.size();
+      distinctPromptList = different;
+      distinctPads = new int[distinct];
+      for (int i = 0; i < distinct; i++) {
+        distinctPads[i] = promptLen - different.get(i).length;
+      }
+      return source;
+    }
+
+    /** The different prompts, left-padded (the prefill when rows share prompts). */
+    private NDArray distinctPrompts(NDManager sm) {
+      long[] ids = new long[distinct * promptLen];
+      for (int r = 0; r < distinct; r++) {
+        int[] p = distinctPromptList.get(r);
+        int base = r * promptLen + distinctPads[r];
+        for (int j = 0; j < p.length; j++) {
+          ids[base + j] = p[j];
+        }
+      }
+      return sm.create(ids, new Shape(distinct, promptLen));
     }
 
     /** The step's input ids: the whole left-padded prompts at step 0 (or always, without a cache). */
