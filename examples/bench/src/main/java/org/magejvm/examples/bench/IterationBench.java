@@ -34,12 +34,81 @@ import org.magejvm.spi.EnvironmentRegistry;
 import org.magejvm.spi.PromptStyle;
 
 /**
- * Measures {@link MageTrainer} iterations on Kuhn Poker: the MAGE preset's training rollout (16 tasks x 8
- * meta-episodes of 3 episodes, differential return, GiGPO) with compact prompts, the history of earlier attempts in
- * the prompt ({@link ContextMode#HISTORY_ONLY}), training sampling with at most 16 new tokens, KL off and full
- * fine-tuning. Prints each iteration's time split from the metrics' {@code timing/*} keys (rollout, scoring: credit
- * assignment and advantages, update: old log-probabilities and the minibatch steps), generated tokens per second
- * in the rollout and trained (response) tokens per second in the update, after warm-up iterations.
+ * Measures {@link MageTrainer} iterations, in one of two modes chosen by {@code config=}.
+ *
+ * <h2>{@code config=quickstart} (the default): the quick start's run</h2>
+ *
+ * <p>Trains exactly what {@code ./mage quickstart} trains ({@code QuickStartIterationBench}): the tiny Qwen3 model
+ * (127,808 parameters on Goalkeeper with its 455-token vocabulary, 131,776 on Kuhn Poker with 517) from the warm
+ * start shipped in the jar, {@link
+ * org.magejvm.examples.quickstart.GameRecipe#quickStartConfig} (the {@code mage} preset with 8 tasks x 8
+ * meta-episodes, compact prompts with the earlier attempts' moves, 16 new tokens, KL to a frozen copy, the anchor
+ * check) through the recipe's {@code trainingConfig(MethodPreset.MAGE)}, the trainer from {@link
+ * MageTrainer#builder(TrainingConfig, DjlLanguagePolicy, EnvironmentRegistry)} with a resident-memory probe, and one
+ * libtorch thread as the quick start uses. Keys, all optional:
+ *
+ * <ul>
+ *   <li>{@code env=mage-goalkeeper} the game: {@code mage-goalkeeper} or {@code mage-kuhn-poker} (the Kuhn Poker
+ *       quick start; both warm starts are shipped for seed 1, other settings train one in the work directory, about 3
+ *       minutes, cached under {@code dir=});
+ *   <li>{@code warmup=3} unmeasured iterations, {@code iterations=20} measured ones;
+ *   <li>{@code seed=1} the recipe's seed (the shipped warm starts are seed 1's; the training seed is derived from it
+ *       as the quick start derives it);
+ *   <li>{@code dir=} the work directory (warm start, tiny model); a new temporary directory by default;
+ *   <li>{@code set=KEY=VALUE} changes a training-config key as {@code mage quickstart --set} does (for example {@code
+ *       set=update.micro_batch_turns=16}); repeat it, or separate several with {@code ;} ({@code
+ *       set=rollout.tasks=16;update.micro_batch_turns=32}); the config's {@code threads} and {@code iterations} keys
+ *       are not used (see {@code threads=}, {@code iterations=});
+ *   <li>{@code threads=1} libtorch intra-op threads ({@code default}: libtorch's own, one per core);
+ *   <li>{@code microbatch=} micro-batch sizes to compare after the iterations, e.g. {@code 8,16,32,64} (off when
+ *       empty), over {@code rounds=3} timed rounds;
+ *   <li>{@code ceiling=true} measure the float32 1024^3 matmul ceiling ({@code ModelBench.matmulCeiling()}, same
+ *       threads) before and after the run.
+ * </ul>
+ *
+ * <p>Per iteration it prints the metrics' split: {@code timing/iteration_s}, {@code timing/rollout_s}, {@code
+ * timing/scoring_s} (credit assignment and advantages), {@code timing/update_s} and its parts {@code
+ * timing/update_old_s} (old log-probabilities; 0 when the recorded ones are used), {@code timing/update_reference_s}
+ * (KL reference), {@code timing/update_optimize_s} (forward, backward, AdamW) and {@code timing/update_checks_s}
+ * (anchor and KL checks); the tokens each update phase passed through the model ({@code tokens/update_*}, prompt
+ * plus response, padding not counted); the rollout's generated tokens ({@code response_tokens_mean} x turns, exact);
+ * and the phase peaks {@code memory/rollout_peak_mib}, {@code memory/scoring_peak_mib} (old and reference scoring),
+ * {@code memory/update_peak_mib}. After the iterations one more rollout of the trainer's rollout config (another
+ * seed, the trained policy; its time is printed beside the iterations') is scored as {@link MageTrainer#step()}
+ * scores a batch: it gives the prompt lengths (the metrics count response tokens only) and the length profiles of the
+ * FLOP estimate, and its rows are the batch of the micro-batch comparison. The summary gives, per phase, the median
+ * seconds over the measured iterations and their share of the median iteration, the median tokens, the GFLOP the
+ * phase needs and the median GFLOP/s it reaches with its share of the matmul ceiling; then iterations per second.
+ *
+ * <p>FLOP model (what the work needs; padding and recomputation not counted): with {@code N} the parameters outside
+ * the embedding (and outside an untied output head), a forward pass over a sequence of {@code T} tokens of which
+ * {@code R} get logits costs {@code 2 N T + 2 V d R + 2 L H h T^2} ({@code V} vocabulary, {@code d} hidden size,
+ * {@code L} layers, {@code H} query heads of width {@code h}; the last term is causal attention's two products, {@code
+ * 2 x 2 x L x H x h x T^2 / 2}). Teacher-forced scoring (old, reference, checks) is one forward pass with logits on
+ * the response tokens; the optimize phase three (forward and backward), its AdamW step not counted. The rollout is
+ * {@code 2 N (P + G) + 2 V d G + 2 L H h T^2} over its turns, {@code G} generated tokens (exact), {@code P} prompt
+ * tokens (turns x the probe's mean prompt). The phases' token totals are exact; their response share and {@code
+ * sum T^2 / sum T} come from the probe batch (its trained rows for old, reference and optimize; the anchor turns for
+ * the checks).
+ *
+ * <p>{@code microbatch=}: for each size, over one untimed round and then {@code rounds=} rounds with the sizes in
+ * alternating order (forward, backward, ...), (a) scoring the probe batch's trained rows without gradient in
+ * micro-batches of rows sorted by length (as {@link PolicyUpdater} scores old and reference log-probabilities) and
+ * (b) one full {@link PolicyUpdater#update} of the batch with the trainer's model, reference, policy optimizer,
+ * AdamW, anchors and update settings but that micro-batch size, AdamW (weights, moments, step count) restored
+ * after each: same rows, same weights for every size. It prints the median seconds per size and the update's parts.
+ * Each of these updates is made by a new updater, so it scores the anchor turns before and after (in training the
+ * after-scores of one update are the next one's before-scores): its checks take one anchor pass more than an
+ * iteration's.
+ *
+ * <h2>{@code config=random}: a random tiny model on Kuhn Poker</h2>
+ *
+ * <p>The original measurement: the MAGE reference preset's training rollout (16 tasks x 8 meta-episodes of 3
+ * episodes, differential return, GiGPO) with compact prompts, the history of earlier attempts in the prompt ({@link
+ * ContextMode#HISTORY_ONLY}), training sampling with at most 16 new tokens, KL off and full fine-tuning. Prints each
+ * iteration's time split from the metrics' {@code timing/*} keys (rollout, scoring: credit assignment and
+ * advantages, update: old log-probabilities and the minibatch steps), generated tokens per second in the rollout and
+ * trained (response) tokens per second in the update, after warm-up iterations.
  *
  * <p>The models are random checkpoints written by {@link TinyCheckpoint} with a tokenizer learned from Kuhn prompts
  * (as the quick start builds one): {@code tiny} is {@link TinyCheckpoint.Spec#small}; {@code 10m} has the
@@ -50,14 +119,16 @@ import org.magejvm.spi.PromptStyle;
  * by default ({@code skipzero=false}; the trainer's default skips them); the other update settings are
  * {@link PolicyUpdater.Settings#defaults()}.
  *
- * <p>Arguments are {@code key=value} pairs, all optional: {@code models=tiny,10m}, {@code warmup=1},
+ * <p>Its keys, all optional: {@code models=tiny,10m}, {@code warmup=1},
  * {@code iterations=3} (measured), {@code tasks=16} and {@code group=8} (the preset's), {@code layers10m=12},
  * {@code seed=1}, {@code skipzero=false}, {@code maxkl=0} (the update check's KL limit, {@link
  * PolicyUpdater.Settings#maxUpdateKl()}; 0 leaves it off, a huge value such as {@code 1e9} measures its cost without
  * ever redoing an update), {@code dir=} (where the checkpoints are written; a new temporary
  * directory by default).
  *
- * <p>Run with {@code ./mage bench iteration [key=value...]} after {@code mvn -B -q package -DskipTests}.
+ * <p>Run with {@code ./mage bench iteration [config=quickstart|random] [key=value...]} after {@code mvn -B -q package
+ * -DskipTests}, for example {@code ./mage bench iteration microbatch=8,16,32,64} or {@code ./mage bench iteration
+ * config=random models=tiny}.
  */
 public final class IterationBench {
   private IterationBench() {}
@@ -71,6 +142,29 @@ public final class IterationBench {
    * @param args {@code key=value} options (see the class comment)
    */
   public static void main(String[] args) {
+    String config = "quickstart";
+    List<String> rest = new ArrayList<>();
+    for (String a : args) {
+      if (a.startsWith("config=")) {
+        config = a.substring("config=".length());
+      } else {
+        rest.add(a);
+      }
+    }
+    switch (config) {
+      case "quickstart":
+        QuickStartIterationBench.run(rest.toArray(new String[0]));
+        break;
+      case "random":
+        random(rest.toArray(new String[0]));
+        break;
+      default:
+        throw new IllegalArgumentException("config=" + config + ": quickstart (the default) or random");
+    }
+  }
+
+  /** The {@code config=random} mode: random tiny models on Kuhn Poker (see the class comment). */
+  private static void random(String[] args) {
     Map<String, String> opt = new LinkedHashMap<>();
     opt.put("models", "tiny,10m");
     opt.put("warmup", "1");
