@@ -363,6 +363,28 @@ class Qwen3GeneratorTest {
   }
 
   @Test
+  void rowsThatShareAPromptShareOnePrefillAndStillSampleAsRowsAlone() {
+    // the prefill runs once per different prompt; each row then decodes with its own seed, as it would alone
+    List<int[]> repeated = List.of(PROMPTS.get(0), PROMPTS.get(1), PROMPTS.get(0), PROMPTS.get(0), PROMPTS.get(1));
+    SamplingConfig s = sampled(1.0, 8, 33);
+    List<GeneratedSequence> batched = gen.generate(repeated, s, Set.of());
+    for (int i = 0; i < repeated.size(); i++) {
+      GeneratedSequence alone = gen.generate(List.of(repeated.get(i)), s.withSeed(Qwen3Generator.rowSeed(33, i)),
+          Set.of()).get(0);
+      assertThat(batched.get(i).tokenIds()).as("row %d", i).containsExactly(alone.tokenIds());
+      for (int j = 0; j < alone.logProbs().length; j++) {
+        assertThat(batched.get(i).logProbs()[j]).as("row %d token %d", i, j)
+            .isCloseTo(alone.logProbs()[j], org.assertj.core.data.Offset.offset(1e-5f));
+      }
+    }
+    // greedy rows of one prompt are identical, and equal the cached-off recomputation
+    List<GeneratedSequence> greedy = gen.generate(repeated, greedy(8), Set.of());
+    Qwen3Generator recompute = Qwen3Generator.builder().setModel(gen.model()).optKvCache(false).build();
+    List<GeneratedSequence> reference = recompute.generate(repeated, greedy(8), Set.of());
+    assertThat(tokens(greedy)).usingRecursiveComparison().isEqualTo(tokens(reference));
+  }
+
+  @Test
   void aTokenListenerSeesEveryTokenAsSampledAndMayEndItsRowEarly() {
     SamplingConfig s = sampled(1.0, 8, 5);
     long[] seeds = {11, 12, 13};
