@@ -488,7 +488,8 @@ final class QuickStartIterationBench {
           scoreWithoutGradient(model, trained, micro);
           long t1 = System.nanoTime();
           PolicyUpdater.Settings settings = new PolicyUpdater.Settings(u.miniBatchTurns(), micro, u.epochs(),
-              recompute, u.skipZeroAdvantage(), config.checks().maxUpdateKl(), config.checks().maxAnchorDrop());
+              recompute, u.skipZeroAdvantage(), config.checks().maxUpdateKl(), config.checks().maxAnchorDrop(),
+              u.microBatchTokens());
           PolicyUpdater updater = new PolicyUpdater(model, reference, probe.optimizer(), adamw, settings,
               probe.anchors());
           long t2 = System.nanoTime();

@@ -75,10 +75,14 @@ public final class PolicyUpdater {
    *     PolicyUpdater#PolicyUpdater(Qwen3Model, ReferencePolicy, PolicyOptimizer, AdamW, Settings, List) anchors}:
    *     answers in the format the policy must keep) an update may cause; a try that drops them more is redone at half
    *     the learning rate, and when the last try still does, the update is undone. 0 turns the check off
+   * @param microBatchTokens the most token slots (rows times the longest row's prompt plus response) one forward pass
+   *     may hold, 0 for no limit: a micro-batch ends before {@code microBatchTurns} rows when the next row would
+   *     exceed it (a row longer than the limit makes a micro-batch of its own). Attention's memory grows with rows
+   *     times the square of their length, so long rows need fewer per pass
    */
   public record Settings(
       int miniBatchTurns, int microBatchTurns, int epochs, boolean recomputeOldLogProbs, boolean skipZeroAdvantage,
-      double maxUpdateKl, double maxAnchorDrop) {
+      double maxUpdateKl, double maxAnchorDrop, int microBatchTokens) {
 
     /**
      * Validates.
@@ -90,8 +94,12 @@ public final class PolicyUpdater {
      * @param skipZeroAdvantage skip zero-advantage rows
      * @param maxUpdateKl the update's KL limit, 0 for none
      * @param maxAnchorDrop the anchors' log-probability drop limit, 0 for none
+     * @param microBatchTokens the token-slot limit of a micro-batch, 0 for none
      */
     public Settings {
+      if (microBatchTokens < 0) {
+        throw new IllegalArgumentException("microBatchTokens must be >= 0 (0: no limit), got " + microBatchTokens);
+      }
       if (miniBatchTurns < 1 || microBatchTurns < 1 || epochs < 1) {
         throw new IllegalArgumentException("miniBatchTurns, microBatchTurns and epochs must be >= 1, got "
             + miniBatchTurns + ", " + microBatchTurns + " and " + epochs);
@@ -103,6 +111,23 @@ public final class PolicyUpdater {
         throw new IllegalArgumentException("maxAnchorDrop must be finite and >= 0 (0: no check), got "
             + maxAnchorDrop);
       }
+    }
+
+    /**
+     * Settings without a token limit on micro-batches.
+     *
+     * @param miniBatchTurns minibatch size
+     * @param microBatchTurns micro-batch size
+     * @param epochs epochs
+     * @param recomputeOldLogProbs recompute old log-probs
+     * @param skipZeroAdvantage skip zero-advantage rows
+     * @param maxUpdateKl the update's KL limit, 0 for none
+     * @param maxAnchorDrop the anchors' log-probability drop limit, 0 for none
+     */
+    public Settings(int miniBatchTurns, int microBatchTurns, int epochs, boolean recomputeOldLogProbs,
+        boolean skipZeroAdvantage, double maxUpdateKl, double maxAnchorDrop) {
+      this(miniBatchTurns, microBatchTurns, epochs, recomputeOldLogProbs, skipZeroAdvantage, maxUpdateKl,
+          maxAnchorDrop, 0);
     }
 
     /**
@@ -142,7 +167,7 @@ public final class PolicyUpdater {
      */
     public Settings withMaxUpdateKl(double limit) {
       return new Settings(miniBatchTurns, microBatchTurns, epochs, recomputeOldLogProbs, skipZeroAdvantage, limit,
-          maxAnchorDrop);
+          maxAnchorDrop, microBatchTokens);
     }
 
     /**
@@ -153,7 +178,7 @@ public final class PolicyUpdater {
      */
     public Settings withRecomputeOldLogProbs(boolean recompute) {
       return new Settings(miniBatchTurns, microBatchTurns, epochs, recompute, skipZeroAdvantage, maxUpdateKl,
-          maxAnchorDrop);
+          maxAnchorDrop, microBatchTokens);
     }
 
     /**
@@ -164,7 +189,7 @@ public final class PolicyUpdater {
      */
     public Settings withMaxAnchorDrop(double limit) {
       return new Settings(miniBatchTurns, microBatchTurns, epochs, recomputeOldLogProbs, skipZeroAdvantage,
-          maxUpdateKl, limit);
+          maxUpdateKl, limit, microBatchTokens);
     }
 
     /** @return 64-turn minibatches, 8-turn micro-batches, one epoch, recomputed old log-probs, zero rows skipped */
@@ -641,13 +666,44 @@ public final class PolicyUpdater {
     List<float[]> old = permuted(givenOld, order);
     List<float[]> ref = givenRef == null ? null : permuted(givenRef, order);
     LossDiagnostics mini = null;
-    for (int m = 0; m < rows.size(); m += settings.microBatchTurns()) {
-      int me = Math.min(rows.size(), m + settings.microBatchTurns());
+    for (int[] cut : cuts(rows)) {
+      int m = cut[0];
+      int me = cut[1];
       LossDiagnostics d = microBatch(tf, rows.subList(m, me), old.subList(m, me),
           ref == null ? null : ref.subList(m, me), normalizer);
       mini = mini == null ? d : mini.plus(d);
     }
     return mini;
+  }
+
+  /**
+   * The micro-batches of rows in the given order, as [start, end) ranges: at most {@link Settings#microBatchTurns()}
+   * rows each, and, with {@link Settings#microBatchTokens()} above 0, at most that many token slots (rows times the
+   * longest prompt plus the longest response among them, as a pass pads them), unless one row alone is longer.
+   */
+  List<int[]> cuts(List<Row> rows) {
+    List<int[]> out = new ArrayList<>();
+    int start = 0;
+    while (start < rows.size()) {
+      int end = start;
+      int prompt = 0;
+      int response = 0;
+      while (end < rows.size() && end - start < settings.microBatchTurns()) {
+        Row r = rows.get(end);
+        int p = Math.max(prompt, r.prompt().length);
+        int q = Math.max(response, r.response().length);
+        if (settings.microBatchTokens() > 0 && end > start
+            && (long) (end - start + 1) * (p + q) > settings.microBatchTokens()) {
+          break;
+        }
+        prompt = p;
+        response = q;
+        end++;
+      }
+      out.add(new int[] {start, end});
+      start = end;
+    }
+    return out;
   }
 
   /**
@@ -767,8 +823,9 @@ public final class PolicyUpdater {
     TeacherForcing tf = new TeacherForcing(scorer);
     GradMode noGrad = GradMode.disabled();
     try {
-      for (int start = 0; start < rows.size(); start += settings.microBatchTurns()) {
-        int end = Math.min(rows.size(), start + settings.microBatchTurns());
+      for (int[] cut : cuts(rows)) {
+        int start = cut[0];
+        int end = cut[1];
         List<int[]> prompts = new ArrayList<>();
         List<int[]> responses = new ArrayList<>();
         for (Row r : rows.subList(start, end)) {

@@ -223,8 +223,9 @@ final class TrainerFactory {
 
   static PolicyUpdater.Settings updateSettings(TrainingConfig c) {
     TrainingConfig.UpdateSettings u = c.update();
-    return new PolicyUpdater.Settings(u.miniBatchTurns(), u.microBatchTurns(), u.epochs(), u.oldLogProbs() != OldLogProbs.RECORDED,
-        u.skipZeroAdvantage(), c.checks().maxUpdateKl(), c.checks().maxAnchorDrop());
+    return new PolicyUpdater.Settings(u.miniBatchTurns(), u.microBatchTurns(), u.epochs(),
+        u.oldLogProbs() != OldLogProbs.RECORDED, u.skipZeroAdvantage(), c.checks().maxUpdateKl(),
+        c.checks().maxAnchorDrop(), u.microBatchTokens());
   }
 
   /**

@@ -411,18 +411,22 @@ public record TrainingConfig(
    *
    * @param miniBatchTurns turns per optimizer step (a batch larger than this is split)
    * @param microBatchTurns turns per forward and backward pass (memory; the gradient is the same)
+   * @param microBatchTokens the most token slots (turns times the longest turn's prompt plus response) per forward
+   *     and backward pass, 0 for no limit: long turns then go fewer to a pass, which bounds attention's memory
    * @param epochs passes over each batch
    * @param oldLogProbs where the old log-probabilities come from: recomputed before the update, the rollout's
    *     recorded ones, or the recorded ones where they are exact ({@link OldLogProbs})
    * @param skipZeroAdvantage leave turns with advantage 0 out of the loss's forward pass
    */
   public record UpdateSettings(
-      int miniBatchTurns, int microBatchTurns, int epochs, OldLogProbs oldLogProbs, boolean skipZeroAdvantage) {
+      int miniBatchTurns, int microBatchTurns, int microBatchTokens, int epochs, OldLogProbs oldLogProbs,
+      boolean skipZeroAdvantage) {
     /**
      * Validates.
      *
      * @param miniBatchTurns minibatch
      * @param microBatchTurns micro-batch
+     * @param microBatchTokens micro-batch token slots, 0 for no limit
      * @param epochs epochs
      * @param oldLogProbs where the old log-probabilities come from
      * @param skipZeroAdvantage skip zero advantages
@@ -431,6 +435,7 @@ public record TrainingConfig(
       Check.notNull("update.old_log_probs", oldLogProbs);
       Check.range("update.mini_batch_turns", miniBatchTurns, 1, 1 << 20);
       Check.range("update.micro_batch_turns", microBatchTurns, 1, 1 << 20);
+      Check.range("update.micro_batch_tokens", microBatchTokens, 0, 1 << 30);
       Check.range("update.epochs", epochs, 1, 1000);
     }
   }
@@ -620,7 +625,9 @@ public record TrainingConfig(
   }
 
   /**
-   * Reads a complete config (every key present, as {@link #toJson()} writes it).
+   * Reads a complete config (every key present, as {@link #toJson()} writes it; a config written before {@code
+   * update.micro_batch_tokens} or {@code update.old_log_probs} existed reads as it ran: no token limit, and the
+   * former {@code update.recompute_old_log_probs}).
    *
    * @param json the JSON text
    * @return the config
@@ -628,7 +635,14 @@ public record TrainingConfig(
    *     for text that is not a JSON object
    */
   public static TrainingConfig fromJson(String json) {
-    return ConfigCodec.decode(TrainingConfig.class, parseObject(json), "");
+    JsonObject o = parseObject(json);
+    JsonElement update = o.get("update");
+    if (update != null && update.isJsonObject() && !update.getAsJsonObject().has("micro_batch_tokens")) {
+      // a complete config written before update.micro_batch_tokens existed (a checkpoint's): it ran without a
+      // token limit, and resumes so
+      update.getAsJsonObject().addProperty("micro_batch_tokens", 0);
+    }
+    return ConfigCodec.decode(TrainingConfig.class, o, "");
   }
 
   /**

@@ -74,6 +74,15 @@ public enum TrainingPreset {
   REFLEXION("reflexion", MethodPreset.REFLEXION,
       "evaluation only: N attempts with written reflections between them; trains nothing");
 
+  /**
+   * Every preset's {@code update.micro_batch_tokens}: at most this many token slots per forward and backward pass.
+   * The quick start's micro-batches (64 turns of about 80 tokens) stay under it; a Kuhn Poker run with verbose
+   * prompts (about 950 tokens a turn) goes 8 turns to a pass instead of 64, which took the peak resident set of one
+   * iteration of {@code mage train --preset mage --env mage-kuhn-poker --tiny --lora-rank 4} from 7.2 GB down
+   * (docs/benchmarks.md).
+   */
+  public static final int DEFAULT_MICRO_BATCH_TOKENS = 8192;
+
   /** The anchor check's limit in the {@code mage} preset: the largest mean per-token log-probability drop. */
   public static final double MAGE_MAX_ANCHOR_DROP = 0.01;
   /** The anchor answers of the {@code mage} preset: the environment's scripted {@code random} player. */
@@ -158,7 +167,8 @@ public enum TrainingPreset {
             o.klCoefficient(), o.lossAggregation()),
         new TrainingConfig.AdamWSettings(o.learningRate(), a.beta1(), a.beta2(), a.eps(), o.weightDecay(),
             o.gradientClip(), 0),
-        new TrainingConfig.UpdateSettings(o.miniBatchTurns(), 8, o.epochs(), OldLogProbs.RECOMPUTE, true),
+        new TrainingConfig.UpdateSettings(o.miniBatchTurns(), 8, DEFAULT_MICRO_BATCH_TOKENS, o.epochs(),
+            OldLogProbs.RECOMPUTE, true),
         new TrainingConfig.CheckSettings(0, 0, 256, null),
         new TrainingConfig.ValidationSettings(5, MethodPreset.EVALUATION_META_EPISODES, true),
         new TrainingConfig.CheckpointSettings(10, 3),

@@ -114,6 +114,11 @@ class OldLogProbsTest {
         + " \"update\": {\"recompute_old_log_probs\": false, \"old_log_probs\": \"auto\"}}";
     assertThatThrownBy(() -> TrainingConfig.fromJson(both, VOWELS)).isInstanceOf(ConfigException.class)
         .hasMessageContaining("keep update.old_log_probs");
+    // a complete config written before update.micro_batch_tokens existed (a checkpoint's) reads as it ran
+    com.google.gson.JsonObject complete = com.google.gson.JsonParser.parseString(base.toJson()).getAsJsonObject();
+    assertThat(complete.getAsJsonObject("update").remove("micro_batch_tokens")).isNotNull();
+    assertThat(TrainingConfig.fromJson(complete.toString()).update().microBatchTokens()).isZero();
+    assertThat(base.update().microBatchTokens()).isEqualTo(TrainingPreset.DEFAULT_MICRO_BATCH_TOKENS);
     String wrong = "{\"preset\": \"gigpo\", \"environment\": {\"id\": \"" + VowelProvider.ID + "\"},"
         + " \"update\": {\"recompute_old_log_probs\": \"maybe\"}}";
     assertThatThrownBy(() -> TrainingConfig.fromJson(wrong, VOWELS)).isInstanceOf(ConfigException.class)

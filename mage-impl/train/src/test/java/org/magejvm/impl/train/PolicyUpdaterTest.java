@@ -297,13 +297,49 @@ class PolicyUpdaterTest {
     assertThat(diff / scale).as(name).isLessThan(1e-6);
   }
 
+  @Test
+  void aTokenLimitCutsMicroBatchesOfLongRowsShorterAndLeavesTheGradientAlone() {
+    // rows sorted by length: 2, 4, 4, 6, 8 tokens (see rows()); padded slots = rows x (longest prompt + response)
+    List<PolicyUpdater.Row> rows = new ArrayList<>();
+    for (int i : PolicyUpdater.byLength(rows())) {
+      rows.add(rows().get(i));
+    }
+    try (Qwen3Model model = Qwen3Model.random(CONFIG, 5, Device.cpu(), DataType.FLOAT64)) {
+      model.weights().requireGradients(true);
+      AdamW adamw = new AdamW(model.weights().parameters(), AdamWConfig.builder().build());
+      java.util.function.IntFunction<List<String>> cuts = tokens -> new PolicyUpdater(model, null, gigpo(0), adamw,
+          new PolicyUpdater.Settings(64, 4, 1, true, false, 0, 0, tokens)).cuts(rows).stream()
+          .map(java.util.Arrays::toString).toList();
+      assertThat(cuts.apply(0)).containsExactly("[0, 4]", "[4, 5]");
+      // 8 slots: {2, 4} is 2 x 4 = 8; adding the second 4-token row makes 3 x 4 = 12
+      assertThat(cuts.apply(8)).containsExactly("[0, 2]", "[2, 3]", "[3, 4]", "[4, 5]");
+      // 12 slots: {2, 4, 4} = 12, then {6} (2 x 8 = 16 with the 8-token row), then {8}
+      assertThat(cuts.apply(12)).containsExactly("[0, 3]", "[3, 4]", "[4, 5]");
+      // a limit below every row: one row per micro-batch, none dropped
+      assertThat(cuts.apply(1)).hasSize(5);
+      adamw.close();
+    }
+    assertThatThrownBy(() -> new PolicyUpdater.Settings(64, 4, 1, true, false, 0, 0, -1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("microBatchTokens");
+    Map<String, double[]> one = gradients(5, 0);
+    Map<String, double[]> limited = gradients(5, 8);
+    for (String name : one.keySet()) {
+      assertClose(name, limited.get(name), one.get(name));
+    }
+  }
+
   /** The accumulated gradient of one minibatch (all rows) computed in micro-batches of {@code micro} rows. */
   private static Map<String, double[]> gradients(int micro) {
+    return gradients(micro, 0);
+  }
+
+  /** {@link #gradients(int)} with a token-slot limit per micro-batch. */
+  private static Map<String, double[]> gradients(int micro, int tokens) {
     try (Qwen3Model model = Qwen3Model.random(CONFIG, 11, Device.cpu(), DataType.FLOAT64)) {
       model.weights().requireGradients(true);
       try (AdamW adamw = new AdamW(model.weights().parameters(), AdamWConfig.builder().build())) {
         PolicyUpdater updater = new PolicyUpdater(model, null, gigpo(0.01), adamw,
-            new PolicyUpdater.Settings(64, micro, 1, true, false));
+            new PolicyUpdater.Settings(64, micro, 1, true, false, 0, 0, tokens));
         List<PolicyUpdater.Row> rows = rows();
         // an off-policy old distribution (perturbed) so the clipped branches take part too
         List<float[]> old = new ArrayList<>();
