@@ -43,15 +43,22 @@ import org.magejvm.impl.llm.model.Qwen3Model;
  */
 public final class Qwen3Generator implements TokenGenerator {
   private static final int INITIAL_CACHE_SLACK = 64;
+  /**
+   * The default of {@link Builder#optPrefillTokenSlots}: a batch of 128 prompts of 950 tokens (Kuhn Poker's verbose
+   * prompts) would otherwise hold 128 x 950 x 950 attention scores per head at once.
+   */
+  public static final long DEFAULT_PREFILL_TOKEN_SLOTS = 8192;
 
   private final Qwen3Model model;
   private final boolean kvCache;
   private final SplittableRandom seeds;
+  private final long prefillTokenSlots;
 
   private Qwen3Generator(Builder b) {
     this.model = b.model;
     this.kvCache = b.kvCache;
     this.seeds = new SplittableRandom(b.seed);
+    this.prefillTokenSlots = b.prefillTokenSlots;
   }
 
   /**
@@ -318,7 +325,7 @@ public final class Qwen3Generator implements TokenGenerator {
           try (NDManager sm = gm.newSubManager()) {
             boolean shared = step == 0 && source != null;
             NDArray ids = shared ? distinctPrompts(sm) : inputs(sm, step, cache != null);
-            NDArray hidden = model.forward(ids, shared ? distinctPads : pads, cache);
+            NDArray hidden = prefillOrStep(ids, shared ? distinctPads : pads, cache, step);
             NDArray last = hidden.get(":, -1, :");
             NDArray logits = model.logits(last);
             if (shared) {
@@ -354,6 +361,29 @@ public final class Qwen3Generator implements TokenGenerator {
       } catch (RuntimeException e) {
         return null; // the diagnosis must not hide the error it explains
       }
+    }
+
+    /**
+     * The forward pass of a step. The prefill of many long prompts runs in chunks of positions (each attending to the
+     * cache written by the ones before), so that its attention scores, rows times chunk times prompt length, stay
+     * bounded instead of growing with the square of the prompt length; the result differs by float rounding only.
+     */
+    private NDArray prefillOrStep(NDArray ids, int[] rowPads, KvCache cache, int step) {
+      long n = ids.getShape().get(0);
+      long len = ids.getShape().get(1);
+      if (step > 0 || cache == null || n * len <= prefillTokenSlots) {
+        return model.forward(ids, rowPads, cache);
+      }
+      long chunk = Math.max(1, prefillTokenSlots / n);
+      NDArray hidden = null;
+      for (long from = 0; from < len; from += chunk) {
+        long to = Math.min(len, from + chunk);
+        if (hidden != null) {
+          hidden.close();
+        }
+        hidden = model.forward(ids.get(":, {}:{}", from, to), rowPads, cache);
+      }
+      return hidden;
     }
 
     /** How many different prompts {@link #promptSources()} found, and their padding. */
@@ -533,6 +563,7 @@ public final class Qwen3Generator implements TokenGenerator {
     private Qwen3Model model;
     private boolean kvCache = true;
     private long seed;
+    private long prefillTokenSlots = DEFAULT_PREFILL_TOKEN_SLOTS;
 
     private Builder() {}
 
@@ -560,6 +591,21 @@ public final class Qwen3Generator implements TokenGenerator {
      */
     public Builder optSeed(long s) {
       seed = s;
+      return this;
+    }
+
+    /**
+     * @param slots the most token slots (rows times positions) one prefill pass holds (default {@value
+     *     #DEFAULT_PREFILL_TOKEN_SLOTS}); a longer prefill runs in chunks of positions, each attending to the cache the
+     *     earlier ones wrote, which bounds its attention scores at rows x chunk x prompt length per head
+     * @return this builder
+     * @throws IllegalArgumentException when below 1
+     */
+    public Builder optPrefillTokenSlots(long slots) {
+      if (slots < 1) {
+        throw new IllegalArgumentException("prefill token slots must be >= 1, got " + slots);
+      }
+      prefillTokenSlots = slots;
       return this;
     }
 

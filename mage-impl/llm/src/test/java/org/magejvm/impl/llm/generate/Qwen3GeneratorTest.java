@@ -363,6 +363,27 @@ class Qwen3GeneratorTest {
   }
 
   @Test
+  void aPrefillCutIntoChunksOfPositionsGivesTheSameTokensAndLogProbs() {
+    // 2 slots: the prompts go one or two positions at a time through the cache
+    for (long slots : new long[] {1, 2, 5}) {
+      Qwen3Generator chunked = Qwen3Generator.builder().setModel(gen.model()).optPrefillTokenSlots(slots).build();
+      for (SamplingConfig s : new SamplingConfig[] {greedy(6), sampled(1.0, 6, 9)}) {
+        List<GeneratedSequence> whole = gen.generate(PROMPTS, s, Set.of());
+        List<GeneratedSequence> parts = chunked.generate(PROMPTS, s, Set.of());
+        assertThat(tokens(parts)).as("%d slots", slots).usingRecursiveComparison().isEqualTo(tokens(whole));
+        for (int i = 0; i < whole.size(); i++) {
+          for (int j = 0; j < whole.get(i).logProbs().length; j++) {
+            assertThat(parts.get(i).logProbs()[j]).isCloseTo(whole.get(i).logProbs()[j],
+                org.assertj.core.data.Offset.offset(1e-5f));
+          }
+        }
+      }
+    }
+    assertThatThrownBy(() -> Qwen3Generator.builder().setModel(gen.model()).optPrefillTokenSlots(0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("prefill token slots");
+  }
+
+  @Test
   void rowsThatShareAPromptShareOnePrefillAndStillSampleAsRowsAlone() {
     // the prefill runs once per different prompt; each row then decodes with its own seed, as it would alone
     List<int[]> repeated = List.of(PROMPTS.get(0), PROMPTS.get(1), PROMPTS.get(0), PROMPTS.get(0), PROMPTS.get(1));
