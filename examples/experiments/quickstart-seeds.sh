@@ -7,6 +7,9 @@
 # --env mage-kuhn-poker, --iterations N, --set KEY=VALUE). Each seed writes DIR/seedS (its run directory),
 # DIR/seedS.json (the --json table) and DIR/seedS.time (wall-clock seconds). The summary is printed by
 # examples/experiments/quickstart-table.py, which reads nothing but those JSON files.
+# Each seed is a training seed (--seed S) from the shipped warm start, evaluated on the same meta-episodes; with
+# WARM_START_SEEDS=1 it is also the warm start's seed (--warm-start-seed S: each seed its own model, warm start and
+# evaluation sets, the quick start's --seed before 2026-11-27's last session).
 set -euo pipefail
 dir=${1:?usage: quickstart-seeds.sh DIR [SEEDS] [QUICKSTART OPTIONS...]}
 seeds=${2:-1,2,3,4,5}
@@ -17,7 +20,12 @@ run() {
   shift
   local start end
   start=$(date +%s)
-  ./mage quickstart --seed "$s" --work-dir "$dir/seed$s" --json "$@" > "$dir/seed$s.json" 2> "$dir/seed$s.err"
+  local warm=()
+  if [[ "${WARM_START_SEEDS:-0}" == 1 ]]; then
+    warm=(--warm-start-seed "$s")
+  fi
+  ./mage quickstart --seed "$s" "${warm[@]}" --work-dir "$dir/seed$s" --json "$@" > "$dir/seed$s.json" \
+    2> "$dir/seed$s.err"
   end=$(date +%s)
   echo $((end - start)) > "$dir/seed$s.time"
 }

@@ -57,9 +57,16 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
   Integer iterations;
 
   @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
-      description = "Base seed of the model, the warm start, the evaluation sets and (derived) the training run"
-          + " (default: ${DEFAULT-VALUE}; the shipped warm start is seed 1's).")
+      description = "Training seed: the training run's seeds derive from it, while the model, the warm start and the"
+          + " evaluation sets stay --warm-start-seed's, so runs of different seeds start from the same model and are"
+          + " evaluated on the same meta-episodes (default: ${DEFAULT-VALUE}).")
   long seed;
+
+  @Option(names = "--warm-start-seed", paramLabel = "W", defaultValue = "1",
+      description = "Seed of the tiny model, the warm start and the evaluation sets (default: ${DEFAULT-VALUE}, whose"
+          + " warm start is shipped with mage; another seed trains its warm start in the work directory, about 3"
+          + " minutes).")
+  long warmStartSeed;
 
   @Option(names = "--json", description = "Print the before/after table as one JSON object instead of text.")
   boolean json;
@@ -132,7 +139,7 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
     RecipeOptions.checkEnvironmentOptions(spec, registry, training);
     GameRecipe.Settings settings = GameRecipe.Settings.builder(workDir, training)
         .optEvalMetaEpisodes(game == GameRecipe.GOALKEEPER ? (quick ? 32 : 128) : (quick ? 16 : 48))
-        .optSeed(seed)
+        .optSeed(warmStartSeed)
         .build();
     Limits.endOfOptions();
     LibtorchThreads.apply(threads);

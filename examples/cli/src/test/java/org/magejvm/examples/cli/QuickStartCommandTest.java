@@ -122,6 +122,23 @@ class QuickStartCommandTest {
   }
 
   @Test
+  void theSeedIsATrainingSeedFromTheShippedWarmStartAndTheWarmStartSeedIsItsOwnOption(@TempDir Path dir)
+      throws Exception {
+    CliRun seed3 = CliRun.of("quickstart", "--work-dir", dir.resolve("s3").toString(), "--quick", "--iterations",
+        "0", "--seed", "3");
+    assertThat(seed3.code()).as(seed3.err()).isZero();
+    assertThat(seed3.out()).contains("Warm start: the one shipped with mage");
+    long seed1 = TrainingConfig.fromJson(CliRun.of("quickstart", "--print-config").out()).seed();
+    long seed3Training = TrainingConfig.fromJson(Files.readString(dir.resolve("s3").resolve("config.json"))).seed();
+    assertThat(seed3Training).isNotEqualTo(seed1);
+    // the warm start's seed is what --seed was before: no shipped warm start for it (printed, not trained, here)
+    CliRun other = CliRun.of("quickstart", "--work-dir", dir.resolve("w3").toString(), "--warm-start-seed", "3",
+        "--print-config");
+    assertThat(other.code()).as(other.err()).isZero();
+    assertThat(TrainingConfig.fromJson(other.out()).seed()).isEqualTo(seed1);
+  }
+
+  @Test
   void anEnvironmentOptionTheGameRefusesIsAUsageErrorNamingIt(@TempDir Path dir) {
     CliRun unknown = CliRun.of("quickstart", "--env", "mage-kuhn-poker", "--work-dir", dir.toString(), "--set",
         "environment.options.cards=5");
