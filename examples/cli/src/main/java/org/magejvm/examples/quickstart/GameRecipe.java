@@ -690,8 +690,9 @@ public final class GameRecipe {
    * The training config of a training preset in this recipe: {@link #trainingConfig(MethodPreset)} of the preset's
    * method, and for {@code mage-reference} also the keys in which that preset differs from {@code mage} (the
    * environment's attempt discount and invalid-action penalty, per-attempt episode scores, global anchors, learning
-   * rate 1e-6, KL weight 0.1, no anchor check). Its context stays the config's: the recipe's prompts show the earlier
-   * attempts' moves and outcomes, since a model of this size writes no useful reflection.
+   * rate 1e-6, KL weight 0.1, no anchor check, old log-probabilities recomputed). Its context stays the config's:
+   * the recipe's prompts show the earlier attempts' moves and outcomes, since a model of this size writes no useful
+   * reflection.
    *
    * @param preset a training preset
    * @return its config
@@ -716,6 +717,7 @@ public final class GameRecipe {
         .set("loss.kl_coefficient", r.loss().klCoefficient())
         .set("checks.max_anchor_drop", r.checks().maxAnchorDrop())
         .set("checks.anchor_policy", r.checks().anchorPolicy())
+        .set("update.old_log_probs", r.update().oldLogProbs())
         .build();
   }
 
