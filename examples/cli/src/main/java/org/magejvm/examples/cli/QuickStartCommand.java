@@ -52,7 +52,7 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
   boolean quick;
 
   @Option(names = "--iterations", paramLabel = "N",
-      description = "Training iterations (--set iterations=N; default: 200 on Goalkeeper, 120 on Kuhn Poker; quick:"
+      description = "Training iterations (--set iterations=N; default: 270 on Goalkeeper, 120 on Kuhn Poker; quick:"
           + " 5).")
   Integer iterations;
 
