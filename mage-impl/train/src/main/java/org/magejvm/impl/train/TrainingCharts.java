@@ -179,12 +179,17 @@ public final class TrainingCharts {
     return c;
   }
 
+  /** The narrowest range of values a line chart's y axis spans (see {@link #lineChart}). */
+  static final double MIN_Y_RANGE = 1e-3;
+
   private static java.util.Optional<XYChart> lineChart(MetricsHistory h, String title, String yTitle,
       List<String> keys) {
     XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle("iteration")
         .yAxisTitle(yTitle).build();
     chart.getStyler().setDecimalPattern("#0.###");
     boolean any = false;
+    double min = Double.POSITIVE_INFINITY;
+    double max = Double.NEGATIVE_INFINITY;
     for (String k : keys) {
       double[][] s = h.series(k);
       if (s[0].length == 0) {
@@ -194,6 +199,20 @@ public final class TrainingCharts {
       XYSeries series = chart.addSeries(label, s[0], s[1]);
       series.setMarker(SeriesMarkers.CIRCLE);
       any = true;
+      for (double v : s[1]) {
+        if (Double.isFinite(v)) {
+          min = Math.min(min, v);
+          max = Math.max(max, v);
+        }
+      }
+    }
+    if (any && max >= min && max - min < MIN_Y_RANGE) {
+      // XChart's tick calculation does not end in reasonable time on an axis range of a few 1e-9 (one iteration of
+      // a KL near 0, say): give such a chart an axis of its own around the values
+      double mid = (max + min) / 2;
+      double half = Math.max(MIN_Y_RANGE, Math.abs(mid) * 0.1);
+      chart.getStyler().setYAxisMin(mid - half);
+      chart.getStyler().setYAxisMax(mid + half);
     }
     return any ? java.util.Optional.of(chart) : java.util.Optional.empty();
   }
