@@ -329,8 +329,7 @@ public final class Qwen3Model implements AutoCloseable {
       NDArray x = ids.getNDArrayInternal().embedding(ids, weights.embed(), SparseFormat.DENSE).singletonOrThrow();
       NDArray h = seen(probe, -1, "model.embed_tokens", x.toType(normType, false), weights.embed());
       NDArray[] rope = rotary(m, padLeft, offset, t);
-      NDArray bias = prefix != null && !prefix.recording ? prefixBias(m, padLeft, prefix.length, t)
-          : attentionBias(m, padLeft, offset, t);
+      NDArray bias = attentionBias(m, padLeft, offset, t, prefix != null && !prefix.recording ? prefix.length : 0);
       List<Qwen3Weights.Layer> layers = weights.layers();
       ProjectionAdapter active = adapter != null && adapter.isEnabled() ? adapter : null;
       for (int l = 0; l < layers.size(); l++) {
@@ -624,43 +623,26 @@ public final class Qwen3Model implements AutoCloseable {
 
   /**
    * The additive attention mask (B, 1, 1, T, S): 0 where query slot {@code offset+i} may see key slot {@code j}
-   * (j at most the query slot and not padding, or j the query slot itself), minus infinity elsewhere.
+   * (j at most the query slot and not padding, or j the query slot itself), minus infinity elsewhere. With a shared
+   * prefix of {@code sharedPrefix} slots (rows after {@link #forwardSharedPrefix}'s prefix), those slots are seen by
+   * every query and each row's padding starts after them.
    */
-  private NDArray attentionBias(NDManager m, int[] padLeft, int offset, int t) {
+  private NDArray attentionBias(NDManager m, int[] padLeft, int offset, int t, int sharedPrefix) {
     int b = padLeft.length;
     int s = offset + t;
     NDArray keySlot = m.arange(0f, (float) s, 1f).reshape(1, 1, s);
     NDArray querySlot = m.arange((float) offset, (float) s, 1f).reshape(1, t, 1);
     float[] pads = new float[b];
     for (int i = 0; i < b; i++) {
-      pads[i] = padLeft[i];
+      pads[i] = sharedPrefix + padLeft[i];
     }
     NDArray pad = m.create(pads, new Shape(b, 1, 1));
-    NDArray allowed = keySlot.lte(querySlot).logicalAnd(keySlot.gte(pad)).logicalOr(keySlot.eq(querySlot));
+    NDArray visible = keySlot.gte(pad);
+    if (sharedPrefix > 0) {
+      visible = visible.logicalOr(keySlot.lt((float) sharedPrefix));
+    }
+    NDArray allowed = keySlot.lte(querySlot).logicalAnd(visible).logicalOr(keySlot.eq(querySlot));
     // torch.where broadcasts, but DJL's where insists on equal shapes
-    NDArray zero = m.zeros(allowed.getShape(), normType);
-    NDArray minusInf = m.full(allowed.getShape(), Float.NEGATIVE_INFINITY, normType);
-    return NDArrays.where(allowed, zero, minusInf).reshape(b, 1, 1, t, s);
-  }
-
-  /**
-   * The additive attention mask (B, 1, 1, T, P + T) of rows after a shared prefix of P slots: every query sees the
-   * whole prefix; suffix slot {@code j} of row {@code i} sees suffix slots from {@code padLeft[i]} to {@code j} (and
-   * itself, so that a padding query has a finite row).
-   */
-  private NDArray prefixBias(NDManager m, int[] padLeft, int prefixLength, int t) {
-    int b = padLeft.length;
-    int s = prefixLength + t;
-    NDArray keySlot = m.arange(0f, (float) s, 1f).reshape(1, 1, s);
-    NDArray querySlot = m.arange((float) prefixLength, (float) s, 1f).reshape(1, t, 1);
-    float[] pads = new float[b];
-    for (int i = 0; i < b; i++) {
-      pads[i] = prefixLength + padLeft[i];
-    }
-    NDArray pad = m.create(pads, new Shape(b, 1, 1));
-    NDArray inPrefix = keySlot.lt((float) prefixLength);
-    NDArray allowed = keySlot.lte(querySlot).logicalAnd(keySlot.gte(pad).logicalOr(inPrefix))
-        .logicalOr(keySlot.eq(querySlot));
     NDArray zero = m.zeros(allowed.getShape(), normType);
     NDArray minusInf = m.full(allowed.getShape(), Float.NEGATIVE_INFINITY, normType);
     return NDArrays.where(allowed, zero, minusInf).reshape(b, 1, 1, t, s);
