@@ -1,5 +1,9 @@
 package org.magejvm.examples.bench;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 
 /** The {@code key=value} arguments of the benchmarks that take them. */
@@ -20,6 +24,25 @@ final class BenchArgs {
         throw new IllegalArgumentException("unknown argument " + a + "; known keys: " + options.keySet());
       }
       options.put(a.substring(0, eq), a.substring(eq + 1));
+    }
+  }
+
+  /**
+   * The work directory a benchmark's {@code dir=} option names (created if missing), or a new temporary directory
+   * when it is empty.
+   *
+   * @param options the options, holding {@code dir}
+   * @param tempPrefix the temporary directory's name prefix
+   * @return the directory
+   * @throws UncheckedIOException when it cannot be created
+   */
+  static Path workDir(Map<String, String> options, String tempPrefix) {
+    String dir = options.get("dir");
+    try {
+      return dir.isEmpty() ? Files.createTempDirectory(tempPrefix) : Files.createDirectories(Path.of(dir));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the work directory " + (dir.isEmpty() ? tempPrefix : dir)
+          + ": " + e.getMessage(), e);
     }
   }
 }

@@ -1,9 +1,6 @@
 package org.magejvm.examples.bench;
 
 import ai.djl.engine.Engine;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -184,13 +181,7 @@ public final class IterationBench {
         System.getProperty("ai.djl.pytorch.num_threads", "default"), System.getProperty("java.version"),
         ProcStatus.loadAverage());
     System.out.println("options: " + opt);
-    Path root;
-    try {
-      root = opt.get("dir").isEmpty() ? Files.createTempDirectory("mage-iteration-bench")
-          : Files.createDirectories(Path.of(opt.get("dir")));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    Path root = BenchArgs.workDir(opt, "mage-iteration-bench");
     EnvironmentRegistry registry = EnvironmentRegistry.discover();
     EnvironmentProvider provider = registry.require(ENVIRONMENT);
     long seed = Long.parseLong(opt.get("seed"));

@@ -1,50 +1,26 @@
 package org.magejvm.examples.bench;
 
 import ai.djl.engine.Engine;
-import ai.djl.ndarray.NDManager;
-import ai.djl.ndarray.types.DataType;
-import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.magejvm.api.Advantages;
-import org.magejvm.api.MetaEpisode;
-import org.magejvm.api.OptimizerConfig;
 import org.magejvm.api.PolicyOptimizer;
-import org.magejvm.api.PolicyOptimizerProvider;
-import org.magejvm.api.SamplingConfig;
-import org.magejvm.api.ScoredTurn;
-import org.magejvm.api.Turn;
-import org.magejvm.api.plugin.ProviderRegistry;
 import org.magejvm.examples.quickstart.GameRecipe;
 import org.magejvm.examples.quickstart.ShippedWarmStart;
-import org.magejvm.impl.credit.CreditAssigner;
-import org.magejvm.impl.credit.CreditConfig;
 import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.llm.finetune.FineTuning;
-import org.magejvm.impl.llm.generate.TeacherForcing;
-import org.magejvm.impl.llm.generate.TokenScores;
-import org.magejvm.impl.llm.model.GradMode;
 import org.magejvm.impl.llm.model.LibtorchThreads;
 import org.magejvm.impl.llm.model.Qwen3Config;
 import org.magejvm.impl.llm.model.Qwen3Model;
-import org.magejvm.impl.rollout.MetaEpisodeRunner;
-import org.magejvm.impl.rollout.OpponentSampling;
-import org.magejvm.impl.rollout.RolloutConfig;
-import org.magejvm.impl.rollout.RolloutResult;
-import org.magejvm.impl.rollout.Seating;
 import org.magejvm.impl.rollout.Seeds;
 import org.magejvm.impl.train.AdamW;
 import org.magejvm.impl.train.MageTrainer;
@@ -156,13 +132,7 @@ final class QuickStartIterationBench {
           c[0], c[1] * 1e3);
     }
 
-    Path root;
-    try {
-      root = opt.get("dir").isEmpty() ? Files.createTempDirectory("mage-iteration-bench")
-          : Files.createDirectories(Path.of(opt.get("dir")));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    Path root = BenchArgs.workDir(opt, "mage-iteration-bench");
     EnvironmentRegistry registry = EnvironmentRegistry.discover();
     GameRecipe.Game game = game(opt.get("env"));
     EnvironmentProvider provider = registry.require(game.environment());
@@ -216,10 +186,10 @@ final class QuickStartIterationBench {
             measured.add(m);
           }
         }
-        Probe probe = probe(config, provider, registry, policy, trainer);
+        Probe probe = probe(config, policy, registry, trainer);
         summary(measured, probe, flops, ceilingBefore);
         if (!micro.isEmpty()) {
-          sweep(micro, rounds, probe, config, trainer, policy);
+          sweep(micro, rounds, probe, trainer, policy);
         }
         if (ceiling) {
           double[] c = ModelBench.matmulCeiling();
@@ -317,44 +287,28 @@ final class QuickStartIterationBench {
       Profile turns, Profile trained, Profile anchorProfile) {}
 
   /**
-   * One rollout of the trainer's rollout config (another seed) with the trained policy, scored as {@link
-   * MageTrainer#step()} does: credit assignment, then the policy optimizer's advantages.
+   * One training batch of the trainer's kind (another seed) with the trained policy, built by {@link
+   * MageTrainer#scoredBatch} as {@link MageTrainer#step()} builds one: rollout, credit assignment, advantages.
    */
-  private static Probe probe(TrainingConfig config, EnvironmentProvider provider, EnvironmentRegistry registry,
-      DjlLanguagePolicy policy, MageTrainer trainer) {
+  private static Probe probe(TrainingConfig config, DjlLanguagePolicy policy, EnvironmentRegistry registry,
+      MageTrainer trainer) {
     long seed = Seeds.derive(config.seed(), PROBE_STREAM, trainer.iteration());
     long t0 = System.nanoTime();
-    RolloutResult batch = new MetaEpisodeRunner(registry).run(rollout(config, provider, seed), policy);
+    List<PolicyUpdater.Row> rows = trainer.scoredBatch(seed);
     long t1 = System.nanoTime();
-    PolicyOptimizer optimizer = policyOptimizer(config);
-    List<ScoredTurn> scored = new CreditAssigner(credit(config)).assign(batch.metaEpisodes());
-    Advantages advantages = optimizer.advantageNormalizer().compute(scored);
-    double[] a = advantages.values();
-    List<PolicyUpdater.Row> rows = new ArrayList<>(scored.size());
-    for (int i = 0; i < scored.size(); i++) {
-      Turn t = scored.get(i).turn();
-      rows.add(new PolicyUpdater.Row(t.promptTokenIds(), t.responseTokenIds(), t.logProbs(), a[i]));
-    }
-    long t2 = System.nanoTime();
-    List<PolicyUpdater.Row> all = new ArrayList<>();
-    for (MetaEpisode me : batch.metaEpisodes()) {
-      for (Turn t : me.turns()) {
-        all.add(new PolicyUpdater.Row(t.promptTokenIds(), t.responseTokenIds(), null, 0));
-      }
-    }
     List<PolicyUpdater.Row> anchors = config.checks().maxAnchorDrop() > 0
         ? MageTrainer.anchorTurns(config, policy, registry) : List.of();
-    Profile turns = Profile.of(all);
+    Profile turns = Profile.of(rows);
     Profile trained = Profile.of(trainedRows(rows, config.update().skipZeroAdvantage()));
     Profile anchorProfile = anchors.isEmpty() ? trained : Profile.of(anchors);
     System.out.printf(Locale.ROOT,
-        "%nprobe rollout (the trainer's rollout config with another seed, the trained policy): %d turns in %.3f s,"
-            + " credit and advantages %.4f s; per turn %.1f prompt + %.2f response tokens; %d trained rows of %.1f"
+        "%nprobe batch (the trainer's rollout config with another seed, the trained policy): %d turns in %.3f s"
+            + " (rollout, credit and advantages); per turn %.1f prompt + %.2f response tokens; %d trained rows of %.1f"
             + " prompt + %.2f response tokens (sum T^2 / sum T = %.1f); %d anchor turns of %.1f + %.2f tokens%n",
-        turns.rows(), (t1 - t0) / 1e9, (t2 - t1) / 1e9, turns.meanPrompt(), turns.meanResponse(), trained.rows(),
+        turns.rows(), (t1 - t0) / 1e9, turns.meanPrompt(), turns.meanResponse(), trained.rows(),
         trained.meanPrompt(), trained.meanResponse(), trained.squaresPerToken(), anchors.size(),
         anchorProfile.meanPrompt(), anchorProfile.meanResponse());
-    return new Probe(rows, anchors, optimizer, turns, trained, anchorProfile);
+    return new Probe(rows, anchors, trainer.policyOptimizer(), turns, trained, anchorProfile);
   }
 
   /** The rows an update trains: a response, and a non-zero advantage when zero ones are skipped. */
@@ -449,16 +403,15 @@ final class QuickStartIterationBench {
    * log-probabilities are scored) and one full update of the probe's rows, with AdamW (weights, moments, step count)
    * restored after each update: same rows, same weights, sizes in alternating order.
    */
-  private static void sweep(List<Integer> sizes, int rounds, Probe probe, TrainingConfig config, MageTrainer trainer,
+  private static void sweep(List<Integer> sizes, int rounds, Probe probe, MageTrainer trainer,
       DjlLanguagePolicy policy) {
     Qwen3Model model = MageTrainer.modelOf(policy);
     AdamW adamw = trainer.adamW();
     ReferencePolicy reference = trainer.fineTuning().filter(FineTuning::hasReference).map(ReferencePolicy::of)
         .orElse(null);
-    TrainingConfig.UpdateSettings u = config.update();
-    boolean float32 = model.outputType() == DataType.FLOAT32 && model.dtype() == DataType.FLOAT32;
-    boolean recompute = u.oldLogProbs().recompute(true, float32, config.sampling().temperature());
-    List<PolicyUpdater.Row> trained = trainedRows(probe.rows(), u.skipZeroAdvantage());
+    PolicyUpdater.Settings base = trainer.updateSettings();
+    boolean recompute = base.recomputeOldLogProbs();
+    List<PolicyUpdater.Row> trained = trainedRows(probe.rows(), base.skipZeroAdvantage());
     if (trained.isEmpty()) {
       System.out.println("micro-batch sweep: the probe batch has no row to train; skipped");
       return;
@@ -484,21 +437,17 @@ final class QuickStartIterationBench {
         for (int k = 0; k < n; k++) {
           int i = Math.floorMod(round, 2) == 0 ? k : n - 1 - k;
           int micro = sizes.get(i);
+          PolicyUpdater updater = new PolicyUpdater(model, reference, probe.optimizer(), adamw,
+              base.withMicroBatchTurns(micro), probe.anchors());
           long t0 = System.nanoTime();
-          scoreWithoutGradient(model, trained, micro);
+          updater.oldLogProbs(trained);
           long t1 = System.nanoTime();
-          PolicyUpdater.Settings settings = new PolicyUpdater.Settings(u.miniBatchTurns(), micro, u.epochs(),
-              recompute, u.skipZeroAdvantage(), config.checks().maxUpdateKl(), config.checks().maxAnchorDrop(),
-              u.microBatchTokens());
-          PolicyUpdater updater = new PolicyUpdater(model, reference, probe.optimizer(), adamw, settings,
-              probe.anchors());
-          long t2 = System.nanoTime();
           PolicyUpdater.Report report = updater.update(probe.rows());
           long t3 = System.nanoTime();
           adamw.restore(start);
           if (round >= 0) {
             score[i][round] = (t1 - t0) / 1e9;
-            update[i][round] = (t3 - t2) / 1e9;
+            update[i][round] = (t3 - t1) / 1e9;
             PolicyUpdater.Timing t = report.timing();
             parts[i][round] = new double[] {t.oldSeconds(), t.referenceSeconds(), t.optimizeSeconds(),
                 t.checkSeconds()};
@@ -513,7 +462,7 @@ final class QuickStartIterationBench {
     for (int i = 0; i < n; i++) {
       double s = median(score[i]);
       double[][] p = parts[i];
-      String note = (sizes.get(i) == u.microBatchTurns() ? " (the config's)" : "")
+      String note = (sizes.get(i) == base.microBatchTurns() ? " (the config's)" : "")
           + (backtracks[i] > 0 || undone[i] > 0 ? " backtracks " + backtracks[i] + ", undone " + undone[i] : "");
       System.out.printf(Locale.ROOT, "  %6d %10.4f %11.0f %10.4f %8.4f %10.4f %10.4f %8.4f%s%n", sizes.get(i), s,
           trainedTokens / s, median(update[i]), median(p, 0), median(p, 1), median(p, 2), median(p, 3), note);
@@ -521,102 +470,6 @@ final class QuickStartIterationBench {
     System.out.println("  (score: the trained rows without gradient, micro-batches of rows sorted by length, as the"
         + " old and reference log-probs are scored; update: PolicyUpdater.update of the whole batch with its parts;"
         + " medians over the rounds)");
-  }
-
-  /** Scores rows without gradient as PolicyUpdater scores old and reference log-probabilities. */
-  private static void scoreWithoutGradient(Qwen3Model model, List<PolicyUpdater.Row> given, int micro) {
-    List<PolicyUpdater.Row> rows = new ArrayList<>(given);
-    rows.sort(Comparator.comparingInt(r -> r.prompt().length + r.response().length));
-    TeacherForcing tf = new TeacherForcing(model);
-    GradMode noGrad = GradMode.disabled();
-    try {
-      for (int start = 0; start < rows.size(); start += micro) {
-        int end = Math.min(rows.size(), start + micro);
-        List<int[]> prompts = new ArrayList<>();
-        List<int[]> responses = new ArrayList<>();
-        for (PolicyUpdater.Row r : rows.subList(start, end)) {
-          prompts.add(r.prompt());
-          responses.add(r.response());
-        }
-        try (NDManager manager = model.newManager();
-            TokenScores scores = tf.score(manager, prompts, responses, 1.0, false)) {
-          scores.logProbs().toType(DataType.FLOAT32, false).toFloatArray();
-        }
-      }
-    } finally {
-      noGrad.close();
-    }
-  }
-
-  /** The trainer's rollout config, built from the training config as the trainer's factory does, with a seed. */
-  private static RolloutConfig rollout(TrainingConfig c, EnvironmentProvider provider, long seed) {
-    TrainingConfig.RolloutSettings r = c.rollout();
-    TrainingConfig.SamplingSettings s = c.sampling();
-    SamplingConfig sampling = SamplingConfig.builder().optTemperature(s.temperature()).optTopP(s.topP())
-        .optTopK(s.topK()).optMaxNewTokens(s.maxNewTokens()).build();
-    RolloutConfig.Builder b = RolloutConfig.builder()
-        .setEnvironmentId(provider.id())
-        .optEnvironmentOptions(c.environment().options())
-        .optTasks(r.tasks())
-        .optGroupSize(r.groupSize())
-        .optEpisodes(r.episodes())
-        .optMaxTurns(r.maxTurns())
-        .optContextMode(r.contextMode())
-        .optPromptStyle(r.promptStyle())
-        .optEarlyStop(r.earlyStop())
-        .optSeating(provider.twoPlayer() ? r.parsedSeating() : Seating.first())
-        .optOpponentSampling(OpponentSampling.PER_GROUP)
-        .optSampling(sampling.withSeed(Seeds.derive(seed, Seeds.SAMPLING, 0)))
-        .optSeed(seed);
-    if (c.environment().fixedOpponent() != null) {
-      b.optFixedOpponent(c.environment().fixedOpponent());
-    }
-    if (r.stepTimeoutSeconds() > 0) {
-      b.optStepTimeout(Duration.ofNanos(Math.round(r.stepTimeoutSeconds() * 1e9)));
-    }
-    return b.build();
-  }
-
-  /** The credit assignment of a training config, as the trainer's factory builds it. */
-  private static CreditConfig credit(TrainingConfig c) {
-    TrainingConfig.CreditSettings s = c.credit();
-    return CreditConfig.builder()
-        .optMetaReturn(s.metaReturn())
-        .optGammaStep(s.gammaStep())
-        .optGammaTraj(s.gammaTraj())
-        .optInvalidPenalty(s.invalidPenalty())
-        .optLengthPenalty(s.lengthPenalty())
-        .optMaxResponseTokens(s.maxResponseTokens())
-        .optEpisodeScore(s.episodeScore())
-        .build();
-  }
-
-  /** The policy optimizer (advantages and loss) of a training config, as the trainer's factory builds it. */
-  private static PolicyOptimizer policyOptimizer(TrainingConfig c) {
-    TrainingConfig.AdvantageSettings a = c.advantages();
-    TrainingConfig.LossSettings l = c.loss();
-    OptimizerConfig oc = OptimizerConfig.builder()
-        .optNormalization(a.normalization())
-        .optStepWeight(a.stepWeight())
-        .optGrouping(a.grouping())
-        .optAnchorScope(a.anchorScope())
-        .optEpsilon(a.epsilon())
-        .optClipRatioLow(l.clipRatioLow())
-        .optClipRatioHigh(l.clipRatioHigh())
-        .optDualClip(l.dualClip())
-        .optEntropyCoefficient(l.entropyCoefficient())
-        .optKlCoefficient(l.klCoefficient())
-        .optLossAggregation(l.aggregation())
-        .optLearningRate(c.adamw().learningRate())
-        .optWeightDecay(c.adamw().weightDecay())
-        .optGradientClip(c.adamw().gradientClip())
-        .optMiniBatchTurns(c.update().miniBatchTurns())
-        .optEpochs(c.update().epochs())
-        .build();
-    String id = a.estimator();
-    return ProviderRegistry.discover(PolicyOptimizerProvider.class).find(id)
-        .orElseThrow(() -> new IllegalArgumentException("no policy optimizer '" + id + "' on the class path"))
-        .create(oc);
   }
 
   private static double median(List<Map<String, Object>> measured, String key) {

@@ -1,9 +1,6 @@
 package org.magejvm.examples.bench;
 
 import ai.djl.engine.Engine;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -95,13 +92,7 @@ public final class TrainerSoakBench {
         System.getProperty("ai.djl.pytorch.num_threads", "default"), System.getProperty("java.version"),
         Runtime.getRuntime().maxMemory() / 1048576.0, ProcStatus.loadAverage());
     System.out.println("options: " + opt);
-    Path runDir;
-    try {
-      runDir = opt.get("dir").isEmpty() ? Files.createTempDirectory("mage-trainer-soak")
-          : Files.createDirectories(Path.of(opt.get("dir")));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    Path runDir = BenchArgs.workDir(opt, "mage-trainer-soak");
     EnvironmentRegistry registry = EnvironmentRegistry.discover();
     EnvironmentProvider provider = registry.require(opt.get("env"));
     Path modelDir;

@@ -394,12 +394,8 @@ public final class MageTrainer implements AutoCloseable {
     peaks[0] = phasePeak();
     List<ScoredTurn> scored = credit.assign(batch.metaEpisodes());
     Advantages advantages = optimizer.advantageNormalizer().compute(scored);
-    List<PolicyUpdater.Row> rows = new ArrayList<>(scored.size());
+    List<PolicyUpdater.Row> rows = rows(scored, advantages);
     double[] a = advantages.values();
-    for (int i = 0; i < scored.size(); i++) {
-      Turn t = scored.get(i).turn();
-      rows.add(new PolicyUpdater.Row(t.promptTokenIds(), t.responseTokenIds(), t.logProbs(), a[i]));
-    }
     long t2 = System.nanoTime();
     PolicyUpdater.Report update = updater.update(rows, () -> peaks[1] = phasePeak());
     long t3 = System.nanoTime();
@@ -511,6 +507,44 @@ public final class MageTrainer implements AutoCloseable {
       l.onValidation(after, out);
     }
     return out;
+  }
+
+  /** One update row per scored turn, in batch order, with the turn's advantage. */
+  private static List<PolicyUpdater.Row> rows(List<ScoredTurn> scored, Advantages advantages) {
+    List<PolicyUpdater.Row> rows = new ArrayList<>(scored.size());
+    double[] a = advantages.values();
+    for (int i = 0; i < scored.size(); i++) {
+      Turn t = scored.get(i).turn();
+      rows.add(new PolicyUpdater.Row(t.promptTokenIds(), t.responseTokenIds(), t.logProbs(), a[i]));
+    }
+    return rows;
+  }
+
+  /**
+   * A training batch built as {@link #step()} builds one, without updating anything: the trainer's rollout config
+   * reseeded with {@code seed}, run through the rollout policy, then credit assignment and the policy optimizer's
+   * advantages (for measurements on a batch of the run's own kind, such as {@code mage bench iteration}).
+   *
+   * @param seed the rollout's seed (task and sampling seeds derive from it as an iteration's do)
+   * @return one update row per turn, in batch order
+   */
+  public List<PolicyUpdater.Row> scoredBatch(long seed) {
+    RolloutResult batch = new MetaEpisodeRunner(registry).run(reseeded(rollout, seed), rolloutPolicy);
+    List<ScoredTurn> scored = credit.assign(batch.metaEpisodes());
+    return rows(scored, optimizer.advantageNormalizer().compute(scored));
+  }
+
+  /**
+   * @return the update settings the trainer runs with, its old log-probability source resolved ({@link
+   *     Builder#optOldLogProbs})
+   */
+  public PolicyUpdater.Settings updateSettings() {
+    return updateSettings;
+  }
+
+  /** @return the policy optimizer (advantages and loss) the trainer updates with */
+  public PolicyOptimizer policyOptimizer() {
+    return optimizer;
   }
 
   /** The config with its task seed and its sampling seed (when it has a sampling config) taken from {@code seed}. */

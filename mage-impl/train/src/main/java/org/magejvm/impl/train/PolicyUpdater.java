@@ -171,6 +171,17 @@ public final class PolicyUpdater {
     }
 
     /**
+     * These settings with another micro-batch size.
+     *
+     * @param turns turns per forward and backward pass
+     * @return the new settings
+     */
+    public Settings withMicroBatchTurns(int turns) {
+      return new Settings(miniBatchTurns, turns, epochs, recomputeOldLogProbs, skipZeroAdvantage, maxUpdateKl,
+          maxAnchorDrop, microBatchTokens);
+    }
+
+    /**
      * These settings with another old log-probability source.
      *
      * @param recompute recompute the old log-probabilities (true) or take the recorded ones
@@ -325,8 +336,12 @@ public final class PolicyUpdater {
     private final long[] tokens = new long[4];
 
     void add(int phase, long startNanos, List<Row> rows) {
+      add(phase, startNanos, rows, 1);
+    }
+
+    void add(int phase, long startNanos, List<Row> rows, int passes) {
       seconds[phase] += (System.nanoTime() - startNanos) / 1e9;
-      tokens[phase] += sequenceTokens(rows);
+      tokens[phase] += passes * sequenceTokens(rows);
     }
 
     Timing timing() {
@@ -477,7 +492,7 @@ public final class PolicyUpdater {
     if (!checkKl && !checkAnchors) {
       t = System.nanoTime();
       Report r = optimize(given.size(), rows, zero, empty, old, ref, 1.0);
-      clock.add(OPTIMIZE, t, rowsTimesEpochs(rows));
+      clock.add(OPTIMIZE, t, rows, settings.epochs());
       return r;
     }
     // the KL check scores every turn with a response, trained or not, at temperature 1 before and after; the trained
@@ -497,7 +512,7 @@ public final class PolicyUpdater {
       for (int tries = 0; ; tries++) {
         t = System.nanoTime();
         Report r = optimize(given.size(), rows, zero, empty, old, ref, scale);
-        clock.add(OPTIMIZE, t, rowsTimesEpochs(rows));
+        clock.add(OPTIMIZE, t, rows, settings.epochs());
         if (r.optimizerSteps() == r.skippedSteps()) {
           keepAnchorScores(anchorBaseline);
           return r;
@@ -541,18 +556,6 @@ public final class PolicyUpdater {
             Timing.NONE);
       }
     }
-  }
-
-  /** The rows repeated once per epoch (for token counts). */
-  private List<Row> rowsTimesEpochs(List<Row> rows) {
-    if (settings.epochs() == 1) {
-      return rows;
-    }
-    List<Row> all = new ArrayList<>(rows.size() * settings.epochs());
-    for (int e = 0; e < settings.epochs(); e++) {
-      all.addAll(rows);
-    }
-    return all;
   }
 
   /**
@@ -726,12 +729,13 @@ public final class PolicyUpdater {
   }
 
   /**
-   * The log-probabilities of the rows' responses under the trained model, with no graph (the old policy).
+   * The log-probabilities of the rows' responses under the trained model at temperature 1, with no graph (the old
+   * policy), scored in this updater's micro-batches as the update scores them.
    *
    * @param rows the rows
-   * @return one array per row
+   * @return one array per row, in the rows' order
    */
-  List<float[]> oldLogProbs(List<Row> rows) {
+  public List<float[]> oldLogProbs(List<Row> rows) {
     return score(model, rows);
   }
 
