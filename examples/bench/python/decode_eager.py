@@ -13,6 +13,7 @@ ModelBench does.
 """
 import argparse
 import math
+import re
 import time
 
 import torch
@@ -111,6 +112,20 @@ def main():
     c = SIZES[a.size]
     model = Model(c)
     print(f"eager PyTorch {torch.__version__}, {torch.get_num_threads()} thread(s), size {a.size}: {c}")
+    # the BLAS behind matrix products decides batch 1's time as much as the loop does: Debian's build says "generic"
+    # (the reference BLAS), DJL's libtorch uses MKL
+    blas = re.search(r"BLAS_INFO=[^,\s]+", torch.__config__.show())
+    print("build: " + (blas.group(0) if blas else "BLAS_INFO not reported"))
+    w = torch.randn(768, c["hidden"])
+    x = torch.randn(1, 1, c["hidden"])
+    for _ in range(50):
+        torch.nn.functional.linear(x, w)
+    start = time.perf_counter()
+    for _ in range(2000):
+        torch.nn.functional.linear(x, w)
+    took = (time.perf_counter() - start) / 2000
+    print(f"one (1 x {c['hidden']}) . (768 x {c['hidden']})^T product: {took * 1e6:.1f} us,"
+          f" {768 * c['hidden'] * 4 / took / 1e9:.2f} GB/s of weights")
     with torch.inference_mode():
         generate(model, torch.randint(0, c["vocab"], (2, 16)), 8)  # warm-up
         for b in [int(x) for x in a.batches.split(",")]:

@@ -141,8 +141,28 @@ public final class ModelBench {
             "ceiling: (%d x 4096)·(4096 x 4096)^T f32 %.2f ms = %.1f GB/s of weights, %.1f GFLOP/s%n",
             rows[k], perBatch[k] * 1e3, bytes / perBatch[k] / 1e9, 2.0 * rows[k] * d * d / perBatch[k] / 1e9);
       }
+      smallProduct(m);
       return new double[] {gflops, bytes / perBatch[0] / 1e9};
     }
+  }
+
+  /**
+   * The product that sets the 10M model's batch-1 decode: one row times a 768 x 256 weight (its MLP's gate and up
+   * projections), as `decode_eager.py` measures it in eager PyTorch; the mean of 2000 calls after 50 warm-up calls.
+   */
+  private static void smallProduct(NDManager m) {
+    NDArray w = m.randomUniform(-1, 1, new Shape(768, 256));
+    NDArray x = m.randomUniform(-1, 1, new Shape(1, 1, 256));
+    for (int i = 0; i < 50; i++) {
+      x.getNDArrayInternal().linear(x, w, null).singletonOrThrow().close();
+    }
+    long t0 = System.nanoTime();
+    for (int i = 0; i < 2000; i++) {
+      x.getNDArrayInternal().linear(x, w, null).singletonOrThrow().close();
+    }
+    double took = (System.nanoTime() - t0) / 1e9 / 2000;
+    System.out.printf(Locale.ROOT, "one (1 x 256)·(768 x 256)^T product: %.1f us, %.2f GB/s of weights%n",
+        took * 1e6, 768.0 * 256 * 4 / took / 1e9);
   }
 
   private static List<int[]> prompts(int batch, int len, int vocab, long seed) {

@@ -66,7 +66,8 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
   List<String> methods;
 
   @Option(names = "--iterations", paramLabel = "N",
-      description = "Training iterations per run (default: the quick start's 120 on Goalkeeper, 40 otherwise).")
+      description = "Training iterations per run (default: the quick start's "
+          + GameRecipe.GOALKEEPER_QUICK_START_ITERATIONS + " on Goalkeeper, 40 otherwise).")
   Integer iterations;
 
   @Option(names = "--tasks", paramLabel = "B",
