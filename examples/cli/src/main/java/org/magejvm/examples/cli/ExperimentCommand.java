@@ -29,7 +29,8 @@ import picocli.CommandLine.Parameters;
             + " directory and settings reuses it, so a long comparison can be split over several invocations.",
         "kuhn-methods: methods --env mage-kuhn-poker (pool: conservative, aggressive, intermediate; held out: cfr).",
         "ttt-methods: methods --env mage-tictactoe (pool: MCTS-100, the preferred-position players, random; held out:"
-            + " MCTS-1000; draw rates beside the success rates)."})
+            + " MCTS-1000; draw rates beside the success rates; the history-blind and adaptive ceilings of the sets,"
+            + " the MCTS ones estimated from sampled moves)."})
 final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
 
   /** The comparison's program, in {@code mage-research}: found by name on the class path. */

@@ -19,12 +19,18 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.magejvm.api.ContextMode;
+import org.magejvm.api.OpponentPool;
+import org.magejvm.api.Seat;
 import org.magejvm.api.util.AtomicFiles;
 import org.magejvm.examples.quickstart.GameRecipe;
 import org.magejvm.examples.quickstart.GoalkeeperQuickStart;
 import org.magejvm.examples.quickstart.KuhnQuickStart;
+import org.magejvm.impl.env.AttemptCeiling;
 import org.magejvm.impl.env.keeper.GoalkeeperCeilings;
+import org.magejvm.impl.env.tictactoe.TicTacToeCeilings;
+import org.magejvm.impl.env.tictactoe.TicTacToeOpponents;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
+import org.magejvm.impl.rollout.Seating;
 import org.magejvm.impl.rollout.Seeds;
 import org.magejvm.impl.train.MetricsFileListener;
 import org.magejvm.impl.train.TrainingCharts;
@@ -43,10 +49,12 @@ import org.magejvm.spi.EnvironmentRegistry;
  * <p>Games with opponents report success_rate[0] and [2] (and for Tic-Tac-Toe draw_rate[0] and [2]) and score[0] and
  * [2] against the pool (averaged over its evaluation sets) and against the held-out opponent, one table per metric;
  * for Kuhn Poker it also plays the exact optimum of the objective trained ({@link KuhnQuickStart#optimum}) on the
- * same sets. A game without opponents (Goalkeeper) reports its one set's Pass@k ({@code success_rate[k]}) and
- * per-attempt rate ({@code per_attempt_success[k]}) for every attempt, each beside the same model evaluated without
- * its earlier attempts in the prompt ({@value #NO_HISTORY}{@code success_rate[k]}, the history ablation), and the
- * exact history-blind and adaptive ceilings ({@link GoalkeeperCeilings}) as rows.
+ * same sets; for Tic-Tac-Toe it adds the history-blind and adaptive ceilings of its sets ({@link TicTacToeCeilings},
+ * the MCTS sets' values estimated from {@value #TIC_TAC_TOE_SAMPLES} sampled moves per board) as rows. A game without
+ * opponents (Goalkeeper) reports its one set's Pass@k ({@code success_rate[k]}) and per-attempt rate ({@code
+ * per_attempt_success[k]}) for every attempt, each beside the same model evaluated without its earlier attempts in the
+ * prompt ({@value #NO_HISTORY}{@code success_rate[k]}, the history ablation), and the exact history-blind and adaptive
+ * ceilings ({@link GoalkeeperCeilings}) as rows.
  *
  * <p>Rows: {@code react} is the warm start with no memory of earlier attempts; {@code warm+history} is the warm start
  * with the earlier attempts' moves and outcomes in its prompt (the stand-in for {@code reflexion}: a model this size
@@ -71,6 +79,13 @@ public final class MethodsExperiment {
   public static final String NO_HISTORY = "no_history/";
   /** The version of {@value #SUMMARY_FILE}'s layout. */
   static final int SUMMARY_FORMAT = 1;
+  /**
+   * Moves sampled per board of the MCTS opponents for the Tic-Tac-Toe ceilings (about 5 seconds; the standard error of
+   * an MCTS set's value is then at most about 0.035).
+   */
+  static final int TIC_TAC_TOE_SAMPLES = 200;
+  /** The seed of those samples (fixed: the ceilings do not depend on the recipe's seed). */
+  private static final long TIC_TAC_TOE_SEED = 1;
 
   private static final String CEILING_BLIND = "ceiling-blind";
   private static final String CEILING_ADAPTIVE = "ceiling-adaptive";
@@ -101,7 +116,7 @@ public final class MethodsExperiment {
    *
    * @param settings the recipe settings (its seed is the warm start's and the evaluation's)
    * @param trainingSeeds the training seeds per method
-   * @return per row ({@code react}, {@code warm+history}, then each method, then for a game without opponents the
+   * @return per row ({@code react}, {@code warm+history}, then each method, then for Goalkeeper and Tic-Tac-Toe the
    *     two ceilings), the list of per-seed summaries ({@link #columns()})
    */
   public Map<String, List<Map<String, Double>>> run(GameRecipe.Settings settings, List<Long> trainingSeeds) {
@@ -115,7 +130,7 @@ public final class MethodsExperiment {
    * @param settings the recipe settings (its seed is the warm start's and the evaluation's)
    * @param trainingSeeds the training seeds per method
    * @param methods the methods to train (training presets)
-   * @return per row ({@code react}, {@code warm+history}, then each method, then for a game without opponents the
+   * @return per row ({@code react}, {@code warm+history}, then each method, then for Goalkeeper and Tic-Tac-Toe the
    *     two ceilings), the list of per-seed summaries ({@link #columns()})
    * @throws IllegalStateException when a run's summary was made with other settings
    * @throws IllegalArgumentException when a method does not train
@@ -148,6 +163,15 @@ public final class MethodsExperiment {
         out.printf(Locale.ROOT, "optimum of the objective (attempt discount %s) on the same sets:", base.trajGamma());
         printLine(summary(KuhnQuickStart.optimum(base)));
       }
+      if (game.equals(GameRecipe.TIC_TAC_TOE)) {
+        ceilings.putAll(ticTacToeCeilings(TIC_TAC_TOE_SAMPLES));
+        out.printf(Locale.ROOT, "Ceilings of the same sets (%d attempts, the agent first; the MCTS sets' values"
+            + " estimated from %d sampled moves per board): best history-blind policy for the pool's mean", attempts,
+            TIC_TAC_TOE_SAMPLES);
+        printLine(ceilings.get(CEILING_BLIND).get(0));
+        out.print("  best adaptive player (upper bound: the best response to each opponent)");
+        printLine(ceilings.get(CEILING_ADAPTIVE).get(0));
+      }
     } else {
       int spots = GoalkeeperQuickStart.spots(settings.training());
       Map<String, Number> blind = GoalkeeperQuickStart.rates(GoalkeeperCeilings.historyBlind(spots, attempts));
@@ -167,6 +191,60 @@ public final class MethodsExperiment {
     print(rows);
     chart(rows, settings.workDir());
     return rows;
+  }
+
+  /**
+   * The Tic-Tac-Toe ceilings of the evaluation sets as summaries ({@link TicTacToeCeilings}): {@value
+   * #CEILING_BLIND}, the pool sets' rates of the deterministic history-blind policy that wins most often on their mean
+   * (the pool columns' average: equal weights), and the held-out set's best response (the best a history-blind
+   * player does against one opponent); {@value #CEILING_ADAPTIVE}, every set's best response (no player wins more
+   * often). Draw rates and scores are not computed (NaN).
+   *
+   * @param samples moves sampled per board of the MCTS opponents
+   * @return the two rows
+   */
+  Map<String, List<Map<String, Double>>> ticTacToeCeilings(int samples) {
+    List<OpponentPool.Entry> pool = new ArrayList<>();
+    for (String id : game.pool()) {
+      pool.add(new OpponentPool.Entry(TicTacToeOpponents.byId(id), 1));
+    }
+    List<TicTacToeCeilings.OpponentCeiling> sets = new ArrayList<>(
+        TicTacToeCeilings.of(pool, seat(game.poolSeating()), attempts, samples, TIC_TAC_TOE_SEED).opponents());
+    sets.addAll(TicTacToeCeilings.of(List.of(new OpponentPool.Entry(TicTacToeOpponents.byId(game.heldOut()), 1)),
+        game.heldOutSeat(), attempts, samples, TIC_TAC_TOE_SEED).opponents());
+    Map<String, Map<String, Number>> blind = new LinkedHashMap<>();
+    Map<String, Map<String, Number>> adaptive = new LinkedHashMap<>();
+    for (TicTacToeCeilings.OpponentCeiling o : sets) {
+      blind.put(o.opponentId(), rates(o.blind()));
+      adaptive.put(o.opponentId(), rates(o.adaptive()));
+    }
+    Map<String, List<Map<String, Double>>> rows = new LinkedHashMap<>();
+    rows.put(CEILING_BLIND, List.of(summary(blind)));
+    rows.put(CEILING_ADAPTIVE, List.of(summary(adaptive)));
+    return rows;
+  }
+
+  /** A ceiling's rates as one set's metrics: success rates and per-attempt rates; NaN draw rates and scores. */
+  private Map<String, Number> rates(AttemptCeiling c) {
+    Map<String, Number> m = new LinkedHashMap<>(GoalkeeperQuickStart.rates(c));
+    for (String metric : List.of("draw_rate", "score")) {
+      for (int k = 0; k < c.attempts(); k++) {
+        m.put(metric + "[" + k + "]", Double.NaN);
+      }
+    }
+    return m;
+  }
+
+  /** The one seat of a seating that is not mixed. */
+  private static Seat seat(Seating seating) {
+    switch (seating.mode()) {
+      case FIRST:
+        return Seat.FIRST;
+      case SECOND:
+        return Seat.SECOND;
+      default:
+        throw new IllegalStateException("the ceilings need one seat, not seating " + seating);
+    }
   }
 
   /** Trains (or reuses) and evaluates one method with every training seed. */
@@ -481,6 +559,15 @@ public final class MethodsExperiment {
     if (game.hasOpponents()) {
       out.println("(mean +- sample standard deviation over training seeds; min..max in brackets; score in chips per"
           + " hand for Kuhn Poker, the best of the attempts so far)");
+      if (rows.containsKey(CEILING_BLIND)) {
+        out.println("(ceiling-blind: the deterministic player that never reads its earlier attempts and wins most often"
+            + " on the pool's mean, against each set (success_rate[0] is the best any such player does,"
+            + " success_rate[2] a lower bound), and the best response to the held-out opponent; ceiling-adaptive:"
+            + " the best response to each opponent, which no player beats. Against MCTS the values are estimated from "
+            + TIC_TAC_TOE_SAMPLES + " sampled moves per board (standard error at most about "
+            + String.format(Locale.ROOT, "%.3f", Math.sqrt(0.25 / TIC_TAC_TOE_SAMPLES))
+            + "); draw rates and scores are not computed.)");
+      }
     } else {
       out.println("(mean +- sample standard deviation over training seeds; min..max in brackets. success_rate[k]:"
           + " Pass@(k+1), saved by attempt k; per_attempt_success[k]: saves among the meta-episodes that reached"

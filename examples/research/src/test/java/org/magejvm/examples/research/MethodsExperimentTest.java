@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.Writer;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.magejvm.examples.quickstart.GameRecipe;
 import org.magejvm.spi.EnvironmentRegistry;
@@ -20,6 +21,25 @@ class MethodsExperimentTest {
         "pool/score[0]", "pool/score[2]", "cfr/score[0]", "cfr/score[2]");
     assertThat(new MethodsExperiment(REGISTRY, GameRecipe.TIC_TAC_TOE, out).columns()).contains(
         "pool/draw_rate[0]", "mcts-1000/draw_rate[2]", "mcts-1000/success_rate[0]", "mcts-1000/score[2]").hasSize(12);
+  }
+
+  @Test
+  void theTicTacToeCeilingsFillTheSuccessColumnsOfBothRows() {
+    var experiment = new MethodsExperiment(REGISTRY, GameRecipe.TIC_TAC_TOE, new PrintWriter(Writer.nullWriter()));
+    var rows = experiment.ticTacToeCeilings(16);
+    assertThat(rows.keySet()).containsExactly("ceiling-blind", "ceiling-adaptive");
+    var blind = rows.get("ceiling-blind").get(0);
+    var adaptive = rows.get("ceiling-adaptive").get(0);
+    assertThat(blind.keySet()).containsExactlyElementsOf(experiment.columns());
+    for (String key : List.of("pool/success_rate[0]", "pool/success_rate[2]")) {
+      assertThat(blind.get(key)).as(key).isBetween(0.5, 1.0).isLessThanOrEqualTo(adaptive.get(key));
+    }
+    assertThat(blind.get("pool/success_rate[2]")).isGreaterThan(blind.get("pool/success_rate[0]"));
+    // one opponent: the best history-blind player is its best response
+    assertThat(blind.get("mcts-1000/success_rate[2]")).isEqualTo(adaptive.get("mcts-1000/success_rate[2]"))
+        .isLessThan(0.5);
+    assertThat(blind.get("pool/draw_rate[0]")).isNaN();
+    assertThat(adaptive.get("mcts-1000/score[2]")).isNaN();
   }
 
   @Test

@@ -52,6 +52,25 @@ public record AttemptCeiling(List<Double> passAt, List<Double> perAttempt) {
     return new AttemptCeiling(passAt, perAttempt);
   }
 
+  /**
+   * The rates of a player from its cumulative success rates: the per-attempt rate of attempt k is {@code (Pass@(k+1)
+   * - Pass@k) / (1 - Pass@k)} (NaN where every meta-episode was won before).
+   *
+   * @param passAt for k = 0..K-1, the fraction of meta-episodes won by attempt k
+   * @return the rates
+   */
+  public static AttemptCeiling ofPassAt(double[] passAt) {
+    List<Double> cumulative = new ArrayList<>();
+    List<Double> perAttempt = new ArrayList<>();
+    double before = 0;
+    for (double p : passAt) {
+      cumulative.add(p);
+      perAttempt.add(before >= 1 ? Double.NaN : (p - before) / (1 - before));
+      before = p;
+    }
+    return new AttemptCeiling(cumulative, perAttempt);
+  }
+
   /** @return the number of attempts */
   public int attempts() {
     return passAt.size();
