@@ -39,6 +39,7 @@ final class BenchCommand implements Callable<Integer> {
     BENCHMARKS.put("kuhn-adaptation", RESEARCH + "KuhnAdaptationExperiment");
     BENCHMARKS.put("kuhn-advantages", RESEARCH + "KuhnAdvantageExperiment");
     BENCHMARKS.put("kuhn-probe", RESEARCH + "KuhnProbe");
+    BENCHMARKS.put("ttt-ceilings", RESEARCH + "TicTacToeCeilingsReport");
     BENCHMARKS.put("model", BENCH + "ModelBench");
     BENCHMARKS.put("soak", BENCH + "SoakBench");
     BENCHMARKS.put("memory", BENCH + "MemoryBench");

@@ -16,8 +16,7 @@ import org.magejvm.impl.env.tictactoe.TicTacToeProvider;
  * Prints the Tic-Tac-Toe ceilings ({@link TicTacToeCeilings}) with many samples per MCTS board: the training pool with
  * its weights in both seats, the same opponents with equal weights (the mean the method comparison's pool columns
  * report), and the held-out MCTS-1000 alone. Arguments: {@code [samples [seed]]} (default 2000 and 1); with 2000 it
- * takes about a minute on one core. Run it with the research jar's class path, for example {@code java -cp
- * examples/research/target/classes:... org.magejvm.examples.research.TicTacToeCeilingsReport 20000}.
+ * takes about a minute on one core. Run it as {@code ./mage bench ttt-ceilings 20000}.
  */
 public final class TicTacToeCeilingsReport {
 
@@ -29,8 +28,12 @@ public final class TicTacToeCeilingsReport {
    * @param args {@code [samples [seed]]}
    */
   public static void main(String[] args) {
-    int samples = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
-    long seed = args.length > 1 ? Long.parseLong(args[1]) : 1;
+    if (args.length > 2) {
+      throw new IllegalArgumentException("usage: mage bench ttt-ceilings [SAMPLES [SEED]], got " + args.length
+          + " arguments");
+    }
+    int samples = args.length > 0 ? (int) number("SAMPLES", args[0], 1, 10_000_000) : 2000;
+    long seed = args.length > 1 ? number("SEED", args[1], Long.MIN_VALUE, Long.MAX_VALUE) : 1;
     PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
     int attempts = new TicTacToeProvider().defaults().episodes();
     List<OpponentPool.Entry> training = new TicTacToeProvider().opponents().training();
@@ -48,6 +51,19 @@ public final class TicTacToeCeilingsReport {
     for (Seat seat : Seat.values()) {
       report(out, "held out", heldOut, seat, attempts, samples, seed);
     }
+  }
+
+  private static long number(String name, String text, long min, long max) {
+    long value;
+    try {
+      value = Long.parseLong(text.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + ": expected an integer, got '" + text + "'", e);
+    }
+    if (value < min || value > max) {
+      throw new IllegalArgumentException(name + ": " + value + " is outside [" + min + ", " + max + "]");
+    }
+    return value;
   }
 
   private static void report(PrintWriter out, String title, List<OpponentPool.Entry> pool, Seat seat, int attempts,
