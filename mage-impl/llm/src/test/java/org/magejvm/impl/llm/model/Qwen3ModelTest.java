@@ -7,6 +7,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
+import java.util.Arrays;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -275,6 +276,33 @@ class Qwen3ModelTest {
         float[] cached = cachedLogits(m, new int[][] {seq, {7, 7}}, 1)[0];
         assertThat(maxAbsDiff(cached, full)).as(type).isLessThan(1e-5);
       }
+    }
+  }
+
+  @Test
+  void theMaskWrittenInJavaEqualsTheTensorMask() {
+    // padding, offsets (a cache), chunks of several slots and a shared prefix, each written both ways
+    int[][] pads = {{0}, {0, 0, 0}, {2, 0, 5}, {0, 3}, {7, 1, 0, 4}};
+    int[][] shapes = {{0, 1, 0}, {9, 1, 0}, {0, 8, 0}, {6, 4, 0}, {3, 5, 3}, {3, 1, 2}, {12, 3, 0}};
+    try (NDManager m = model.newManager()) {
+      for (int[] pad : pads) {
+        for (int[] shape : shapes) {
+          int offset = shape[0];
+          int t = shape[1];
+          int shared = shape[2];
+          float[] tensors = model.attentionBias(m, pad, offset, t, shared, 0).toFloatArray();
+          float[] written = model.attentionBias(m, pad, offset, t, shared, Long.MAX_VALUE).toFloatArray();
+          assertThat(written).as("pads %s, offset %d, t %d, shared %d", Arrays.toString(pad), offset, t, shared)
+              .containsExactly(tensors);
+        }
+      }
+      // what it says: a decoding step at slot 3 of rows padded by 2 and 0 hides the first row's padding only
+      float inf = Float.NEGATIVE_INFINITY;
+      assertThat(model.attentionBias(m, new int[] {2, 0}, 3, 1, 0, Long.MAX_VALUE).toFloatArray())
+          .containsExactly(inf, inf, 0, 0, 0, 0, 0, 0);
+      // and a chunk of two slots after a prefix of one sees what is before it
+      assertThat(model.attentionBias(m, new int[] {0}, 1, 2, 0, Long.MAX_VALUE).toFloatArray())
+          .containsExactly(0, 0, inf, 0, 0, 0);
     }
   }
 }
