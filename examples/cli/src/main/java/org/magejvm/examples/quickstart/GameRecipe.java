@@ -159,10 +159,11 @@ public final class GameRecipe {
 
   /**
    * Tic-Tac-Toe: one evaluation set per pool opponent (MCTS with 100 simulations, the six preferred-position players,
-   * random), the held-out MCTS with 1,000 simulations; the agent moves first everywhere, as in the reference. The
-   * warm start's fixed line is the perfect {@code minimax} player (it never reads earlier attempts, so it cannot
-   * teach exploiting an opponent); minimax's own rates are printed beside the model's as a reference (they are not
-   * a ceiling: an exploiting player can win more often against the weak opponents).
+   * random), the held-out MCTS with 1,000 simulations; the agent moves first in every evaluation set, as in the
+   * reference (training seats half of its groups second). The warm start's fixed line is the perfect {@code
+   * minimax} player (it never reads earlier attempts, so it cannot teach exploiting an opponent); minimax's own rates
+   * are printed beside the model's as a reference (they are not a ceiling: an exploiting player can win more often
+   * against the weak opponents).
    */
   public static final Game TIC_TAC_TOE = new Game("mage-tictactoe",
       List.of("mcts-100", "preferred-center-first", "preferred-corners-first", "preferred-edges-first",
