@@ -557,8 +557,9 @@ public final class MethodsExperiment {
       }
     }
     if (game.hasOpponents()) {
-      out.println("(mean +- sample standard deviation over training seeds; min..max in brackets; score in chips per"
-          + " hand for Kuhn Poker, the best of the attempts so far)");
+      out.println("(mean +- sample standard deviation over training seeds; min..max in brackets; score: "
+          + (game.equals(GameRecipe.KUHN) ? "chips per hand" : "+1 a win, 0 a draw, -1 a loss")
+          + ", the best of the attempts so far)");
       if (rows.containsKey(CEILING_BLIND)) {
         out.println("(ceiling-blind: the deterministic player that never reads its earlier attempts and wins most often"
             + " on the pool's mean, against each set (success_rate[0] is the best any such player does,"
