@@ -86,14 +86,14 @@ def main():
 
 
 def times(d, seeds):
-    times = []
+    seconds = []
     for s in seeds:
         try:
-            times.append(int(open("%s/seed%s.time" % (d, s)).read()))
+            seconds.append(int(open("%s/seed%s.time" % (d, s)).read()))
         except OSError:
             pass
-    if times:
-        print("wall-clock seconds per seed: %s" % ", ".join(str(t) for t in times))
+    if seconds:
+        print("wall-clock seconds per seed: %s" % ", ".join(str(t) for t in seconds))
 
 
 if __name__ == "__main__":

@@ -474,7 +474,8 @@ public final class Qwen3Model implements AutoCloseable {
     }
     long s = keys.getShape().get(2);
     NDArray scores = qg.matMul(keys.transpose(0, 1, 3, 2)).toType(normType, false).reshape(b, kvHeads, g, t, s);
-    NDArray probs = (bias == null ? scores : scores.add(bias)).softmax(-1).toType(dtype, false).reshape(b, kvHeads, (long) g * t, s);
+    NDArray masked = bias == null ? scores : scores.add(bias);
+    NDArray probs = masked.softmax(-1).toType(dtype, false).reshape(b, kvHeads, (long) g * t, s);
     NDArray context = seen(probe, index, "self_attn (attention of the rotated queries and keys)",
         probs.matMul(values).reshape(b, heads, t, hd).transpose(0, 2, 1, 3).reshape(b, t, (long) heads * hd), null);
     NDArray attn = seen(probe, index, "self_attn.o_proj", project(lora, index, Projection.O_PROJ, context, w.oProj(),
@@ -621,45 +622,24 @@ public final class Qwen3Model implements AutoCloseable {
     return x.mul(rope[0]).add(x.matMul(rotateHalf).mul(rope[1]));
   }
 
-  /** Masks of at most this many entries are written in Java ({@link #attentionBias}). */
-  private static final long SMALL_MASK = 1 << 16;
-
   /**
    * The additive attention mask (B, 1, 1, T, S): 0 where query slot {@code offset+i} may see key slot {@code j}
    * (j at most the query slot and not padding, or j the query slot itself), minus infinity elsewhere. With a shared
    * prefix of {@code sharedPrefix} slots (rows after {@link #forwardSharedPrefix}'s prefix), those slots are seen by
-   * every query and each row's padding starts after them. Null where every entry would be 0 (a decoding step without
-   * padding); small masks are written in Java, large ones built from tensors.
+   * every query and each row's padding starts after them. Null where every entry would be 0: a decoding step (one
+   * new slot per row) without padding, whose mask would cost about fifteen native calls and change nothing.
    */
   private NDArray attentionBias(NDManager m, int[] padLeft, int offset, int t, int sharedPrefix) {
     if (t == 1 && sharedPrefix == 0 && Arrays.stream(padLeft).allMatch(p -> p == 0)) {
-      return null; // one new slot per row and no padding: every key is visible, and adding zeros changes nothing
+      return null;
     }
-    return attentionBias(m, padLeft, offset, t, sharedPrefix, SMALL_MASK);
+    return maskArray(m, padLeft, offset, t, sharedPrefix);
   }
 
-  /** {@link #attentionBias(NDManager, int[], int, int, int)}, always as an array, written in Java up to {@code small}. */
-  NDArray attentionBias(NDManager m, int[] padLeft, int offset, int t, int sharedPrefix, long small) {
+  /** {@link #attentionBias}, always as an array. */
+  NDArray maskArray(NDManager m, int[] padLeft, int offset, int t, int sharedPrefix) {
     int b = padLeft.length;
     int s = offset + t;
-    if ((long) b * t * s <= small) {
-      // a decoding step's mask: written here and copied once, where the tensor version below is about fifteen native
-      // calls; the same zeros and minus infinities
-      float[] mask = new float[b * t * s];
-      for (int i = 0; i < b; i++) {
-        int firstVisible = sharedPrefix + padLeft[i];
-        for (int q = 0; q < t; q++) {
-          int querySlot = offset + q;
-          int base = (i * t + q) * s;
-          for (int k = 0; k < s; k++) {
-            boolean visible = k >= firstVisible || k < sharedPrefix;
-            boolean allowed = (k <= querySlot && visible) || k == querySlot;
-            mask[base + k] = allowed ? 0f : Float.NEGATIVE_INFINITY;
-          }
-        }
-      }
-      return m.create(mask, new Shape(b, 1, 1, t, s)).toType(normType, false);
-    }
     NDArray keySlot = m.arange(0f, (float) s, 1f).reshape(1, 1, s);
     NDArray querySlot = m.arange((float) offset, (float) s, 1f).reshape(1, t, 1);
     float[] pads = new float[b];

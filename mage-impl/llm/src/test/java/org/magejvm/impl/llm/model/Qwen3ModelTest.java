@@ -280,8 +280,8 @@ class Qwen3ModelTest {
   }
 
   @Test
-  void theMaskWrittenInJavaEqualsTheTensorMask() {
-    // padding, offsets (a cache), chunks of several slots and a shared prefix, each written both ways
+  void theAttentionMaskIsItsDefinition() {
+    // padding, offsets (a cache), chunks of several slots and a shared prefix
     int[][] pads = {{0}, {0, 0, 0}, {2, 0, 5}, {0, 3}, {7, 1, 0, 4}};
     int[][] shapes = {{0, 1, 0}, {9, 1, 0}, {0, 8, 0}, {6, 4, 0}, {3, 5, 3}, {3, 1, 2}, {12, 3, 0}};
     try (NDManager m = model.newManager()) {
@@ -290,19 +290,37 @@ class Qwen3ModelTest {
           int offset = shape[0];
           int t = shape[1];
           int shared = shape[2];
-          float[] tensors = model.attentionBias(m, pad, offset, t, shared, 0).toFloatArray();
-          float[] written = model.attentionBias(m, pad, offset, t, shared, Long.MAX_VALUE).toFloatArray();
-          assertThat(written).as("pads %s, offset %d, t %d, shared %d", Arrays.toString(pad), offset, t, shared)
-              .containsExactly(tensors);
+          float[] expected = definedMask(pad, offset, t, shared);
+          assertThat(model.maskArray(m, pad, offset, t, shared).toFloatArray())
+              .as("pads %s, offset %d, t %d, shared %d", Arrays.toString(pad), offset, t, shared)
+              .containsExactly(expected);
         }
       }
       // what it says: a decoding step at slot 3 of rows padded by 2 and 0 hides the first row's padding only
       float inf = Float.NEGATIVE_INFINITY;
-      assertThat(model.attentionBias(m, new int[] {2, 0}, 3, 1, 0, Long.MAX_VALUE).toFloatArray())
+      assertThat(model.maskArray(m, new int[] {2, 0}, 3, 1, 0).toFloatArray())
           .containsExactly(inf, inf, 0, 0, 0, 0, 0, 0);
       // and a chunk of two slots after a prefix of one sees what is before it
-      assertThat(model.attentionBias(m, new int[] {0}, 1, 2, 0, Long.MAX_VALUE).toFloatArray())
+      assertThat(model.maskArray(m, new int[] {0}, 1, 2, 0).toFloatArray())
           .containsExactly(0, 0, inf, 0, 0, 0);
     }
+  }
+
+  /** The mask by its definition, entry by entry (B, 1, 1, T, S flattened). */
+  private static float[] definedMask(int[] padLeft, int offset, int t, int sharedPrefix) {
+    int s = offset + t;
+    float[] mask = new float[padLeft.length * t * s];
+    for (int i = 0; i < padLeft.length; i++) {
+      int firstVisible = sharedPrefix + padLeft[i];
+      for (int q = 0; q < t; q++) {
+        int querySlot = offset + q;
+        for (int k = 0; k < s; k++) {
+          boolean visible = k >= firstVisible || k < sharedPrefix;
+          boolean allowed = (k <= querySlot && visible) || k == querySlot;
+          mask[(i * t + q) * s + k] = allowed ? 0f : Float.NEGATIVE_INFINITY;
+        }
+      }
+    }
+    return mask;
   }
 }
