@@ -100,6 +100,24 @@ def generate(model, prompts, n, seed=1):
     return length
 
 
+def product(hidden, rows, weights):
+    """Times (rows x hidden).(768 x hidden)^T, the 10M model's MLP projection, as ModelBench does: with one weight
+    the weight stays in the caches; with 48 different ones (37.7 MB, more than this machine's 32 MiB L3) each call
+    reads its weight from memory, as every product of a decoding step does."""
+    ws = [torch.randn(768, hidden) for _ in range(weights)]
+    x = torch.randn(rows, 1, hidden)
+    for i in range(2 * weights + 50):
+        torch.nn.functional.linear(x, ws[i % weights])
+    n = 2016
+    start = time.perf_counter()
+    for i in range(n):
+        torch.nn.functional.linear(x, ws[i % weights])
+    took = (time.perf_counter() - start) / n
+    where = "in cache" if weights == 1 else f"{weights} weights, from memory"
+    print(f"one ({rows} x {hidden}) . (768 x {hidden})^T product, {where}: {took * 1e6:.1f} us,"
+          f" {768 * hidden * 4 / took / 1e9:.2f} GB/s of weights")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--size", default="10m")
@@ -116,16 +134,13 @@ def main():
     # (the reference BLAS), DJL's libtorch uses MKL
     blas = re.search(r"BLAS_INFO=[^,\s]+", torch.__config__.show())
     print("build: " + (blas.group(0) if blas else "BLAS_INFO not reported"))
-    w = torch.randn(768, c["hidden"])
-    x = torch.randn(1, 1, c["hidden"])
-    for _ in range(50):
-        torch.nn.functional.linear(x, w)
-    start = time.perf_counter()
-    for _ in range(2000):
-        torch.nn.functional.linear(x, w)
-    took = (time.perf_counter() - start) / 2000
-    print(f"one (1 x {c['hidden']}) . (768 x {c['hidden']})^T product: {took * 1e6:.1f} us,"
-          f" {768 * c['hidden'] * 4 / took / 1e9:.2f} GB/s of weights")
+    # the BLAS library actually loaded (Debian's libblas.so.3 is an alternative: reference BLAS, OpenBLAS or MKL)
+    with open("/proc/self/maps") as maps:
+        libs = sorted({line.split()[-1] for line in maps if re.search(r"blas|mkl", line.split()[-1])})
+    print("BLAS libraries loaded: " + (", ".join(libs) if libs else "none found"))
+    product(c["hidden"], 1, 1)
+    product(c["hidden"], 1, 48)
+    product(c["hidden"], 8, 48)
     with torch.inference_mode():
         generate(model, torch.randint(0, c["vocab"], (2, 16)), 8)  # warm-up
         for b in [int(x) for x in a.batches.split(",")]:

@@ -2,6 +2,7 @@ package org.magejvm.impl.llm.generate;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.Shape;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -43,6 +44,8 @@ import org.magejvm.impl.llm.model.Qwen3Model;
  */
 public final class Qwen3Generator implements TokenGenerator {
   private static final int INITIAL_CACHE_SLACK = 64;
+  /** Each row's last slot, {@code [:, -1, :]}; parsed once, as parsing an index costs more than using it. */
+  private static final NDIndex LAST_SLOT = new NDIndex(":, -1, :");
   /**
    * The default of {@link Builder#optPrefillTokenSlots}: a batch of 128 prompts of 950 tokens (Kuhn Poker's verbose
    * prompts) would otherwise hold 128 x 950 x 950 attention scores per head at once.
@@ -311,6 +314,7 @@ public final class Qwen3Generator implements TokenGenerator {
     void execute() {
       try (NDManager gm = model.newManager()) {
         NDArray banned = bannedMask(gm);
+        Sampler sampler = new Sampler(gm, cfg, model.config().vocabSize());
         // slots ever written: the prompts, then one per decoding step after the first token
         int maxLength = promptLen + cfg.maxNewTokens() - 1;
         // rows with the same prompt share one prefill: the cache holds each different prompt once until the first
@@ -326,7 +330,7 @@ public final class Qwen3Generator implements TokenGenerator {
             boolean shared = step == 0 && source != null;
             NDArray ids = shared ? distinctPrompts(sm) : inputs(sm, step, cache != null);
             NDArray hidden = prefillOrStep(ids, shared ? distinctPads : pads, cache, step);
-            NDArray last = hidden.get(":, -1, :");
+            NDArray last = hidden.get(LAST_SLOT);
             NDArray logits = model.logits(last);
             if (shared) {
               long[] idx = new long[batch];
@@ -340,7 +344,7 @@ public final class Qwen3Generator implements TokenGenerator {
             for (int r = 0; r < rows.length; r++) {
               u[r] = (float) uniform(rngs[rows[r]]);
             }
-            picks = Sampler.pick(logits, cfg, u, step < cfg.minNewTokens() ? banned : null, topK);
+            picks = sampler.pick(logits, u, step < cfg.minNewTokens() ? banned : null, topK);
           }
           record(picks, step, cache);
         }

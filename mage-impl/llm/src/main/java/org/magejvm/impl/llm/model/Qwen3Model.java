@@ -370,7 +370,18 @@ public final class Qwen3Model implements AutoCloseable {
       // (teacher forcing's response slots) and a head that needs no gradient (LoRA, scoring), libtorch would
       // otherwise run a batched multiply against the head broadcast per row, reading the whole head once per row
       NDArray rows = shape.dimension() == 2 ? x : x.reshape(-1, shape.get(last));
-      NDArray y = linear(rows, weights.lmHead(), null);
+      NDArray y;
+      if (fewRowsLargeHead(rows)) {
+        // the transposed product laid out row by row again (reshaping to one dimension copies it): the softmax
+        // and cumulative sums over a row that follow run several times slower on a transposed array. The first
+        // operand's manager owns a result, so the head's product belongs to the weights' manager (the scope
+        // closes the intermediates) and the result moves to the caller's
+        Shape out = new Shape(rows.getShape().get(0), config.vocabSize());
+        y = weights.lmHead().matMul(rows.transpose()).transpose().reshape(-1).reshape(out);
+        y.attach(hidden.getManager());
+      } else {
+        y = linear(rows, weights.lmHead(), null);
+      }
       if (shape.dimension() != 2) {
         long[] dims = shape.getShape();
         dims[last] = y.getShape().get(1);
@@ -380,6 +391,24 @@ public final class Qwen3Model implements AutoCloseable {
       NDScope.unregister(out);
       return out;
     }
+  }
+
+  /** Heads of at least this many parameters are multiplied as head times rows for 2 to 15 rows on the CPU. */
+  static final long LARGE_HEAD_PARAMETERS = 1L << 20;
+
+  /**
+   * Whether the output head is better multiplied as {@code W x^T} than as {@code x W^T}: on the CPU, without
+   * gradients, for 2 to 15 rows and a head of at least {@link #LARGE_HEAD_PARAMETERS} parameters. There libtorch's
+   * {@code x W^T} (MKL's small-M path) reads the head at about half the speed: measured on the 2-core machine, a
+   * 12000 x 256 head took 5.2 to 5.6 ms at 2 to 8 rows against 2.6 to 3.1 ms, while at 1 row and from 16 rows on both
+   * took the same time (docs/benchmarks.md). The two differ only in float rounding (neither equals the rows computed
+   * one at a time); a small head (the quick start's) and every pass with gradients keep {@code x W^T}.
+   */
+  private boolean fewRowsLargeHead(NDArray rows) {
+    long n = rows.getShape().get(0);
+    return n >= 2 && n <= 15 && !GradMode.isEnabled()
+        && (long) config.vocabSize() * config.hiddenSize() >= LARGE_HEAD_PARAMETERS
+        && Device.Type.CPU.equals(rows.getDevice().getDeviceType());
   }
 
   /**
@@ -446,10 +475,13 @@ public final class Qwen3Model implements AutoCloseable {
     }
     q = applyRotary(q, rope).mul(queryScale);
     k = applyRotary(k, rope);
-    // (B, T, H, hd) -> (B, KVH, G*T, hd): query head kv*G + j uses key/value head kv
-    NDArray qg = q.toType(dtype, false).transpose(0, 2, 1, 3).reshape(b, kvHeads, (long) g * t, hd);
-    NDArray kt = k.toType(dtype, false).transpose(0, 2, 1, 3);
-    NDArray vt = v.transpose(0, 2, 1, 3);
+    // (B, T, H, hd) -> (B, KVH, G*T, hd): query head kv*G + j uses key/value head kv. With one slot per row (a
+    // decoding step) the transposes move nothing: a reshape gives the same array in one call instead of two
+    NDArray qg = t == 1 ? q.toType(dtype, false).reshape(b, kvHeads, g, hd)
+        : q.toType(dtype, false).transpose(0, 2, 1, 3).reshape(b, kvHeads, (long) g * t, hd);
+    NDArray kt = t == 1 ? k.toType(dtype, false).reshape(b, kvHeads, 1, hd)
+        : k.toType(dtype, false).transpose(0, 2, 1, 3);
+    NDArray vt = t == 1 ? v.reshape(b, kvHeads, 1, hd) : v.transpose(0, 2, 1, 3);
     NDArray keys;
     NDArray values;
     if (cache != null) {
@@ -473,11 +505,15 @@ public final class Qwen3Model implements AutoCloseable {
       values = vt;
     }
     long s = keys.getShape().get(2);
-    NDArray scores = qg.matMul(keys.transpose(0, 1, 3, 2)).toType(normType, false).reshape(b, kvHeads, g, t, s);
-    NDArray masked = bias == null ? scores : scores.add(bias);
-    NDArray probs = masked.softmax(-1).toType(dtype, false).reshape(b, kvHeads, (long) g * t, s);
+    NDArray scores = qg.matMul(keys.transpose(0, 1, 3, 2)).toType(normType, false);
+    // the mask is (B, 1, 1, T, S): the scores take its shape only when there is one to add
+    NDArray masked = bias == null ? scores : scores.reshape(b, kvHeads, g, t, s).add(bias).reshape(b, kvHeads,
+        (long) g * t, s);
+    NDArray probs = masked.softmax(-1).toType(dtype, false);
+    NDArray attended = probs.matMul(values);
     NDArray context = seen(probe, index, "self_attn (attention of the rotated queries and keys)",
-        probs.matMul(values).reshape(b, heads, t, hd).transpose(0, 2, 1, 3).reshape(b, t, (long) heads * hd), null);
+        t == 1 ? attended.reshape(b, 1, (long) heads * hd)
+            : attended.reshape(b, heads, t, hd).transpose(0, 2, 1, 3).reshape(b, t, (long) heads * hd), null);
     NDArray attn = seen(probe, index, "self_attn.o_proj", project(lora, index, Projection.O_PROJ, context, w.oProj(),
         w.oBias()), w.oProj()).toType(normType, false);
     NDArray h1 = h.add(attn);

@@ -255,6 +255,41 @@ class Qwen3ModelTest {
     assertThat(model.weights().manager().getManagedArrays()).hasSize(before);
   }
 
+  /**
+   * A head of at least {@link Qwen3Model#LARGE_HEAD_PARAMETERS} parameters is multiplied as head times rows for 2 to
+   * 15 rows without gradients: the logits must equal the usual product's up to float rounding, laid out row by row,
+   * owned by the hidden states' manager, with nothing left in the weights' manager.
+   */
+  @Test
+  void aLargeHeadGivesTheSameLogitsForFewRows() {
+    Qwen3Config c = Qwen3Config.builder().setVocabSize(4096).setHiddenSize(256).setIntermediateSize(64)
+        .setNumHiddenLayers(1).setNumAttentionHeads(4).optNumKeyValueHeads(2).optHeadDim(64)
+        .optTieWordEmbeddings(true).build();
+    assertThat((long) c.vocabSize() * c.hiddenSize()).isGreaterThanOrEqualTo(Qwen3Model.LARGE_HEAD_PARAMETERS);
+    GradMode noGrad = GradMode.disabled();
+    try (Qwen3Model big = Qwen3Model.random(c, 3, Device.cpu(), DataType.FLOAT32)) {
+      int before = big.weights().manager().getManagedArrays().size();
+      for (int rows : new int[] {2, 8, 15}) {
+        try (NDManager mm = big.newManager()) {
+          NDArray hidden = mm.randomNormal(new Shape(rows, 1, 256));
+          NDArray logits = big.logits(hidden);
+          assertThat(logits.getManager()).isSameAs(mm);
+          assertThat(logits.getShape()).isEqualTo(new Shape(rows, 1, 4096));
+          float[] got = logits.toFloatArray();
+          for (int r = 0; r < rows; r++) {
+            // one row alone takes the usual product
+            float[] alone = big.logits(hidden.get(r).reshape(1, 256)).toFloatArray();
+            float[] row = Arrays.copyOfRange(got, r * 4096, (r + 1) * 4096);
+            assertThat(maxAbsDiff(row, alone)).isLessThan(1e-4);
+          }
+        }
+      }
+      assertThat(big.weights().manager().getManagedArrays()).hasSize(before);
+    } finally {
+      noGrad.close();
+    }
+  }
+
   @Test
   void qwen2AndLlamaStylesDecodeConsistently() {
     for (String type : new String[] {"qwen2", "llama"}) {
