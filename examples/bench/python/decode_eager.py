@@ -7,9 +7,17 @@ same batches and the same sampling work per step as Qwen3Generator at temperatur
 the reported log-probability, softmax, cumulative sum, inverse-CDF draw). One thread, no autograd.
 
     /usr/bin/python3 examples/bench/python/decode_eager.py [--size 10m] [--batches 1,8,64] [--prompt 64] [--new 256]
+        [--rounds 1]
 
 Prints, per batch, the prefill time, the total time and the decode rate b * (n - 1) / (total - prefill), as
 ModelBench does.
+
+Debian's python3-torch does its matrix products through libblas.so.3, which is whatever BLAS the system's
+alternatives name: the reference BLAS by default (several times slower than the MKL inside DJL's libtorch), OpenBLAS
+with libopenblas0-pthread, MKL with libmkl-rt (Debian's non-free section). The script prints the libraries it
+loaded and the speed of the products a 10M decoding step runs, in cache and from memory, as `./mage bench model`
+does, so that a comparison can show both sides multiply at the same speed. Run it with MKL_NUM_THREADS=1 (and
+OPENBLAS_NUM_THREADS=1).
 """
 import argparse
 import math
@@ -125,6 +133,8 @@ def main():
     ap.add_argument("--prompt", type=int, default=64)
     ap.add_argument("--new", type=int, default=256)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="run every batch this many times, in turn; more than one adds each batch's median and range")
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     c = SIZES[a.size]
@@ -143,18 +153,26 @@ def main():
     product(c["hidden"], 8, 48)
     with torch.inference_mode():
         generate(model, torch.randint(0, c["vocab"], (2, 16)), 8)  # warm-up
-        for b in [int(x) for x in a.batches.split(",")]:
-            prompts = torch.randint(0, c["vocab"], (b, a.prompt), generator=torch.Generator().manual_seed(2))
-            t0 = time.perf_counter()
-            generate(model, prompts, 1)
-            prefill = time.perf_counter() - t0
-            t0 = time.perf_counter()
-            generate(model, prompts, a.new)
-            total = time.perf_counter() - t0
-            rate = b * (a.new - 1) / max(1e-9, total - prefill)
-            print(f"decode batch {b:2d}, prompt {a.prompt}, {a.new} new: {total:7.2f} s total (prefill {prefill:.2f} s),"
-                  f" {rate:8.1f} tokens/s, {1e3 * (total - prefill) / (a.new - 1):6.1f} ms/step")
-
+        rates = {}
+        for _ in range(a.rounds):
+            for b in [int(x) for x in a.batches.split(",")]:
+                prompts = torch.randint(0, c["vocab"], (b, a.prompt), generator=torch.Generator().manual_seed(2))
+                t0 = time.perf_counter()
+                generate(model, prompts, 1)
+                prefill = time.perf_counter() - t0
+                t0 = time.perf_counter()
+                generate(model, prompts, a.new)
+                total = time.perf_counter() - t0
+                rate = b * (a.new - 1) / max(1e-9, total - prefill)
+                rates.setdefault(b, []).append(rate)
+                print(f"decode batch {b:2d}, prompt {a.prompt}, {a.new} new: {total:7.2f} s total (prefill {prefill:.2f} s),"
+                      f" {rate:8.1f} tokens/s, {1e3 * (total - prefill) / (a.new - 1):6.1f} ms/step")
+        if a.rounds > 1:
+            for b, r in rates.items():
+                r = sorted(r)
+                median = r[len(r) // 2] if len(r) % 2 else (r[len(r) // 2 - 1] + r[len(r) // 2]) / 2
+                print(f"decode batch {b:2d}, median of {a.rounds} rounds: {median:8.1f} tokens/s ({r[0]:.1f} to {r[-1]:.1f}),"
+                      f" {1e3 * b / median:6.1f} ms/step")
 
 if __name__ == "__main__":
     main()

@@ -163,6 +163,52 @@ public final class ModelBench {
     smallProduct(m, 1, 1);
     smallProduct(m, 1, 48);
     smallProduct(m, 8, 48);
+    for (int rows : new int[] {1, 2, 4, 8, 12, 16}) {
+      headProduct(m, rows, 12000, 256, 3);
+    }
+    for (int rows : new int[] {2, 8, 12}) {
+      headProduct(m, rows, 32000, 768, 1);
+    }
+  }
+
+  /**
+   * An output head (the 10M model's 12000 x 256 or the 100M model's 32000 x 768) times a few rows, from memory (the
+   * small head in three copies, 36.9 MB, in turn), both ways round: as {@code x W^T} (libtorch's linear) and as
+   * {@code W x^T}, laid out row by row again as {@code Qwen3Model.logits} does for 2 to 8 rows; the mean of 60
+   * products each way, after 6 warm-up products each way.
+   */
+  private static void headProduct(NDManager parent, int rows, int vocab, int hidden, int copies) {
+    try (NDManager m = parent.newSubManager()) {
+      NDArray[] w = new NDArray[copies];
+      for (int i = 0; i < w.length; i++) {
+        w[i] = m.randomUniform(-1, 1, new Shape(vocab, hidden));
+      }
+      NDArray x = m.randomUniform(-1, 1, new Shape(rows, hidden));
+      // the two ways alternate call by call, so that a change in the machine's speed affects both alike
+      long[] nanos = new long[2];
+      int n = 60;
+      for (int i = -6; i < n; i++) {
+        for (int way = 0; way < 2; way++) {
+          long t0 = System.nanoTime();
+          try (NDManager step = m.newSubManager()) {
+            NDArray xs = x.duplicate();
+            xs.attach(step);
+            NDArray head = w[(2 * i + way + 12) % w.length];
+            NDArray y = way == 0 ? xs.getNDArrayInternal().linear(xs, head, null).singletonOrThrow()
+                : head.matMul(xs.transpose()).transpose().reshape(-1).reshape(rows, vocab);
+            y.attach(step);
+            y.toFloatArray(); // force completion
+          }
+          if (i >= 0) {
+            nanos[way] += System.nanoTime() - t0;
+          }
+        }
+      }
+      double[] took = {nanos[0] / 1e9 / n, nanos[1] / 1e9 / n};
+      System.out.printf(Locale.ROOT,
+          "the head, (%d x %d)·(%d x %d)^T from memory: x W^T %.2f ms, W x^T %.2f ms (%.2fx)%n",
+          rows, hidden, vocab, hidden, took[0] * 1e3, took[1] * 1e3, took[0] / took[1]);
+    }
   }
 
   private static void smallProduct(NDManager parent, int rows, int count) {

@@ -393,20 +393,24 @@ public final class Qwen3Model implements AutoCloseable {
     }
   }
 
-  /** Heads of at least this many parameters are multiplied as head times rows for 2 to 15 rows on the CPU. */
+  /** Heads of at least this many parameters are multiplied as head times rows for 2 to 8 rows on the CPU. */
   static final long LARGE_HEAD_PARAMETERS = 1L << 20;
+
+  /** The most rows for which a large head is multiplied as head times rows. */
+  static final int FEW_ROWS = 8;
 
   /**
    * Whether the output head is better multiplied as {@code W x^T} than as {@code x W^T}: on the CPU, without
-   * gradients, for 2 to 15 rows and a head of at least {@link #LARGE_HEAD_PARAMETERS} parameters. There libtorch's
-   * {@code x W^T} (MKL's small-M path) reads the head at about half the speed: measured on the 2-core machine, a
-   * 12000 x 256 head took 5.2 to 5.6 ms at 2 to 8 rows against 2.6 to 3.1 ms, while at 1 row and from 16 rows on both
-   * took the same time (docs/benchmarks.md). The two differ only in float rounding (neither equals the rows computed
-   * one at a time); a small head (the quick start's) and every pass with gradients keep {@code x W^T}.
+   * gradients, for 2 to {@link #FEW_ROWS} rows and a head of at least {@link #LARGE_HEAD_PARAMETERS} parameters.
+   * There libtorch's {@code x W^T} (MKL's path for a few rows) reads the head more slowly: `./mage bench model`
+   * (its head lines) measured {@code W x^T} 1.6 to 1.9 times as fast at 2 and 4 rows and 1.2 to 1.4 times at 8 rows,
+   * for the 12000 x 256 and the 32000 x 768 heads alike, while at 1 row and from 12 rows on {@code x W^T} was as
+   * fast or faster. The two differ only in float rounding (neither equals the rows computed one at a time); a small
+   * head (the quick start's) and every pass with gradients keep {@code x W^T}.
    */
   private boolean fewRowsLargeHead(NDArray rows) {
     long n = rows.getShape().get(0);
-    return n >= 2 && n <= 15 && !GradMode.isEnabled()
+    return n >= 2 && n <= FEW_ROWS && !GradMode.isEnabled()
         && (long) config.vocabSize() * config.hiddenSize() >= LARGE_HEAD_PARAMETERS
         && Device.Type.CPU.equals(rows.getDevice().getDeviceType());
   }

@@ -257,8 +257,9 @@ class Qwen3ModelTest {
 
   /**
    * A head of at least {@link Qwen3Model#LARGE_HEAD_PARAMETERS} parameters is multiplied as head times rows for 2 to
-   * 15 rows without gradients: the logits must equal the usual product's up to float rounding, laid out row by row,
-   * owned by the hidden states' manager, with nothing left in the weights' manager.
+   * {@link Qwen3Model#FEW_ROWS} rows without gradients: the logits must equal the usual product's (one row, or more
+   * rows than that) up to float rounding, laid out row by row, owned by the hidden states' manager, with nothing left
+   * in the weights' manager.
    */
   @Test
   void aLargeHeadGivesTheSameLogitsForFewRows() {
@@ -269,7 +270,7 @@ class Qwen3ModelTest {
     GradMode noGrad = GradMode.disabled();
     try (Qwen3Model big = Qwen3Model.random(c, 3, Device.cpu(), DataType.FLOAT32)) {
       int before = big.weights().manager().getManagedArrays().size();
-      for (int rows : new int[] {2, 8, 15}) {
+      for (int rows : new int[] {2, Qwen3Model.FEW_ROWS, Qwen3Model.FEW_ROWS + 1}) {
         try (NDManager mm = big.newManager()) {
           NDArray hidden = mm.randomNormal(new Shape(rows, 1, 256));
           NDArray logits = big.logits(hidden);
