@@ -7,7 +7,7 @@ same batches and the same sampling work per step as Qwen3Generator at temperatur
 the reported log-probability, softmax, cumulative sum, inverse-CDF draw). One thread, no autograd.
 
     /usr/bin/python3 examples/bench/python/decode_eager.py [--size 10m] [--batches 1,8,64] [--prompt 64] [--new 256]
-        [--rounds 1]
+        [--rounds 1] [--profile]
 
 Prints, per batch, the prefill time, the total time and the decode rate b * (n - 1) / (total - prefill), as
 ModelBench does.
@@ -133,6 +133,9 @@ def main():
     ap.add_argument("--prompt", type=int, default=64)
     ap.add_argument("--new", type=int, default=256)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--profile", action="store_true",
+                    help="decode the first batch size once more under PyTorch's profiler and print the operators'"
+                         " self time per step (as `./mage bench model profile=FILE` does)")
     ap.add_argument("--rounds", type=int, default=1,
                     help="run every batch this many times, in turn; more than one adds each batch's median and range")
     a = ap.parse_args()
@@ -167,6 +170,20 @@ def main():
                 rates.setdefault(b, []).append(rate)
                 print(f"decode batch {b:2d}, prompt {a.prompt}, {a.new} new: {total:7.2f} s total (prefill {prefill:.2f} s),"
                       f" {rate:8.1f} tokens/s, {1e3 * (total - prefill) / (a.new - 1):6.1f} ms/step")
+        if a.profile:
+            b = int(a.batches.split(",")[0])
+            prompts = torch.randint(0, c["vocab"], (b, a.prompt), generator=torch.Generator().manual_seed(2))
+            with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+                t0 = time.perf_counter()
+                generate(model, prompts, a.new)
+                took = time.perf_counter() - t0
+            events = prof.key_averages()
+            inside = sum(e.self_cpu_time_total for e in events)
+            print(f"profiled: decode batch {b}, {a.new} new tokens, {1e3 * took / a.new:.1f} ms/step under the profiler;"
+                  f" {inside / 1e3 / a.new:.2f} ms per step inside operators")
+            for e in sorted(events, key=lambda e: -e.self_cpu_time_total)[:25]:
+                print(f"  {e.key:28s} {e.self_cpu_time_total / 1e3 / a.new:8.3f} ms/step {e.count / a.new:7.1f} calls/step"
+                      f" {e.self_cpu_time_total / e.count:7.1f} us/call")
         if a.rounds > 1:
             for b, r in rates.items():
                 r = sorted(r)

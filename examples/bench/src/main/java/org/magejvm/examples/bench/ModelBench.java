@@ -6,6 +6,9 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +20,7 @@ import org.magejvm.api.SamplingConfig;
 import org.magejvm.impl.llm.generate.Qwen3Generator;
 import org.magejvm.impl.llm.generate.GeneratedSequence;
 import org.magejvm.impl.llm.model.Qwen3Config;
+import org.magejvm.impl.llm.model.OperatorProfiler;
 import org.magejvm.impl.llm.model.Qwen3Model;
 
 /**
@@ -36,6 +40,9 @@ import org.magejvm.impl.llm.model.Qwen3Model;
  *       machine says more than any single run;
  *   <li>{@code nocache10m=1:256,8:256,64:32} and {@code nocache100m=1:64,8:32} the recompute-every-step runs as
  *       batch:newTokens (recomputation is quadratic, so the long ones are kept feasible on two cores);
+ *   <li>{@code profile=FILE} after the measurements of the first size, decode its first batch size once more under
+ *       libtorch's operator profiler, write the Chrome trace to FILE and print the operators' self time per step
+ *       (profiling slows every call, so the step times printed then are not the program's);
  *   <li>{@code ceiling=true} whether to measure matmul/matvec throughput first (the small products the 10M model's
  *       decode runs are measured either way).
  * </ul>
@@ -61,6 +68,7 @@ public final class ModelBench {
     opt.put("nocache100m", "1:64,8:32");
     opt.put("ceiling", "true");
     opt.put("rounds", "1");
+    opt.put("profile", "");
     BenchArgs.apply(opt, args);
     Engine engine = Engine.getEngine("PyTorch");
     System.out.printf(Locale.ROOT, "ModelBench: %s %s, %d cores visible, libtorch threads %s, Java %s%n",
@@ -308,6 +316,23 @@ public final class ModelBench {
           System.out.printf(Locale.ROOT,
               "decode KV cache  batch %2d, median of %d rounds: %8.1f tokens/s (%.1f to %.1f), %6.1f ms/step%n",
               b, rounds, median, r.get(0), r.get(r.size() - 1), 1e3 * b / median);
+        }
+      }
+      String profile = opt.get("profile");
+      if (!profile.isEmpty() && size.equals(opt.get("sizes").split(",")[0].trim())) {
+        int b = Integer.parseInt(opt.get("batches").split(",")[0].trim());
+        List<int[]> ps = prompts(b, prompt, c.vocabSize(), 2);
+        time(cached, ps, n);
+        OperatorProfiler.start();
+        double s = time(cached, ps, n);
+        Path trace = Path.of(profile);
+        OperatorProfiler.stop(trace);
+        System.out.printf(Locale.ROOT, "profiled: decode batch %d, %d new tokens, %.1f ms/step under the profiler;"
+            + " trace %s%n", b, n, 1e3 * s / n, trace.toAbsolutePath());
+        try {
+          OperatorTraceSummary.print(trace, n, 25);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
         }
       }
       String plan = opt.getOrDefault("nocache" + size, "");

@@ -1,5 +1,6 @@
 package org.magejvm.impl.llm.model;
 
+import ai.djl.engine.Engine;
 import ai.djl.pytorch.jni.JniUtils;
 
 /**
@@ -25,6 +26,17 @@ final class PyTorchNative {
   /** @param enabled whether PyTorch should record an autograd graph on the current thread */
   static void setGradMode(boolean enabled) {
     JniUtils.setGradMode(enabled);
+  }
+
+  /** Starts libtorch's operator profiler (CPU operators, without shapes or memory). */
+  static void startProfile() {
+    Engine.getEngine("PyTorch"); // loads the native library on a first call
+    JniUtils.startProfile(false, false, false);
+  }
+
+  /** @param file where libtorch's profiler writes what it recorded since {@link #startProfile}, as a Chrome trace */
+  static void stopProfile(String file) {
+    JniUtils.stopProfile(file);
   }
 
   /** @param threads the number of threads libtorch uses inside one operation */
