@@ -5,6 +5,10 @@
 # python3-torch and a BLAS for it (see decode_eager.py).
 #
 #   examples/bench/python/compare_decode.sh [PAIRS=3] [ROUNDS=5] [BATCHES=1,8,64] [NEW=64]
+#
+# EAGER overrides the eager command (options are appended), for another PyTorch, for example Debian trixie's 2.6 in
+# a chroot holding a copy of decode_eager.py (docs/benchmarks.md has the recipe):
+#   EAGER="chroot /opt/trixie env MKL_THREADING_LAYER=SEQUENTIAL python3 /bench/decode_eager.py" compare_decode.sh
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 pairs="${1:-3}"
@@ -23,8 +27,9 @@ for ((i = 1; i <= pairs; i++)); do
     nocache10m= ceiling=false "rounds=$rounds" | grep -E "product|median")
   echo "$mage_out"
   echo "== pair $i of $pairs: eager PyTorch"
-  eager_out=$(MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 /usr/bin/python3 examples/bench/python/decode_eager.py \
-    --batches "$batches" --new "$new" --rounds "$rounds" | grep -E "BLAS|product|median")
+  # shellcheck disable=SC2086 # EAGER is a command line
+  eager_out=$(MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 ${EAGER:-/usr/bin/python3 examples/bench/python/decode_eager.py} \
+    --batches "$batches" --new "$new" --rounds "$rounds" | grep -E "PyTorch|BLAS|product|median")
   echo "$eager_out"
   # "... batch  8, median of 5 rounds:    399.9 tokens/s ..." -> "8 399.9"
   medians() { sed -nE 's/.*batch +([0-9]+), median of [0-9]+ rounds: +([0-9.]+) tokens\/s.*/\1 \2/p'; }
