@@ -22,6 +22,7 @@ OPENBLAS_NUM_THREADS=1).
 import argparse
 import math
 import re
+import statistics
 import time
 
 import torch
@@ -139,6 +140,9 @@ def main():
     ap.add_argument("--rounds", type=int, default=1,
                     help="run every batch this many times, in turn; more than one adds each batch's median and range")
     a = ap.parse_args()
+    if a.rounds < 1:
+        ap.error("--rounds must be at least 1, got %d" % a.rounds)
+    batches = [int(x) for x in a.batches.split(",")]
     torch.set_num_threads(a.threads)
     c = SIZES[a.size]
     model = Model(c)
@@ -158,7 +162,7 @@ def main():
         generate(model, torch.randint(0, c["vocab"], (2, 16)), 8)  # warm-up
         rates = {}
         for _ in range(a.rounds):
-            for b in [int(x) for x in a.batches.split(",")]:
+            for b in batches:
                 prompts = torch.randint(0, c["vocab"], (b, a.prompt), generator=torch.Generator().manual_seed(2))
                 t0 = time.perf_counter()
                 generate(model, prompts, 1)
@@ -171,7 +175,7 @@ def main():
                 print(f"decode batch {b:2d}, prompt {a.prompt}, {a.new} new: {total:7.2f} s total (prefill {prefill:.2f} s),"
                       f" {rate:8.1f} tokens/s, {1e3 * (total - prefill) / (a.new - 1):6.1f} ms/step")
         if a.profile:
-            b = int(a.batches.split(",")[0])
+            b = batches[0]
             prompts = torch.randint(0, c["vocab"], (b, a.prompt), generator=torch.Generator().manual_seed(2))
             with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
                 t0 = time.perf_counter()
@@ -186,9 +190,8 @@ def main():
                       f" {e.self_cpu_time_total / e.count:7.1f} us/call")
         if a.rounds > 1:
             for b, r in rates.items():
-                r = sorted(r)
-                median = r[len(r) // 2] if len(r) % 2 else (r[len(r) // 2 - 1] + r[len(r) // 2]) / 2
-                print(f"decode batch {b:2d}, median of {a.rounds} rounds: {median:8.1f} tokens/s ({r[0]:.1f} to {r[-1]:.1f}),"
+                median = statistics.median(r)
+                print(f"decode batch {b:2d}, median of {a.rounds} rounds: {median:8.1f} tokens/s ({min(r):.1f} to {max(r):.1f}),"
                       f" {1e3 * b / median:6.1f} ms/step")
 
 if __name__ == "__main__":

@@ -28,6 +28,29 @@ final class BenchArgs {
   }
 
   /**
+   * An integer option.
+   *
+   * @param options the options
+   * @param key the option's key
+   * @param min its least allowed value
+   * @return its value
+   * @throws IllegalArgumentException naming the option when its value is not an integer or is below {@code min}
+   */
+  static int intOption(Map<String, String> options, String key, int min) {
+    String text = options.get(key);
+    int value;
+    try {
+      value = Integer.parseInt(text.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + "=" + text + ": expected an integer", e);
+    }
+    if (value < min) {
+      throw new IllegalArgumentException(key + "=" + text + ": must be at least " + min);
+    }
+    return value;
+  }
+
+  /**
    * The work directory a benchmark's {@code dir=} option names (created if missing), or a new temporary directory
    * when it is empty.
    *

@@ -8,8 +8,10 @@ import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -70,6 +72,11 @@ public final class ModelBench {
     opt.put("rounds", "1");
     opt.put("profile", "");
     BenchArgs.apply(opt, args);
+    Path traceDir = opt.get("profile").isEmpty() ? null : Path.of(opt.get("profile")).toAbsolutePath().getParent();
+    if (traceDir != null && !Files.isDirectory(traceDir)) {
+      // said now rather than after every measurement has run
+      throw new IllegalArgumentException("profile=" + opt.get("profile") + ": " + traceDir + " is not a directory");
+    }
     Engine engine = Engine.getEngine("PyTorch");
     System.out.printf(Locale.ROOT, "ModelBench: %s %s, %d cores visible, libtorch threads %s, Java %s%n",
         engine.getEngineName(), engine.getVersion(), Runtime.getRuntime().availableProcessors(),
@@ -291,36 +298,36 @@ public final class ModelBench {
         System.out.printf(Locale.ROOT, "prefill  batch %2d x %3d tokens: %7.3f s = %8.0f tokens/s%n",
             bl[0], bl[1], s, bl[0] * bl[1] / s);
       }
-      int prompt = Integer.parseInt(opt.get("prompt"));
-      int n = Integer.parseInt(opt.get("new"));
-      Map<String, Double> cachedRate = new LinkedHashMap<>();
-      int rounds = Integer.parseInt(opt.get("rounds"));
-      if (rounds < 1) {
-        throw new IllegalArgumentException("rounds must be at least 1, got " + rounds);
+      int prompt = BenchArgs.intOption(opt, "prompt", 1);
+      int n = BenchArgs.intOption(opt, "new", 1);
+      int rounds = BenchArgs.intOption(opt, "rounds", 1);
+      List<Integer> batches = new ArrayList<>();
+      for (String bs : opt.get("batches").split(",")) {
+        batches.add(Integer.parseInt(bs.trim()));
       }
-      Map<Integer, List<Double>> rates = new LinkedHashMap<>();
+      Map<String, Double> cachedRate = new LinkedHashMap<>();
+      Map<Integer, double[]> rates = new LinkedHashMap<>();
       for (int round = 0; round < rounds; round++) {
-        for (String bs : opt.get("batches").split(",")) {
-          int b = Integer.parseInt(bs.trim());
-          double rate = decode(cached, "KV cache ", b, prompt, n, c, matrixParams, weightBytes, ceiling);
-          rates.computeIfAbsent(b, k -> new ArrayList<>()).add(rate);
+        for (int b : batches) {
+          rates.computeIfAbsent(b, k -> new double[rounds])[round] =
+              decode(cached, "KV cache ", b, prompt, n, c, matrixParams, weightBytes, ceiling);
         }
       }
-      for (Map.Entry<Integer, List<Double>> e : rates.entrySet()) {
-        List<Double> r = new ArrayList<>(e.getValue());
-        r.sort(null);
-        double median = r.size() % 2 == 1 ? r.get(r.size() / 2) : (r.get(r.size() / 2 - 1) + r.get(r.size() / 2)) / 2;
+      for (Map.Entry<Integer, double[]> e : rates.entrySet()) {
+        double[] r = e.getValue().clone();
+        Arrays.sort(r);
+        double median = QuickStartIterationBench.median(r);
         cachedRate.put(e.getKey() + ":" + n, median);
         if (rounds > 1) {
           int b = e.getKey();
           System.out.printf(Locale.ROOT,
               "decode KV cache  batch %2d, median of %d rounds: %8.1f tokens/s (%.1f to %.1f), %6.1f ms/step%n",
-              b, rounds, median, r.get(0), r.get(r.size() - 1), 1e3 * b / median);
+              b, rounds, median, r[0], r[r.length - 1], 1e3 * b / median);
         }
       }
       String profile = opt.get("profile");
       if (!profile.isEmpty() && size.equals(opt.get("sizes").split(",")[0].trim())) {
-        int b = Integer.parseInt(opt.get("batches").split(",")[0].trim());
+        int b = batches.get(0);
         List<int[]> ps = prompts(b, prompt, c.vocabSize(), 2);
         time(cached, ps, n);
         OperatorProfiler.start();

@@ -480,7 +480,11 @@ final class QuickStartIterationBench {
     return median(Arrays.stream(rows).mapToDouble(r -> r[column]).toArray());
   }
 
-  private static double median(double[] values) {
+  /**
+   * @param values measurements (not changed)
+   * @return their median (the mean of the middle two for an even count), NaN for none
+   */
+  static double median(double[] values) {
     if (values.length == 0) {
       return Double.NaN;
     }
