@@ -45,6 +45,10 @@ import org.magejvm.impl.llm.model.Qwen3Model;
  *   <li>{@code profile=FILE} after the measurements of the first size, decode its first batch size once more under
  *       libtorch's operator profiler, write the Chrome trace to FILE and print the operators' self time per step
  *       (profiling slows every call, so the step times printed then are not the program's);
+ *   <li>{@code scripted=true} how the cached decoding steps run: {@code true} as one TorchScript call per step
+ *       ({@link Qwen3Model#setScriptedDecoding}, the library's default), {@code false} as one DJL call per
+ *       operation, {@code both} alternating the two within every round (the Java way first) and printing each way's
+ *       medians and their ratio;
  *   <li>{@code ceiling=true} whether to measure matmul/matvec throughput first (the small products the 10M model's
  *       decode runs are measured either way).
  * </ul>
@@ -71,7 +75,9 @@ public final class ModelBench {
     opt.put("ceiling", "true");
     opt.put("rounds", "1");
     opt.put("profile", "");
+    opt.put("scripted", "true");
     BenchArgs.apply(opt, args);
+    ways(opt); // refused now rather than after the first measurements
     Path traceDir = opt.get("profile").isEmpty() ? null : Path.of(opt.get("profile")).toAbsolutePath().getParent();
     if (traceDir != null && !Files.isDirectory(traceDir)) {
       // said now rather than after every measurement has run
@@ -93,6 +99,16 @@ public final class ModelBench {
       runSize(size.trim(), opt, ceiling);
     }
     System.out.printf(Locale.ROOT, "peak RSS (VmHWM) %.0f MiB%n", ProcStatus.peakRssMiB());
+  }
+
+  /** @return the ways the {@code scripted} option asks for: false for Java calls, true for the TorchScript step */
+  private static List<Boolean> ways(Map<String, String> opt) {
+    return switch (opt.get("scripted")) {
+      case "true" -> List.of(true);
+      case "false" -> List.of(false);
+      case "both" -> List.of(false, true);
+      default -> throw new IllegalArgumentException("scripted=" + opt.get("scripted") + ": true, false or both");
+    };
   }
 
   static Qwen3Config config(String size) {
@@ -305,24 +321,42 @@ public final class ModelBench {
       for (String bs : opt.get("batches").split(",")) {
         batches.add(Integer.parseInt(bs.trim()));
       }
+      List<Boolean> ways = ways(opt);
       Map<String, Double> cachedRate = new LinkedHashMap<>();
-      Map<Integer, double[]> rates = new LinkedHashMap<>();
+      // per way (Java calls, TorchScript) and batch, the rate of every round
+      Map<Boolean, Map<Integer, double[]>> rates = new LinkedHashMap<>();
       for (int round = 0; round < rounds; round++) {
         for (int b : batches) {
-          rates.computeIfAbsent(b, k -> new double[rounds])[round] =
-              decode(cached, "KV cache ", b, prompt, n, c, matrixParams, weightBytes, ceiling);
+          for (boolean scripted : ways) {
+            model.setScriptedDecoding(scripted);
+            String label = ways.size() > 1 ? (scripted ? "script   " : "Java     ") : "KV cache ";
+            rates.computeIfAbsent(scripted, k -> new LinkedHashMap<>()).computeIfAbsent(b, k -> new double[rounds])
+                [round] = decode(cached, label, b, prompt, n, c, matrixParams, weightBytes, ceiling);
+          }
         }
       }
-      for (Map.Entry<Integer, double[]> e : rates.entrySet()) {
-        double[] r = e.getValue().clone();
-        Arrays.sort(r);
-        double median = QuickStartIterationBench.median(r);
-        cachedRate.put(e.getKey() + ":" + n, median);
-        if (rounds > 1) {
+      model.setScriptedDecoding(ways.get(ways.size() - 1));
+      Map<Integer, Double> javaMedian = new LinkedHashMap<>();
+      for (boolean scripted : ways) {
+        for (Map.Entry<Integer, double[]> e : rates.get(scripted).entrySet()) {
+          double[] r = e.getValue().clone();
+          Arrays.sort(r);
+          double median = QuickStartIterationBench.median(r);
           int b = e.getKey();
-          System.out.printf(Locale.ROOT,
-              "decode KV cache  batch %2d, median of %d rounds: %8.1f tokens/s (%.1f to %.1f), %6.1f ms/step%n",
-              b, rounds, median, r[0], r[r.length - 1], 1e3 * b / median);
+          if (scripted == ways.get(ways.size() - 1)) {
+            cachedRate.put(b + ":" + n, median);
+          }
+          if (!scripted) {
+            javaMedian.put(b, median);
+          }
+          if (rounds > 1 || ways.size() > 1) {
+            String way = ways.size() > 1 ? (scripted ? "script  " : "Java    ") : "KV cache";
+            System.out.printf(Locale.ROOT,
+                "decode %s batch %2d, median of %d rounds: %8.1f tokens/s (%.1f to %.1f), %6.1f ms/step%s%n",
+                way, b, rounds, median, r[0], r[r.length - 1], 1e3 * b / median,
+                scripted && javaMedian.containsKey(b) ? String.format(Locale.ROOT, ", %.2fx the Java calls'",
+                    median / javaMedian.get(b)) : "");
+          }
         }
       }
       String profile = opt.get("profile");

@@ -166,6 +166,16 @@ public final class KvCache implements AutoCloseable {
     return new NDIndex().addAllDim(2).addSliceDim(from, to);
   }
 
+  /** @return every layer's keys array (B, KVH, capacity, hd), written in place by a scripted step */
+  NDArray[] keyArrays() {
+    return keys.clone();
+  }
+
+  /** @return every layer's values array */
+  NDArray[] valueArrays() {
+    return values.clone();
+  }
+
   void advance(int t) {
     length += t;
   }
