@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /** The {@code key=value} arguments of the benchmarks that take them. */
@@ -46,6 +48,60 @@ final class BenchArgs {
     }
     if (value < min) {
       throw new IllegalArgumentException(key + "=" + text + ": must be at least " + min);
+    }
+    return value;
+  }
+
+  /**
+   * A comma-separated list of integers, such as {@code batches=1,8,64}.
+   *
+   * @param options the options
+   * @param key the option's key
+   * @param min the least allowed value of each item
+   * @return the items in order (empty for an empty value)
+   * @throws IllegalArgumentException naming the option and the item that is not an integer or is below {@code min}
+   */
+  static List<Integer> intList(Map<String, String> options, String key, int min) {
+    List<Integer> out = new ArrayList<>();
+    String text = options.get(key).trim();
+    for (String item : text.isEmpty() ? new String[0] : text.split(",")) {
+      out.add(integer(key, text, item, min));
+    }
+    return out;
+  }
+
+  /**
+   * A comma-separated list of pairs of integers, such as {@code nocache10m=1:256,8:32}.
+   *
+   * @param options the options
+   * @param key the option's key
+   * @param min the least allowed value of either number
+   * @return the pairs in order (empty for an empty value)
+   * @throws IllegalArgumentException naming the option and the item that is not two integers joined by a colon
+   */
+  static List<int[]> pairList(Map<String, String> options, String key, int min) {
+    List<int[]> out = new ArrayList<>();
+    String text = options.get(key).trim();
+    for (String item : text.isEmpty() ? new String[0] : text.split(",")) {
+      String[] parts = item.split(":", -1);
+      if (parts.length != 2) {
+        throw new IllegalArgumentException(key + "=" + text + ": " + item.trim() + " is not two integers joined by"
+            + " a colon");
+      }
+      out.add(new int[] {integer(key, text, parts[0], min), integer(key, text, parts[1], min)});
+    }
+    return out;
+  }
+
+  private static int integer(String key, String text, String item, int min) {
+    int value;
+    try {
+      value = Integer.parseInt(item.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + "=" + text + ": " + item.trim() + " is not an integer", e);
+    }
+    if (value < min) {
+      throw new IllegalArgumentException(key + "=" + text + ": " + item.trim() + " is below " + min);
     }
     return value;
   }

@@ -77,7 +77,16 @@ public final class ModelBench {
     opt.put("profile", "");
     opt.put("scripted", "true");
     BenchArgs.apply(opt, args);
-    ways(opt); // refused now rather than after the first measurements
+    // refused now rather than after the first measurements
+    ways(opt);
+    if (BenchArgs.intList(opt, "batches", 1).isEmpty()) {
+      throw new IllegalArgumentException("batches= names no batch size");
+    }
+    BenchArgs.pairList(opt, "nocache10m", 1);
+    BenchArgs.pairList(opt, "nocache100m", 1);
+    BenchArgs.intOption(opt, "prompt", 1);
+    BenchArgs.intOption(opt, "new", 1);
+    BenchArgs.intOption(opt, "rounds", 1);
     Path traceDir = opt.get("profile").isEmpty() ? null : Path.of(opt.get("profile")).toAbsolutePath().getParent();
     if (traceDir != null && !Files.isDirectory(traceDir)) {
       // said now rather than after every measurement has run
@@ -317,10 +326,7 @@ public final class ModelBench {
       int prompt = BenchArgs.intOption(opt, "prompt", 1);
       int n = BenchArgs.intOption(opt, "new", 1);
       int rounds = BenchArgs.intOption(opt, "rounds", 1);
-      List<Integer> batches = new ArrayList<>();
-      for (String bs : opt.get("batches").split(",")) {
-        batches.add(Integer.parseInt(bs.trim()));
-      }
+      List<Integer> batches = BenchArgs.intList(opt, "batches", 1);
       List<Boolean> ways = ways(opt);
       Map<String, Double> cachedRate = new LinkedHashMap<>();
       // per way (Java calls, TorchScript) and batch, the rate of every round
@@ -376,11 +382,10 @@ public final class ModelBench {
           throw new UncheckedIOException(e);
         }
       }
-      String plan = opt.getOrDefault("nocache" + size, "");
-      for (String item : plan.isEmpty() ? new String[0] : plan.split(",")) {
-        String[] bn = item.trim().split(":");
-        int b = Integer.parseInt(bn[0]);
-        int nn = Integer.parseInt(bn[1]);
+      for (int[] bn : opt.containsKey("nocache" + size) ? BenchArgs.pairList(opt, "nocache" + size, 1)
+          : List.<int[]>of()) {
+        int b = bn[0];
+        int nn = bn[1];
         Double withCache = cachedRate.get(b + ":" + nn);
         if (withCache == null) {
           withCache = decode(cached, "KV cache ", b, prompt, nn, c, matrixParams, weightBytes, ceiling);
