@@ -66,6 +66,12 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
           + " over several invocations with the same work directory and settings.")
   List<String> methods;
 
+  @Option(names = "--no-train",
+      description = "Train nothing, not even the warm start: print the table and chart of the finished runs in the"
+          + " work directory made with these settings, name the missing ones and leave out methods with none (the"
+          + " warm start is still evaluated, as in every comparison).")
+  boolean noTrain;
+
   @Option(names = "--iterations", paramLabel = "N",
       description = "Training iterations per run (default: the quick start's "
           + GameRecipe.GOALKEEPER_QUICK_START_ITERATIONS + " on Goalkeeper, 40 otherwise).")
@@ -173,13 +179,16 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
     Class<?> experiment = ClassPathPrograms.load(METHODS_EXPERIMENT);
     LibtorchThreads.apply(recipe.threads);
     PrintWriter out = spec.commandLine().getOut();
-    RecipeOptions.installShippedWarmStart(recipe.noShippedWarmStart, new GameRecipe(registry, game, settings, out),
-        out);
+    if (!noTrain) {
+      // a shipped warm start stands in for training one; with --no-train only what was trained here counts
+      RecipeOptions.installShippedWarmStart(recipe.noShippedWarmStart, new GameRecipe(registry, game, settings, out),
+          out);
+    }
     Object comparison = ClassPathPrograms.construct(
         experiment.getConstructor(EnvironmentRegistry.class, GameRecipe.Game.class, PrintWriter.class),
         registry, game, out);
-    ClassPathPrograms.invoke(experiment.getMethod("run", GameRecipe.Settings.class, List.class, List.class),
-        comparison, settings, trainingSeeds, presets);
+    ClassPathPrograms.invoke(experiment.getMethod("run", GameRecipe.Settings.class, List.class, List.class,
+        boolean.class), comparison, settings, trainingSeeds, presets, !noTrain);
     return 0;
   }
 }

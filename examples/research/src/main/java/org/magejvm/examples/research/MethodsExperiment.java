@@ -137,12 +137,36 @@ public final class MethodsExperiment {
    */
   public Map<String, List<Map<String, Double>>> run(GameRecipe.Settings settings, List<Long> trainingSeeds,
       List<TrainingPreset> methods) {
+    return run(settings, trainingSeeds, methods, true);
+  }
+
+  /**
+   * Runs the comparison for some of the methods, or only prints what the work directory holds.
+   *
+   * @param settings the recipe settings (its seed is the warm start's and the evaluation's)
+   * @param trainingSeeds the training seeds per method
+   * @param methods the methods (training presets)
+   * @param train whether to train the runs that are missing; without it nothing is trained (not even the warm
+   *     start): every missing run is named, a method with no finished run is left out of the table and the chart,
+   *     and the rows show how many seeds each method has
+   * @return as {@link #run(GameRecipe.Settings, List, List)}, without the methods that have no finished run when
+   *     {@code train} is false
+   * @throws IllegalStateException when a run's summary was made with other settings, or without {@code train} when
+   *     the work directory holds no warm start
+   * @throws IllegalArgumentException when a method does not train
+   */
+  public Map<String, List<Map<String, Double>>> run(GameRecipe.Settings settings, List<Long> trainingSeeds,
+      List<TrainingPreset> methods, boolean train) {
     for (TrainingPreset method : methods) {
       if (!method.trains()) {
         throw new IllegalArgumentException("method '" + method.id() + "' trains nothing");
       }
     }
     GameRecipe base = new GameRecipe(registry, game, settings, out);
+    if (!train && !Files.exists(base.warmStartDir().resolve("model.safetensors"))) {
+      throw new IllegalStateException("nothing to print: " + base.warmStartDir() + " holds no warm start, so no run"
+          + " of this comparison was trained in " + settings.workDir() + " (--no-train trains nothing)");
+    }
     Path warm = base.warmStart();
     Map<String, List<Map<String, Double>>> rows = new LinkedHashMap<>();
     try (DjlLanguagePolicy policy = base.load(warm)) {
@@ -185,7 +209,12 @@ public final class MethodsExperiment {
       printLine(ceilings.get(CEILING_ADAPTIVE).get(0));
     }
     for (TrainingPreset method : methods) {
-      rows.put(method.id(), train(base, method, trainingSeeds));
+      List<Map<String, Double>> perSeed = train(base, method, trainingSeeds, train);
+      if (perSeed.isEmpty()) {
+        out.printf(Locale.ROOT, "%s: no finished run, left out of the table and the chart%n", method.id());
+      } else {
+        rows.put(method.id(), perSeed);
+      }
     }
     rows.putAll(ceilings);
     print(rows);
@@ -247,8 +276,13 @@ public final class MethodsExperiment {
     }
   }
 
-  /** Trains (or reuses) and evaluates one method with every training seed. */
-  private List<Map<String, Double>> train(GameRecipe base, TrainingPreset method, List<Long> trainingSeeds) {
+  /**
+   * Trains (or reuses) and evaluates one method with every training seed; without {@code train}, only reuses.
+   *
+   * @return the summaries of the seeds that have one
+   */
+  private List<Map<String, Double>> train(GameRecipe base, TrainingPreset method, List<Long> trainingSeeds,
+      boolean train) {
     GameRecipe.Settings settings = base.settings();
     TrainingConfig config = base.trainingConfig(method);
     TrainingConfig.RolloutSettings r = config.rollout();
@@ -269,6 +303,10 @@ public final class MethodsExperiment {
       Map<String, Double> summary = reuse(runDir.resolve(SUMMARY_FILE), key);
       if (summary != null) {
         out.printf(Locale.ROOT, "  %s seed %d: reused %s:", method.id(), seed, runDir.resolve(SUMMARY_FILE));
+      } else if (!train) {
+        out.printf(Locale.ROOT, "  %s seed %d: no finished run in %s, left out%n", method.id(), seed, runDir);
+        out.flush();
+        continue;
       } else {
         out.printf(Locale.ROOT, "%s, training seed %d%n", method.id(), seed);
         out.flush();

@@ -79,6 +79,30 @@ class ExperimentCommandTest {
       assertThat(rows(againLines, row)).as(row).isEqualTo(rows(lines, row));
     }
 
+    // --no-train: the finished runs, the missing ones named, a method with none left out; nothing trained
+    List<String> printOnly = new ArrayList<>(args);
+    printOnly.set(printOnly.indexOf("--methods") + 1, "mage,gigpo,grpo");
+    printOnly.set(printOnly.indexOf("--seeds") + 1, "1,2");
+    printOnly.add("--no-train");
+    CliRun print = CliRun.of(printOnly.toArray(String[]::new));
+    assertThat(print.code()).as(print.err()).isZero();
+    assertThat(print.out()).contains("  mage seed 1: reused ").contains("  gigpo seed 1: reused ")
+        .contains("  mage seed 2: no finished run in " + dir.resolve("mage-goalkeeper-seed2") + ", left out")
+        .contains("  grpo seed 1: no finished run in ")
+        .contains("grpo: no finished run, left out of the table and the chart")
+        .doesNotContain(", training seed");
+    String[] printLines = print.out().split("\n");
+    for (String row : List.of("mage ", "gigpo ")) {
+      assertThat(rows(printLines, row)).as(row).isEqualTo(rows(lines, row));
+    }
+    assertThat(rows(printLines, "grpo ")).isEmpty();
+    assertThat(dir.resolve("mage-goalkeeper-seed2")).doesNotExist();
+    assertThat(Files.readAllBytes(metrics)).isEqualTo(metricsBytes);
+    CliRun nothing = CliRun.of("experiment", "methods", "--work-dir", dir.resolve("empty").toString(), "--no-train");
+    assertThat(nothing.code()).isEqualTo(1);
+    assertThat(nothing.err()).contains("holds no warm start").contains("--no-train trains nothing");
+    assertThat(dir.resolve("empty").resolve("warm-start-goalkeeper")).doesNotExist();
+
     // other evaluation settings or another config: a clear refusal, nothing trained
     List<String> moreEpisodes = new ArrayList<>(args);
     moreEpisodes.set(moreEpisodes.indexOf("--eval-meta-episodes") + 1, "3");
