@@ -424,12 +424,13 @@ public final class CompletionServer implements AutoCloseable {
    *
    * @param n the number of choices, each a row of its own with a seed derived from {@code seed}
    * @param stops the stop strings, empty for none
+   * @param includeStop whether an answer cut by a stop string ends with it ({@code include_stop_str_in_output})
    * @param stream whether the answer is streamed as Server-Sent Events
    * @param includeUsage whether a stream ends with a usage chunk ({@code stream_options.include_usage})
    * @param topLogprobs the alternatives asked for per token, 0 for none
    */
   private record Ask(SamplingConfig sampling, long seed, boolean logprobs, int topLogprobs, boolean tokenIdStrings,
-      Served adapter, int n, List<String> stops, boolean stream, boolean includeUsage) {}
+      Served adapter, int n, List<String> stops, boolean includeStop, boolean stream, boolean includeUsage) {}
 
   private Ask commonFields(JsonObject o, boolean chat) {
     JsonElement model = Fields.present(o, "model");
@@ -471,6 +472,7 @@ public final class CompletionServer implements AutoCloseable {
       throw HttpError.badRequest("echo", "unsupported", "echo is not supported by this server");
     }
     List<String> stops = stopStrings(o);
+    boolean includeStop = Fields.bool(o, "include_stop_str_in_output", false);
     int cap = contextLength;
     String maxName = chat && Fields.present(o, "max_completion_tokens") != null ? "max_completion_tokens"
         : "max_tokens";
@@ -506,7 +508,7 @@ public final class CompletionServer implements AutoCloseable {
       logprobs = lp != null;
     }
     return new Ask(sampling, seed, logprobs, top, Fields.bool(o, "return_tokens_as_token_ids", false), adapter, n,
-        stops, stream, includeUsage);
+        stops, includeStop, stream, includeUsage);
   }
 
   /** Reads a nested boolean, false when absent; a wrong type is a 400 naming {@code shownAs}. */
@@ -1350,7 +1352,8 @@ public final class CompletionServer implements AutoCloseable {
       rowSeeds[i] = p.seed;
       p.job.events.add(new Started(p.index, p.ids, served));
       if (p.job.followsText()) {
-        texts[i] = new RowText(ids -> policy.tokenizer().decode(ids, true), policy.stopTokenIds(), p.job.ask.stops);
+        texts[i] = new RowText(ids -> policy.tokenizer().decode(ids, true), policy.stopTokenIds(), p.job.ask.stops,
+            p.job.ask.includeStop);
         follow = true;
       }
     }

@@ -20,8 +20,10 @@ import java.util.function.Function;
  * <p><b>Stop strings.</b> The earliest occurrence of any stop string ends the row: the text is cut before it (the stop
  * string is not part of the answer, as vLLM's default) and the tokens kept are those up to the one in which the
  * cut falls: that token may spell the first characters of the stop string, which its text then leaves out; the tokens
- * after it, which only spell the rest of the stop string, are dropped. While the row runs, the last (longest stop
- * string - 1) characters are held back, since they may be the start of a stop string.
+ * after it, which only spell the rest of the stop string, are dropped. With {@code include_stop_str_in_output} the text
+ * is cut after the stop string instead, which it then ends with, and every token is kept (the row ends at the token
+ * that completes the stop string), as vLLM does. While the row runs, the last (longest stop string - 1) characters are
+ * held back, since they may be the start of a stop string.
  */
 final class RowText {
 
@@ -35,6 +37,7 @@ final class RowText {
   private final Function<int[], String> decode;
   private final Set<Integer> stopTokenIds;
   private final List<String> stops;
+  private final boolean includeStop;
   private final int hold;
   private int[] ids = new int[16];
   private float[] logProbs = new float[16];
@@ -57,9 +60,21 @@ final class RowText {
    * @param stops the stop strings, none empty
    */
   RowText(Function<int[], String> decode, Set<Integer> stopTokenIds, List<String> stops) {
+    this(decode, stopTokenIds, stops, false);
+  }
+
+  /**
+   * @param decode decodes token ids (without a stop token) to the answer's text
+   * @param stopTokenIds the tokens that end a row; such a token is kept as the last token and adds no text
+   * @param stops the stop strings, none empty
+   * @param includeStop whether the answer ends with the stop string that ended it ({@code
+   *     include_stop_str_in_output}) rather than before it
+   */
+  RowText(Function<int[], String> decode, Set<Integer> stopTokenIds, List<String> stops, boolean includeStop) {
     this.decode = Objects.requireNonNull(decode, "decode");
     this.stopTokenIds = Set.copyOf(stopTokenIds);
     this.stops = List.copyOf(stops);
+    this.includeStop = includeStop;
     int longest = 0;
     for (String s : stops) {
       if (s.isEmpty()) {
@@ -149,9 +164,15 @@ final class RowText {
     return p;
   }
 
-  /** @return the answer's text: the whole text, or the text before the stop string that ended the row */
+  /**
+   * @return the answer's text: the whole text, or the text before the stop string that ended the row (up to its end
+   *     when the stop string is included)
+   */
   String answer() {
-    return cut >= 0 ? text.substring(0, cut) : text;
+    if (cut < 0) {
+      return text;
+    }
+    return text.substring(0, includeStop ? cut + stopReason.length() : cut);
   }
 
   /** @return the stop string that ended the row, or null */
@@ -159,9 +180,12 @@ final class RowText {
     return cut >= 0 ? stopReason : null;
   }
 
-  /** @return the number of tokens the answer keeps: all, or those up to the one in which the stop string begins */
+  /**
+   * @return the number of tokens the answer keeps: all, or those up to the one in which the stop string begins (all
+   *     when the stop string is included: the last token completed it)
+   */
   int kept() {
-    if (cut < 0) {
+    if (cut < 0 || includeStop) {
       return count;
     }
     int k = 0;

@@ -101,6 +101,32 @@ class RowTextTest {
   }
 
   @Test
+  void anIncludedStopStringEndsTheAnswerAndEveryTokenIsKept() {
+    RowText t = new RowText(UTF8, Set.of(EOS), List.of("END", "lo"), true);
+    assertThat(run(t, bytes("hello END more"))).isEqualTo("hello");
+    assertThat(t.answer()).isEqualTo("hello");
+    assertThat(t.stopReason()).isEqualTo("lo");
+    assertThat(t.kept()).isEqualTo(5).isEqualTo(t.count());
+    // inside one token: the text stops after the stop string, the token that spells it and more is kept
+    Function<int[], String> pieces = ids -> {
+      StringBuilder b = new StringBuilder();
+      for (int id : ids) {
+        b.append(id == 1 ? "ab" : id == 2 ? "cXYd" : "?");
+      }
+      return b.toString();
+    };
+    RowText inside = new RowText(pieces, Set.of(EOS), List.of("XY"), true);
+    assertThat(inside.add(1, 0)).isTrue();
+    assertThat(inside.add(2, 0)).isFalse();
+    assertThat(inside.answer()).isEqualTo("abcXY");
+    assertThat(inside.kept()).isEqualTo(2);
+    // no stop string met: the same answer either way
+    RowText none = new RowText(UTF8, Set.of(EOS), List.of("zz"), true);
+    assertThat(run(none, bytes("abc"))).isEqualTo("abc");
+    assertThat(none.stopReason()).isNull();
+  }
+
+  @Test
   void theStartOfAPossibleStopStringIsHeldBackUntilItIsNotOne() {
     RowText t = new RowText(UTF8, Set.of(EOS), List.of("abc"));
     assertThat(t.add('x', 0)).isTrue();

@@ -254,6 +254,22 @@ class StreamStopAndChoicesTest {
     assertThat(r.finish()).isEqualTo("stop");
     JsonObject cut = choice(ok("/v1/completions", body + ",\"stop\":" + quoted + "}"), 0);
     assertThat(r.tokenIds()).isEqualTo(ints(cut.getAsJsonArray("token_ids")));
+    // include_stop_str_in_output: the text ends with the stop string, every generated token is kept, streamed alike
+    JsonObject with = choice(ok("/v1/completions", body + ",\"stop\":" + quoted
+        + ",\"include_stop_str_in_output\":true}"), 0);
+    assertThat(with.get("text").getAsString()).isEqualTo(text.substring(0, at + stop.length()));
+    assertThat(with.get("stop_reason").getAsString()).isEqualTo(stop);
+    List<Integer> withIds = ints(with.getAsJsonArray("token_ids"));
+    assertThat(withIds.size()).isGreaterThanOrEqualTo(ints(cut.getAsJsonArray("token_ids")).size());
+    assertThat(ints(full.getAsJsonArray("token_ids")).subList(0, withIds.size())).isEqualTo(withIds);
+    assertThat(local.tokenizer().decode(withIds.stream().mapToInt(Integer::intValue).toArray(), true))
+        .startsWith(text.substring(0, at + stop.length()));
+    Reassembled streamedWith = reassemble(events(post(server, "/v1/completions", body + ",\"stop\":" + quoted
+        + ",\"include_stop_str_in_output\":true,\"stream\":true}")), 0, false);
+    assertThat(streamedWith.text()).isEqualTo(with.get("text").getAsString());
+    assertThat(streamedWith.tokenIds()).isEqualTo(withIds);
+    assertThat(post(server, "/v1/completions", body + ",\"include_stop_str_in_output\":\"yes\"}").statusCode())
+        .isEqualTo(400);
     // the chat endpoint cuts the same way
     JsonObject chatFull = choice(ok("/v1/chat/completions", "{" + CHAT + ",\"max_tokens\":40,\"min_tokens\":40,"
         + "\"seed\":5}"), 0);
