@@ -19,9 +19,10 @@ import java.io.IOException;
  *
  * <p>Today that is PyTorch's thread-local grad mode, behind {@link GradMode}, resizing libtorch's intra-op thread
  * pool after the engine started, behind {@link LibtorchThreads}, libtorch's operator profiler, behind {@link
- * OperatorProfiler}, and running a TorchScript module, behind {@link ScriptedDecodeStep}. DJL's API changes grad mode only by opening a
- * {@code GradientCollector}, which can switch recording on (and allows one collector in the whole JVM at a time) but
- * never off, so turning recording off for an inference call on an arbitrary thread needs the engine's own switch.
+ * OperatorProfiler}, and running a TorchScript module, behind {@link ScriptedDecodeStep}. DJL's API changes grad mode
+ * only by opening a {@code GradientCollector}, which can switch recording on (and allows one collector in the whole
+ * JVM at a time) but never off, so turning recording off for an inference call on an arbitrary thread needs the
+ * engine's own switch.
  * Another engine would bring its own class like this one.
  */
 final class PyTorchNative {

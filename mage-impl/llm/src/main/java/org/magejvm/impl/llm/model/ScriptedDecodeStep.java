@@ -20,12 +20,12 @@ import org.slf4j.LoggerFactory;
  * A decoding step of {@link Qwen3Model} (every layer and the final norm, one new slot per row, a KV cache) run as
  * one TorchScript call instead of some 600 calls from Java, each of which costs DJL a native call and a Java array.
  * The step's code is the text resource {@code decode_step.torchscript}, which mirrors {@code Qwen3Model.layer}
- * operation for operation, so both compute the same values to the bit ({@code Qwen3ModelTest} checks that on every
- * dtype the CPU runs).
+ * operation for operation, so both compute the same values to the bit ({@code ScriptedDecodeStepTest} checks that on
+ * every dtype the CPU runs).
  *
  * <p>The archive libtorch loads is built here, in memory, in the format {@code torch.jit.save} writes: the code as
- * {@code code/__torch__.py}, the module object as a two-line pickle ({@code data.pkl}), an empty constants table and
- * the format version. No Python and no file is involved. Where libtorch refuses it (a future libtorch that dropped
+ * {@code code/__torch__.py}, the module object as a pickle of a few opcodes ({@code data.pkl}), an empty constants
+ * table and the format version. No Python and no file is involved. Where libtorch refuses it (a future libtorch that dropped
  * the format), the step is unavailable and the model decodes from Java as before, after one warning.
  */
 final class ScriptedDecodeStep {

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 class Qwen3ModelTest {
-  private static final int[][] PROMPTS = {
+  /** Prompts of different lengths, left-padded to 8 slots in a batch (also {@code ScriptedDecodeStepTest}'s). */
+  static final int[][] PROMPTS = {
     {1, 17, 42, 5, 96, 0, 33, 8},
     {1, 60, 3},
     {1, 9, 9, 9, 12, 80},

@@ -26,12 +26,7 @@ import org.junit.jupiter.api.Test;
  * bit, on every dtype the CPU runs, with and without q/k norms, padding masks and dropped rows.
  */
 class ScriptedDecodeStepTest {
-  private static final int[][] ROWS = {
-    {1, 17, 42, 5, 96, 0, 33, 8},
-    {1, 60, 3},
-    {1, 9, 9, 9, 12, 80},
-    {4}
-  };
+  private static final int[][] ROWS = Qwen3ModelTest.PROMPTS;
 
   /** What a decode produced: every step's logits, then every layer's cached keys and values, flattened. */
   private record Decoded(List<float[]> logits, List<float[]> cache) {}
