@@ -56,6 +56,7 @@ public abstract class BaseEnvironmentProvider<E extends Environment> implements 
   private final Map<String, String> options;
   private final Map<String, LongFunction<? extends LanguagePolicy>> policies;
   private final List<String> policyNames;
+  private final String formatPolicy;
 
   /**
    * @param settings what the provider reports
@@ -100,6 +101,11 @@ public abstract class BaseEnvironmentProvider<E extends Environment> implements 
     if (!policies.containsKey("random")) {
       throw new IllegalArgumentException("environment '" + id + "' must offer the scripted policy 'random' (every"
           + " game does; RandomPolicy::new plays uniformly among the legal actions), got " + policyNames);
+    }
+    formatPolicy = settings.formatPolicy;
+    if (!policies.containsKey(formatPolicy)) {
+      throw new IllegalArgumentException("environment '" + id + "' names '" + formatPolicy + "' as its format"
+          + " policy, which is not among its scripted policies " + policyNames);
     }
   }
 
@@ -199,6 +205,11 @@ public abstract class BaseEnvironmentProvider<E extends Environment> implements 
     return policyNames;
   }
 
+  @Override
+  public final String formatPolicy() {
+    return formatPolicy;
+  }
+
   /**
    * {@inheritDoc}
    *
@@ -234,6 +245,7 @@ public abstract class BaseEnvironmentProvider<E extends Environment> implements 
     private Seat evaluationSeat = Seat.FIRST;
     private final Map<String, String> options = new LinkedHashMap<>();
     private final Map<String, LongFunction<? extends LanguagePolicy>> policies = new LinkedHashMap<>();
+    private String formatPolicy = "random";
 
     private Settings(String id, String version) {
       this.id = Objects.requireNonNull(id, "id");
@@ -323,6 +335,17 @@ public abstract class BaseEnvironmentProvider<E extends Environment> implements 
      */
     public Settings addOptions(Map<String, String> v) {
       v.forEach(this::addOption);
+      return this;
+    }
+
+    /**
+     * @param name the scripted policy that answers in the game's format with nothing in particular to say,
+     *     reflections included ({@link EnvironmentProvider#formatPolicy()}; default {@code random}); it must be
+     *     declared with {@link #addScriptedPolicy}
+     * @return these settings
+     */
+    public Settings optFormatPolicy(String name) {
+      formatPolicy = Objects.requireNonNull(name, "formatPolicy");
       return this;
     }
 

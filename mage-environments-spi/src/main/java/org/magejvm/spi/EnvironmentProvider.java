@@ -72,6 +72,19 @@ public interface EnvironmentProvider extends Provider {
   List<String> scriptedPolicies();
 
   /**
+   * The scripted policy whose answers are in this game's format and carry nothing in particular, reflections
+   * included: answers a trained model should keep able to give, such as the anchors of an update check (the {@code
+   * mage} preset's {@code checks.anchor_policy}). A game whose prompts quote its earlier reflections offers one that
+   * writes reflections in the format its prompts ask for (Goalkeeper's {@code random-plan}), so that the anchors'
+   * later prompts look like training's.
+   *
+   * @return one of {@link #scriptedPolicies()}; by default {@code random}
+   */
+  default String formatPolicy() {
+    return "random";
+  }
+
+  /**
    * Creates a scripted policy: it answers prompts of this game with action text, so the whole pipeline runs
    * without a neural model.
    *

@@ -24,6 +24,7 @@ import org.magejvm.impl.eval.OutcomeRates;
 import org.magejvm.impl.rollout.RolloutConfig;
 import org.magejvm.impl.rollout.Seeds;
 import org.magejvm.impl.rollout.WorkerFailure;
+import org.magejvm.impl.train.TrainingConfig;
 import org.magejvm.spi.EnvironmentProvider;
 import org.magejvm.spi.EnvironmentRegistry;
 import org.magejvm.spi.PromptStyle;
@@ -82,9 +83,20 @@ final class PlayCommand implements Callable<Integer>, Limits.OptionPhase {
           + " (default: the preset's, else reflection_only).")
   String contextMode;
 
-  @Option(names = "--prompt-style", paramLabel = "verbose|compact", defaultValue = "verbose",
-      description = "Prompt style (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--prompt-style", paramLabel = "verbose|compact",
+      description = "Prompt style (default: the --config's, else verbose).")
   String promptStyle;
+
+  @Option(names = "--config", paramLabel = "FILE",
+      description = "A run's training config (the config.json that mage train and mage quickstart write): play as the"
+          + " run trained, in its context mode, prompt style, attempts, turn limit and environment options, unless an"
+          + " option here says otherwise; --env must be its environment.")
+  java.nio.file.Path trainingConfig;
+
+  @Option(names = "--reflection-control", paramLabel = "own|removed|shuffled", defaultValue = "own",
+      description = "What later attempts are shown of the reflections written before them: their own (the default),"
+          + " none (removed), or another meta-episode's (shuffled): the controls of a reflecting run.")
+  String reflectionControl;
 
   @Option(names = "--preset", paramLabel = "NAME",
       description = "Evaluate as a method would be: react, reflexion, grpo, gigpo, lamer or mage.")
@@ -141,12 +153,22 @@ final class PlayCommand implements Callable<Integer>, Limits.OptionPhase {
       throw new IllegalArgumentException("unknown policy '" + policy + "' for environment '" + env
           + "'; known policies: " + String.join(", ", provider.scriptedPolicies()));
     }
+    TrainingConfig trained = trainingConfig == null ? null : readTrainingConfig();
+    org.magejvm.impl.rollout.ReflectionControl control = parseReflectionControl(reflectionControl);
+    Map<String, String> options = new LinkedHashMap<>(trained == null ? Map.of()
+        : trained.environment().options());
+    options.putAll(envOptions);
     EvaluationConfig.Builder b = preset == null
         ? EvaluationConfig.builder().setEnvironmentId(env)
         : MethodPreset.parse(preset).evaluation(provider);
     b.optMetaEpisodes(metaEpisodes).rollout(r -> {
-      r.optSeed(seed).optPromptStyle(parsePromptStyle(promptStyle)).optEnvironmentOptions(envOptions)
-          .optEarlyStop(!noEarlyStop);
+      r.optSeed(seed).optEnvironmentOptions(options).optEarlyStop(!noEarlyStop).optReflectionControl(control);
+      r.optPromptStyle(promptStyle != null ? parsePromptStyle(promptStyle)
+          : trained != null ? trained.rollout().promptStyle() : PromptStyle.VERBOSE);
+      if (trained != null) {
+        r.optContextMode(trained.rollout().contextMode()).optEpisodes(trained.rollout().episodes())
+            .optMaxTurns(trained.rollout().maxTurns());
+      }
       if (episodes != null) {
         r.optEpisodes(episodes);
       }
@@ -264,6 +286,7 @@ final class PlayCommand implements Callable<Integer>, Limits.OptionPhase {
     s.put("seat", r.fixedOpponent().isPresent() ? r.seating().toString() : "");
     s.put("preset", preset == null ? "" : MethodPreset.parse(preset).id());
     s.put("context_mode", r.contextMode().name().toLowerCase(Locale.ROOT));
+    s.put("reflection_control", r.reflectionControl().name().toLowerCase(Locale.ROOT));
     s.put("prompt_style", r.promptStyle().name().toLowerCase(Locale.ROOT));
     s.put("meta_episodes", r.tasks());
     s.put("episodes", e.rollout().episodes());
@@ -318,6 +341,37 @@ final class PlayCommand implements Callable<Integer>, Limits.OptionPhase {
       sb.append(String.format(Locale.ROOT, "%8.3f", v));
     }
     out.println(sb);
+  }
+
+  /**
+   * Reads {@code --config} and checks it names {@code --env}.
+   *
+   * @throws CommandLine.ParameterException naming the file when it cannot be read or names another environment
+   */
+  private TrainingConfig readTrainingConfig() {
+    TrainingConfig c;
+    try {
+      c = TrainingConfig.fromJson(java.nio.file.Files.readString(trainingConfig));
+    } catch (java.io.IOException e) {
+      throw Limits.usage(spec, "--config: cannot read " + trainingConfig + ": " + e.getMessage());
+    } catch (RuntimeException e) {
+      throw Limits.usage(spec, "--config: " + trainingConfig + " is not a training config: " + e.getMessage());
+    }
+    if (!c.environment().id().equals(env)) {
+      throw Limits.usage(spec, "--config: " + trainingConfig + " trains " + c.environment().id() + ", not --env "
+          + env);
+    }
+    return c;
+  }
+
+  static org.magejvm.impl.rollout.ReflectionControl parseReflectionControl(String text) {
+    String t = text.trim().toUpperCase(Locale.ROOT);
+    for (org.magejvm.impl.rollout.ReflectionControl c : org.magejvm.impl.rollout.ReflectionControl.values()) {
+      if (c.name().equals(t)) {
+        return c;
+      }
+    }
+    throw new IllegalArgumentException("unknown reflection control '" + text + "': expected own, removed or shuffled");
   }
 
   static ContextMode parseContextMode(String text) {

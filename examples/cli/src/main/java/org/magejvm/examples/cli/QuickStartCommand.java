@@ -32,10 +32,12 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "quickstart", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Train a tiny Qwen3 model with MAGE (the mage preset) on the CPU and compare it before and after"
-        + " training, with and without its earlier attempts in the prompt. On Goalkeeper (the default) next to the"
-        + " exact ceilings of the best keeper that ignores its earlier attempts and the best one that reads them;"
-        + " on Kuhn Poker (--env mage-kuhn-poker) per opponent and against the held-out cfr opponent, next to each"
-        + " set's winnable-deal ceiling.",
+        + " training. On Goalkeeper (the default) the model writes a lesson after each miss and later attempts see"
+        + " only those lessons (rollout.context_mode reflection_only; history_only is the ablation); the trained model"
+        + " is evaluated with its lessons, with them removed, shuffled across meta-episodes and with no memory at all,"
+        + " each next to the exact ceiling that applies to it, and probed per spot. On Kuhn Poker (--env"
+        + " mage-kuhn-poker) with the earlier attempts' moves in the prompt, per opponent and against the held-out"
+        + " cfr opponent, next to each set's winnable-deal ceiling.",
         "Writes the tiny model, the warm start, config.json, metrics.jsonl and charts into the work directory."})
 final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
 
@@ -67,6 +69,12 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
           + " warm start is shipped with mage; another seed trains its warm start in the work directory, about 3"
           + " minutes).")
   long warmStartSeed;
+
+  @Option(names = "--eval-meta-episodes", paramLabel = "M",
+      description = "Meta-episodes per evaluation set (default: Goalkeeper 140, 20 per spot, quick 35; Kuhn Poker 48"
+          + " per opponent, quick 16). A Goalkeeper set is balanced over the striker's spot when M is a multiple of"
+          + " the spots; 128 gives the unbalanced set of the results before 2026-12-01.")
+  Integer evalMetaEpisodes;
 
   @Option(names = "--json", description = "Print the before/after table as one JSON object instead of text.")
   boolean json;
@@ -120,6 +128,7 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
     Limits.of(spec)
         .count("--iterations", iterations, 0, Limits.MAX_ITERATIONS, Limits.SANE)
         .count("--threads", threads, 1, Limits.MAX_THREADS, Limits.SANE)
+        .count("--eval-meta-episodes", evalMetaEpisodes, 1, Limits.MAX_META_EPISODES, Limits.MEMORY)
         .check();
     EnvironmentRegistry registry = EnvironmentRegistry.discover();
     TrainingConfig training = resolve(registry);
@@ -138,14 +147,16 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
         training.rollout().groupSize()).check();
     RecipeOptions.checkEnvironmentOptions(spec, registry, training);
     GameRecipe.Settings settings = GameRecipe.Settings.builder(workDir, training)
-        .optEvalMetaEpisodes(game == GameRecipe.GOALKEEPER ? (quick ? 32 : 128) : (quick ? 16 : 48))
+        .optEvalMetaEpisodes(evalMetaEpisodes != null ? evalMetaEpisodes
+            : game == GameRecipe.GOALKEEPER ? (quick ? 35 : 140) : (quick ? 16 : 48))
         .optSeed(warmStartSeed)
         .build();
     Limits.endOfOptions();
     LibtorchThreads.apply(threads);
     PrintWriter progress = json ? new PrintWriter(java.io.Writer.nullWriter()) : out;
     List<TrainingListener> listeners = new ArrayList<>();
-    Map<String, Map<String, Map<String, Number>>> result;
+    Map<String, Map<String, Map<String, Number>>> result = null;
+    GoalkeeperQuickStart.Report keeper = null;
     try (MetricsFileListener metrics = new MetricsFileListener(workDir);
         ProgressBarListener bar = new ProgressBarListener(false)) {
       listeners.add(metrics);
@@ -158,14 +169,25 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
       if (!RecipeOptions.installShippedWarmStart(noShippedWarmStart, recipe, progress)) {
         recipe.tinyModel();
       }
-      result = game == GameRecipe.GOALKEEPER
-          ? new GoalkeeperQuickStart(registry, progress).run(settings, MethodPreset.MAGE, listeners)
-          : new KuhnQuickStart(registry, progress).run(settings, MethodPreset.MAGE, listeners);
+      if (game == GameRecipe.GOALKEEPER) {
+        keeper = new GoalkeeperQuickStart(registry, progress).run(settings, MethodPreset.MAGE, listeners);
+      } else {
+        result = new KuhnQuickStart(registry, progress).run(settings, MethodPreset.MAGE, listeners);
+      }
     }
     if (json) {
       Map<String, Object> root = new LinkedHashMap<>();
-      for (Map.Entry<String, Map<String, Map<String, Number>>> e : result.entrySet()) {
-        root.put(e.getKey(), flatten(e.getValue()));
+      if (keeper != null) {
+        root.put("context_mode", keeper.contextMode().name().toLowerCase(java.util.Locale.ROOT));
+        for (Map.Entry<String, Map<String, Number>> e : keeper.rows().entrySet()) {
+          root.put(e.getKey(), flatten(Map.of(GameRecipe.ALL_SET, e.getValue())));
+        }
+        root.put("ceiling_of", keeper.ceilingOf());
+        root.put("example_reflections", keeper.examples());
+      } else {
+        for (Map.Entry<String, Map<String, Map<String, Number>>> e : result.entrySet()) {
+          root.put(e.getKey(), flatten(e.getValue()));
+        }
       }
       out.println(new GsonBuilder().setPrettyPrinting().serializeSpecialFloatingPointValues().create().toJson(root));
     } else {

@@ -19,6 +19,8 @@ import org.magejvm.api.PolicyRequest;
 import org.magejvm.api.SamplingConfig;
 import org.magejvm.api.Seat;
 import org.magejvm.api.Turn;
+import org.magejvm.impl.env.keeper.GoalkeeperEnvironment;
+import org.magejvm.impl.env.keeper.GoalkeeperProvider;
 import org.magejvm.impl.eval.EvaluationMetrics;
 import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
@@ -27,6 +29,7 @@ import org.magejvm.impl.llm.TinyCheckpoint;
 import org.magejvm.impl.llm.model.Qwen3Config;
 import org.magejvm.impl.llm.model.Qwen3Model;
 import org.magejvm.impl.rollout.MetaEpisodeRunner;
+import org.magejvm.impl.rollout.ReflectionControl;
 import org.magejvm.impl.rollout.RolloutConfig;
 import org.magejvm.impl.rollout.RolloutResult;
 import org.magejvm.impl.rollout.Seating;
@@ -49,10 +52,12 @@ import org.magejvm.spi.PromptStyle;
  * The shared recipe of the quick start and the method comparisons: a tiny Qwen3 model, a warm start that teaches the
  * action format but not adaptation, training from a {@link TrainingConfig} (the quick start's is the {@code mage}
  * preset with a small budget: {@link #quickStartConfig}), and evaluation per opponent, for one of the {@link Game}s
- * (Kuhn Poker for the quick start; Kuhn Poker or Tic-Tac-Toe for the comparisons). The prompts are compact and hold
- * the earlier attempts' moves and outcomes ({@link ContextMode#HISTORY_ONLY}) rather than written reflections, which a
- * model of this size cannot write; why the {@code mage} preset's other settings differ from the reference's is said in
- * {@link TrainingPreset} and docs/configuration.md.
+ * (Goalkeeper and Kuhn Poker for the quick start; all three for the comparisons). The prompts are compact; what a
+ * later attempt sees of the earlier ones is the training config's context mode: on Goalkeeper the reflections the
+ * model wrote ({@link ContextMode#REFLECTION_ONLY}, the {@code mage} preset's, warm-started on a player that writes
+ * lessons in the game's format and acts on them), on Kuhn Poker and Tic-Tac-Toe, which have no such player, the earlier
+ * attempts' moves and outcomes ({@link ContextMode#HISTORY_ONLY}). Why the {@code mage} preset's other settings differ
+ * from the reference's is said in {@link TrainingPreset} and docs/configuration.md.
  */
 public final class GameRecipe {
 
@@ -72,10 +77,15 @@ public final class GameRecipe {
    * @param cacheSuffix appended to the names of the cached tiny model and warm start ("" for Kuhn Poker, which
    *     keeps the names of earlier versions)
    * @param draws whether the game has draws (their rates are then reported beside the success rates)
+   * @param reflectivePolicy the environment's scripted policy whose turns, reflections included, are the warm start
+   *     of a run that trains with reflections: it must write reflections in the format the game's prompts ask for
+   *     while they carry nothing about the task, and act on what they say; "" when the game has none (a run with
+   *     reflections then warm-starts on play turns only, and is warned that its model has never seen a reflection)
    */
   public record Game(
       String environment, List<String> pool, String heldOut, Seat heldOutSeat, Seating poolSeating,
-      String fixedPolicy, String referencePolicy, String referenceLabel, String cacheSuffix, boolean draws) {
+      String fixedPolicy, String referencePolicy, String referenceLabel, String cacheSuffix, boolean draws,
+      String reflectivePolicy) {
 
     /**
      * Validates and copies.
@@ -90,6 +100,7 @@ public final class GameRecipe {
      * @param referenceLabel its label
      * @param cacheSuffix cache name suffix
      * @param draws whether the game has draws
+     * @param reflectivePolicy the warm start's reflective player, "" for none
      */
     public Game {
       Objects.requireNonNull(environment, "environment");
@@ -101,6 +112,7 @@ public final class GameRecipe {
       Objects.requireNonNull(referencePolicy, "referencePolicy");
       Objects.requireNonNull(referenceLabel, "referenceLabel");
       Objects.requireNonNull(cacheSuffix, "cacheSuffix");
+      Objects.requireNonNull(reflectivePolicy, "reflectivePolicy");
     }
 
     /**
@@ -139,12 +151,15 @@ public final class GameRecipe {
   public static final String ALL_SET = "all";
 
   /**
-   * Goalkeeper, the quick start's showcase: no opponents (the striker's habit is drawn per task), one evaluation set;
-   * the warm start's fixed line is {@code sweep} (a different spot each attempt, the best history-blind keeper), and
-   * the reference player is {@code follow}, which dives where the last shot went: the adaptive ceiling.
+   * Goalkeeper, the quick start's showcase: no opponents (the striker's habit is drawn per task), one evaluation set,
+   * balanced over the striker's spot when its size is a multiple of the spots; the warm start's fixed line is {@code
+   * sweep} (a different spot each attempt, the best history-blind keeper), and the reference player is {@code
+   * follow}, which dives where the last shot went: the adaptive ceiling. With reflections the warm start is {@code
+   * random-plan}'s: lessons that name a random spot, and dives where the lesson says.
    */
   public static final Game GOALKEEPER = new Game("mage-goalkeeper", List.of(), "", Seat.FIRST,
-      Seating.of(Seat.FIRST), "sweep", "follow", "adaptive ceiling", "-goalkeeper", false);
+      Seating.of(Seat.FIRST), "sweep", "follow", "adaptive ceiling", "-goalkeeper", false,
+      GoalkeeperProvider.RANDOM_PLAN_POLICY);
 
   /**
    * Kuhn Poker: the pool {conservative, aggressive, intermediate} with mixed seats, the held-out {@code cfr} with the
@@ -155,7 +170,7 @@ public final class GameRecipe {
    * ceiling of every set without exploiting anyone (docs/results.md).
    */
   public static final Game KUHN = new Game("mage-kuhn-poker", List.of("conservative", "aggressive", "intermediate"),
-      "cfr", Seat.SECOND, Seating.mixed(0.5), "fixed-line", "adaptive", "winnable-deal ceiling", "", false);
+      "cfr", Seat.SECOND, Seating.mixed(0.5), "fixed-line", "adaptive", "winnable-deal ceiling", "", false, "");
 
   /**
    * Tic-Tac-Toe: one evaluation set per pool opponent (MCTS with 100 simulations, the six preferred-position players,
@@ -169,7 +184,7 @@ public final class GameRecipe {
       List.of("mcts-100", "preferred-center-first", "preferred-corners-first", "preferred-edges-first",
           "preferred-main-diagonal", "preferred-anti-diagonal", "preferred-reverse", "random"),
       "mcts-1000", Seat.FIRST, Seating.of(Seat.FIRST), "minimax", "minimax", "minimax (not a ceiling)",
-      "-tictactoe", true);
+      "-tictactoe", true, "");
 
   /** Response tokens per turn (an action answer is a handful of tokens). */
   public static final int MAX_NEW_TOKENS = 16;
@@ -202,8 +217,9 @@ public final class GameRecipe {
   public static final int GOALKEEPER_QUICK_START_ITERATIONS = 270;
 
   /**
-   * The quick start's training config on a game: the {@code mage} preset with the recipe's budget and prompts (8 task
-   * groups, {@value #GOALKEEPER_QUICK_START_ITERATIONS} iterations on Goalkeeper and {@value #QUICK_START_ITERATIONS}
+   * The quick start's training config on a game: the {@code mage} preset (on Kuhn Poker and Tic-Tac-Toe with the
+   * history as the context, {@code rollout.context_mode} {@code history_only}, since their warm starts teach no
+   * reflection format) with the recipe's budget and prompts (8 task groups, {@value #GOALKEEPER_QUICK_START_ITERATIONS} iterations on Goalkeeper and {@value #QUICK_START_ITERATIONS}
    * on the other games, compact prompts, 16 response tokens, no validation during training: the recipe evaluates
    * before and after) and the training seed derived from the recipe's seed.
    *
@@ -213,7 +229,10 @@ public final class GameRecipe {
    */
   public static TrainingConfig quickStartConfig(EnvironmentProvider provider, long seed) {
     boolean keeper = provider.id().equals(GOALKEEPER.environment());
-    return TrainingPreset.MAGE.config(provider).toBuilder()
+    TrainingConfig preset = TrainingPreset.MAGE.config(provider);
+    return preset.toBuilder()
+        // Goalkeeper keeps the preset's reflections; the other games' warm starts teach no reflection format
+        .set("rollout.context_mode", keeper ? preset.rollout().contextMode() : ContextMode.HISTORY_ONLY)
         .set("rollout.tasks", 8)
         .set("rollout.prompt_style", PromptStyle.COMPACT)
         .set("sampling.max_new_tokens", MAX_NEW_TOKENS)
@@ -468,7 +487,23 @@ public final class GameRecipe {
 
   /** @return where the untrained tiny model is cached in the work directory (it may not exist yet) */
   public Path tinyModelDir() {
-    return settings.workDir().resolve("tiny-qwen3" + game.cacheSuffix());
+    return settings.workDir().resolve("tiny-qwen3" + cacheSuffix());
+  }
+
+  /**
+   * @return whether this run's warm start teaches reflections: the training config's context mode writes them and the
+   *     game has a {@linkplain Game#reflectivePolicy() reflective player}
+   */
+  public boolean reflectiveWarmStart() {
+    return settings.training().rollout().contextMode().reflects() && !game.reflectivePolicy().isEmpty();
+  }
+
+  /**
+   * @return the suffix of the cached tiny model's and warm start's names: the game's, with {@code -reflect} added for
+   *     a {@linkplain #reflectiveWarmStart() reflective warm start} (its tokenizer also learns the reflections' text)
+   */
+  public String cacheSuffix() {
+    return game.cacheSuffix() + (reflectiveWarmStart() ? "-reflect" : "");
   }
 
   /**
@@ -497,8 +532,11 @@ public final class GameRecipe {
     if (!Files.exists(dir.resolve("model.safetensors"))) {
       out.println("Writing a tiny Qwen3 checkpoint (width " + width + ", " + layers + " layers; tokenizer learned from "
           + game.environment() + " prompts) to " + dir);
-      TinyCheckpoint.Spec small = TinyCheckpoint.Spec.small(PromptCorpus.of(provider, settings.seed()),
-          Seeds.derive(settings.seed(), 7, 0));
+      String corpus = PromptCorpus.of(provider, settings.seed());
+      if (reflectiveWarmStart()) {
+        corpus += reflectiveCorpus();
+      }
+      TinyCheckpoint.Spec small = TinyCheckpoint.Spec.small(corpus, Seeds.derive(settings.seed(), 7, 0));
       // width 64 and 2 layers give exactly Spec.small's heads (4 of width 16, 2 key/value) and MLP (192)
       int heads = width / 16;
       TinyCheckpoint.write(dir, new TinyCheckpoint.Spec(width, layers, heads, heads / 2, 16, 3 * width,
@@ -533,7 +571,7 @@ public final class GameRecipe {
 
   /** @return where the warm start is cached in the work directory */
   public Path warmStartDir() {
-    return settings.workDir().resolve("warm-start" + game.cacheSuffix());
+    return settings.workDir().resolve("warm-start" + cacheSuffix());
   }
 
   /**
@@ -542,10 +580,13 @@ public final class GameRecipe {
    */
   public String warmStartKey() {
     boolean firstRecipe = settings.warmStartEpochs() == 1 && settings.warmStartLearningRate() == 3e-3;
-    return String.format(Locale.ROOT, "examples=%d repeat_share=%s seed=%d%s%s%n",
+    return String.format(Locale.ROOT, "examples=%d repeat_share=%s seed=%d%s%s%s%n",
         settings.warmStartExamples(), settings.repeatShare(), settings.seed(),
         firstRecipe ? "" : " epochs=" + settings.warmStartEpochs() + " lr=" + settings.warmStartLearningRate(),
-        environmentOptions().isEmpty() ? "" : " options=" + new java.util.TreeMap<>(environmentOptions()));
+        environmentOptions().isEmpty() ? "" : " options=" + new java.util.TreeMap<>(environmentOptions()),
+        reflectiveWarmStart() ? " reflections=" + game.reflectivePolicy() + " context="
+            + settings.training().rollout().contextMode().name().toLowerCase(Locale.ROOT) + " acting=" + ACTING_EXAMPLES
+            + "x" + ACTING_EPOCHS + " lr=" + ACTING_LEARNING_RATE + " wd=" + ACTING_WEIGHT_DECAY : "");
   }
 
   /**
@@ -577,15 +618,46 @@ public final class GameRecipe {
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("cannot create " + warm, e);
     }
-    TranscriptWriter.write(settings.workDir().resolve("warm-start" + game.cacheSuffix() + "-transcripts.jsonl"),
+    TranscriptWriter.write(settings.workDir().resolve("warm-start" + cacheSuffix() + "-transcripts.jsonl"),
         transcripts);
-    out.printf(Locale.ROOT, "Warm start: %d turns of non-adaptive scripted players (after the first attempt %.0f%% of"
-        + " turns repeat the previous attempt's action whatever its outcome; the rest the fixed line or a random legal"
-        + " action), %d epoch(s) of supervised training at learning rate %s%n", transcripts.size(),
-        100 * settings.repeatShare(), settings.warmStartEpochs(), settings.warmStartLearningRate());
+    if (reflectiveWarmStart()) {
+      out.printf(Locale.ROOT, "Warm start: %d turns of the scripted %s player, reflections included (its reflections"
+          + " follow the format but carry nothing about the task, and its play acts on them), %d epoch(s) of supervised"
+          + " training at learning rate %s%n", transcripts.size(), game.reflectivePolicy(),
+          settings.warmStartEpochs(), settings.warmStartLearningRate());
+    } else {
+      if (settings.training().rollout().contextMode().reflects()) {
+        out.println("warning: " + game.environment() + " has no scripted player that writes reflections, so the warm"
+            + " start learns play turns only and its model has never seen a reflection prompt; expect invalid"
+            + " reflections (rollout.context_mode=history_only trains without them)");
+      }
+      out.printf(Locale.ROOT, "Warm start: %d turns of non-adaptive scripted players (after the first attempt %.0f%% of"
+          + " turns repeat the previous attempt's action whatever its outcome; the rest the fixed line or a random"
+          + " legal action), %d epoch(s) of supervised training at learning rate %s%n", transcripts.size(),
+          100 * settings.repeatShare(), settings.warmStartEpochs(), settings.warmStartLearningRate());
+    }
     try (DjlLanguagePolicy policy = load(tiny)) {
       Qwen3Model model = MageTrainer.modelOf(policy);
       SupervisedResult r;
+      if (reflectiveWarmStart()) {
+        // first the turns that act on a lesson alone: mixed with the first dives and the lessons' guesses, whose
+        // targets are random draws, the tiny model never learnt to copy a lesson's spot into its answer
+        List<Transcript> acting = actingTranscripts(ACTING_EXAMPLES);
+        try (SupervisedTrainer sft = SupervisedTrainer.builderFor(policy)
+            .optEnableThinking(false)
+            .optBatchSize(32)
+            .optEpochs(ACTING_EPOCHS)
+            .optSeed(settings.seed())
+            .optOptimizerConfig(AdamWConfig.builder().optLearningRate(ACTING_LEARNING_RATE)
+                .optWeightDecay(ACTING_WEIGHT_DECAY).optWarmupSteps(5)
+                .build())
+            .build()) {
+          r = sft.train(acting);
+        }
+        out.printf(Locale.ROOT, "  first acting on a lesson alone (%d turns, %d epochs at learning rate %s, weight decay"
+            + " %s): loss %.3f -> %.3f%n", acting.size(), ACTING_EPOCHS, ACTING_LEARNING_RATE, ACTING_WEIGHT_DECAY,
+            r.firstLoss(), r.lastLoss());
+      }
       try (SupervisedTrainer sft = SupervisedTrainer.builderFor(policy)
           .optEnableThinking(false)
           .optBatchSize(32)
@@ -625,8 +697,19 @@ public final class GameRecipe {
     }
   }
 
-  /** Chat transcripts (one user prompt, one assistant answer) of non-adaptive scripted players' turns. */
+  /**
+   * Chat transcripts (one user prompt, one assistant answer) of non-adaptive scripted players' turns: with a
+   * {@linkplain #reflectiveWarmStart() reflective warm start} every turn of the reflective player, reflections
+   * included, in the training config's context mode; otherwise the play turns of the fixed line mixed with random and
+   * repeated actions ({@link MixedScripted}).
+   */
   private List<Transcript> transcripts(int count) {
+    if (reflectiveWarmStart()) {
+      return Transcript.ofAllTurns(registry, count,
+          round -> rollout(MethodPreset.MAGE, 16).optGroupSize(4).optSeed(Seeds.derive(settings.seed(), 9, round))
+              .build(),
+          round -> provider.scriptedPolicy(game.reflectivePolicy(), Seeds.derive(settings.seed(), 10, round)));
+    }
     return Transcript.ofPlayTurns(registry, count,
         round -> rollout(MethodPreset.MAGE, 16).optGroupSize(4).optSeed(Seeds.derive(settings.seed(), 9, round))
             .build(),
@@ -634,17 +717,64 @@ public final class GameRecipe {
             settings.repeatShare()));
   }
 
+  /** Turns of the first stage of a reflective warm start: play turns that act on a lesson. */
+  static final int ACTING_EXAMPLES = 1600;
+  /** Passes of that stage over its turns. */
+  static final int ACTING_EPOCHS = 16;
+  /** That stage's learning rate. */
+  static final double ACTING_LEARNING_RATE = 2e-3;
   /**
-   * The training rollout of a method preset, with this recipe's prompt settings.
+   * That stage's AdamW weight decay: without it the copy from the lesson to the answer stalled with three spots
+   * confused (the dive spread over them whatever the lesson said); with 0.1 every spot was followed with probability
+   * 0.99 (docs/results.md).
+   */
+  static final double ACTING_WEIGHT_DECAY = 0.1;
+
+  /**
+   * The reflective player's play turns that come after a lesson (attempts 1, 2, ...), in the training config's
+   * context mode: the first stage of a reflective warm start.
+   */
+  private List<Transcript> actingTranscripts(int count) {
+    return Transcript.ofTurns(registry, count,
+        round -> rollout(MethodPreset.MAGE, 16).optGroupSize(4).optSeed(Seeds.derive(settings.seed(), 19, round))
+            .build(),
+        round -> provider.scriptedPolicy(game.reflectivePolicy(), Seeds.derive(settings.seed(), 20, round)),
+        t -> !t.isReflection() && t.episodeIndex() > 0);
+  }
+
+  /**
+   * The text of the reflective player's turns, prompts and answers, for the tiny tokenizer to learn the reflections'
+   * words from (the same meta-episodes on every call).
+   */
+  private String reflectiveCorpus() {
+    StringBuilder sb = new StringBuilder();
+    RolloutConfig c = rollout(MethodPreset.MAGE, 8).optGroupSize(1).optSeed(Seeds.derive(settings.seed(), 16, 0))
+        .build();
+    try (LanguagePolicy p = provider.scriptedPolicy(game.reflectivePolicy(), Seeds.derive(settings.seed(), 17, 0))) {
+      for (MetaEpisode m : new MetaEpisodeRunner(registry).run(c, p).metaEpisodes()) {
+        for (Turn t : m.turns()) {
+          sb.append(t.prompt()).append('\n').append(t.response()).append('\n');
+        }
+      }
+    }
+    return sb.toString();
+  }
+
+  /**
+   * The training rollout of a method preset, with this recipe's prompt settings: a multi-episode method in the
+   * training config's context mode ({@link ContextMode#HISTORY_ONLY} when that is {@link ContextMode#NONE}), a
+   * single-episode one without context.
    *
    * @param method the method
    * @param tasks task groups
    * @return the builder
    */
   public RolloutConfig.Builder rollout(MethodPreset method, int tasks) {
+    ContextMode trained = settings.training().rollout().contextMode();
     RolloutConfig.Builder b = method.trainingRollout(provider)
         .optTasks(tasks)
-        .optContextMode(method.multiEpisode() ? ContextMode.HISTORY_ONLY : ContextMode.NONE)
+        .optContextMode(!method.multiEpisode() ? ContextMode.NONE
+            : trained == ContextMode.NONE ? ContextMode.HISTORY_ONLY : trained)
         .optPromptStyle(PromptStyle.COMPACT)
         .optSampling(SamplingConfig.training(MAX_NEW_TOKENS));
     double timeout = settings.training().rollout().stepTimeoutSeconds();
@@ -747,24 +877,74 @@ public final class GameRecipe {
    * @return the metrics per evaluation set, by opponent id
    */
   public Map<String, Map<String, Number>> evaluate(LanguagePolicy policy, ContextMode context) {
+    return evaluate(policy, context, ReflectionControl.OWN);
+  }
+
+  /**
+   * Evaluates a policy as {@link #evaluate(LanguagePolicy, ContextMode)} does, with a reflection control.
+   *
+   * @param policy the policy
+   * @param context what the prompt shows of earlier attempts
+   * @param control what later attempts are shown of the reflections (matters only in a reflecting context)
+   * @return the metrics per evaluation set, by opponent id
+   */
+  public Map<String, Map<String, Number>> evaluate(LanguagePolicy policy, ContextMode context,
+      ReflectionControl control) {
     Map<String, Map<String, Number>> result = new LinkedHashMap<>();
+    for (Map.Entry<String, RolloutResult> e : evaluationRollouts(policy, context, control).entrySet()) {
+      RolloutResult r = e.getValue();
+      result.put(e.getKey(), EvaluationMetrics.of(r.metaEpisodes(), r.episodes()).toMap());
+    }
+    return result;
+  }
+
+  /**
+   * The rollouts behind {@link #evaluate(LanguagePolicy, ContextMode, ReflectionControl)}, one per evaluation set.
+   * On Goalkeeper, a set whose size is a multiple of the spots is balanced over the striker's spot ({@link
+   * GoalkeeperEnvironment#balancedTaskSeeds}).
+   *
+   * @param policy the policy
+   * @param context what the prompt shows of earlier attempts
+   * @param control what later attempts are shown of the reflections
+   * @return the rollout per evaluation set, by opponent id
+   */
+  public Map<String, RolloutResult> evaluationRollouts(LanguagePolicy policy, ContextMode context,
+      ReflectionControl control) {
+    Map<String, RolloutResult> result = new LinkedHashMap<>();
     List<String> sets = game.evaluationSets();
     for (int i = 0; i < sets.size(); i++) {
       String opp = sets.get(i);
       RolloutConfig.Builder b = rollout(MethodPreset.MAGE, settings.evalMetaEpisodes())
           .optGroupSize(1)
           .optContextMode(context)
+          .optReflectionControl(control)
           .optSampling(settings.evaluationSampling().withSeed(Seeds.derive(settings.seed(), 11, i)))
           .optSeed(Seeds.derive(settings.seed(), 12, i));
+      balancedSeeds(Seeds.derive(settings.seed(), 12, i)).ifPresent(b::optTaskSeeds);
       if (game.hasOpponents()) {
         b.optFixedOpponent(opp)
             .optSeating(opp.equals(game.heldOut()) ? Seating.of(game.heldOutSeat()) : game.poolSeating());
       }
       RolloutConfig c = b.build();
-      RolloutResult r = new MetaEpisodeRunner(registry).run(c, policy);
-      result.put(opp, EvaluationMetrics.of(r.metaEpisodes(), r.episodes()).toMap());
+      result.put(opp, new MetaEpisodeRunner(registry).run(c, policy));
     }
     return result;
+  }
+
+  /**
+   * @param base the set's seed
+   * @return on Goalkeeper with an evaluation size that is a multiple of the spots, task seeds balanced over the
+   *     striker's spot; otherwise empty (the rollout derives its own)
+   */
+  private java.util.Optional<List<Long>> balancedSeeds(long base) {
+    if (!game.environment().equals(GOALKEEPER.environment())) {
+      return java.util.Optional.empty();
+    }
+    int spots = Integer.parseInt(environmentOptions().getOrDefault(GoalkeeperProvider.SPOTS_OPTION,
+        Integer.toString(GoalkeeperProvider.DEFAULT_SPOTS)).strip());
+    int n = settings.evalMetaEpisodes();
+    return n % spots == 0 ? java.util.Optional.of(GoalkeeperEnvironment.balancedTaskSeeds(base, spots, n / spots))
+        : java.util.Optional.empty();
   }
 
   /**

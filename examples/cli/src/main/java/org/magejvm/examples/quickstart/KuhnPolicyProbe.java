@@ -1,7 +1,5 @@
 package org.magejvm.examples.quickstart;
 
-import ai.djl.ndarray.NDManager;
-import ai.djl.ndarray.types.DataType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,11 +10,6 @@ import org.magejvm.api.Episode;
 import org.magejvm.api.MetaEpisode;
 import org.magejvm.api.Turn;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
-import org.magejvm.impl.llm.generate.TeacherForcing;
-import org.magejvm.impl.llm.generate.TokenScores;
-import org.magejvm.impl.llm.model.GradMode;
-import org.magejvm.impl.llm.model.Qwen3Model;
-import org.magejvm.impl.train.MageTrainer;
 
 /**
  * What a model plays in Kuhn Poker, read from its probabilities instead of from sampled games: for each prompt, the
@@ -134,48 +127,20 @@ public final class KuhnPolicyProbe {
    * @return per prompt, P(BET) / (P(BET) + P(PASS)) of the two full answers
    */
   static double[] betProbabilities(DjlLanguagePolicy policy, List<String> prompts) {
-    Qwen3Model model = MageTrainer.modelOf(policy);
-    int[] pass = policy.tokenizer().encode("<action>PASS</action>");
-    int[] bet = policy.tokenizer().encode("<action>BET</action>");
-    List<int[]> p = new ArrayList<>();
-    List<int[]> r = new ArrayList<>();
+    List<String> p = new ArrayList<>(2 * prompts.size());
+    List<String> r = new ArrayList<>(2 * prompts.size());
     for (String prompt : prompts) {
-      int[] ids = policy.tokenizer().encode(policy.renderPrompt(prompt));
-      p.add(ids);
-      r.add(pass);
-      p.add(ids);
-      r.add(bet);
+      p.add(prompt);
+      r.add("<action>PASS</action>");
+      p.add(prompt);
+      r.add("<action>BET</action>");
     }
+    double[] lp = AnswerScores.logProbs(policy, p, r);
     double[] out = new double[prompts.size()];
-    TeacherForcing tf = new TeacherForcing(model);
-    int chunk = 64; // rows per forward pass
-    GradMode noGrad = GradMode.disabled();
-    try {
-      for (int start = 0; start < p.size(); start += chunk) {
-        int end = Math.min(p.size(), start + chunk);
-        try (NDManager manager = model.newManager();
-            TokenScores scores = tf.score(manager, p.subList(start, end), r.subList(start, end), 1.0, false)) {
-          float[] flat = scores.logProbs().toType(DataType.FLOAT32, false).toFloatArray();
-          int width = (int) scores.logProbs().getShape().get(1);
-          for (int row = start; row < end; row += 2) {
-            double lpPass = sum(flat, (row - start) * width, pass.length);
-            double lpBet = sum(flat, (row + 1 - start) * width, bet.length);
-            out[row / 2] = 1 / (1 + Math.exp(lpPass - lpBet));
-          }
-        }
-      }
-    } finally {
-      noGrad.close();
+    for (int i = 0; i < out.length; i++) {
+      out[i] = 1 / (1 + Math.exp(lp[2 * i] - lp[2 * i + 1]));
     }
     return out;
-  }
-
-  private static double sum(float[] values, int from, int count) {
-    double s = 0;
-    for (int i = 0; i < count; i++) {
-      s += values[from + i];
-    }
-    return s;
   }
 
   /** The action the attempt took at its turn {@code index}, or null. */

@@ -62,8 +62,10 @@ public final class KuhnQuickStart {
     Map<String, Map<String, Map<String, Number>>> result = new LinkedHashMap<>();
     Map<String, Map<String, Number>> ceiling = recipe.ceilings();
     Map<String, Map<String, Number>> optimum = optimum(recipe);
+    // evaluated in the context mode it trains in (the quick start's: the history)
+    ContextMode trainedMode = recipe.trainingConfig(method).rollout().contextMode();
     try (DjlLanguagePolicy policy = recipe.load(warm)) {
-      Map<String, Map<String, Number>> before = recipe.evaluate(policy, ContextMode.HISTORY_ONLY);
+      Map<String, Map<String, Number>> before = recipe.evaluate(policy, trainedMode);
       printTable("Before training (the warm start)", before, ceiling);
       java.util.List<org.magejvm.api.MetaEpisode> probePrompts = recipe.probeMetaEpisodes(PROBE_META_EPISODES);
       KuhnPolicyProbe.Result probeBefore = KuhnPolicyProbe.probe(policy, probePrompts);
@@ -78,7 +80,7 @@ public final class KuhnQuickStart {
       Path trained = settings.workDir().resolve(TRAINED_DIR);
       org.magejvm.impl.train.ModelSaver.save(org.magejvm.impl.train.MageTrainer.modelOf(policy), warm, trained);
       out.println("Trained model (Hugging Face layout): " + trained);
-      Map<String, Map<String, Number>> after = recipe.evaluate(policy, ContextMode.HISTORY_ONLY);
+      Map<String, Map<String, Number>> after = recipe.evaluate(policy, trainedMode);
       printTable("After training", after, ceiling);
       Map<String, Map<String, Number>> withoutHistory = recipe.evaluate(policy, ContextMode.NONE);
       printHistoryEffect(before, after, withoutHistory, ceiling, optimum, recipe.game(),

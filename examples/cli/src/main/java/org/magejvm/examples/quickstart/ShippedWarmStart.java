@@ -16,8 +16,9 @@ import java.util.stream.Stream;
  * minutes on supervised training. It is exactly what {@code ./mage quickstart --no-shipped-warm-start} writes into
  * {@code WORK_DIR/warm-start} on this project's build machine (the files were copied from such a run; docs/results.md
  * has the command and the check that a fresh run reproduces them byte for byte). It is used only when its recorded
- * settings ({@link GameRecipe#warmStartKey()}) are the run's: the default warm-start options, the Kuhn Poker game
- * with its default environment options, seed 1, and the default model shape.
+ * settings ({@link GameRecipe#warmStartKey()}) are the run's: the default warm-start options, the game with its
+ * default environment options, seed 1, and the default model shape. Goalkeeper ships two: the reflective warm start
+ * of the default quick start ({@code rollout.context_mode} reflection_only) and the history one of its ablation.
  */
 public final class ShippedWarmStart {
 
@@ -36,7 +37,8 @@ public final class ShippedWarmStart {
    * @return the resource folder (relative to this class) of the shipped warm start for the recipe's game and seed
    */
   static String resourceFolder(GameRecipe recipe) {
-    return "warm-start/" + recipe.game().environment() + "-seed" + recipe.settings().seed() + "/";
+    return "warm-start/" + recipe.game().environment() + (recipe.reflectiveWarmStart() ? "-reflect" : "") + "-seed"
+        + recipe.settings().seed() + "/";
   }
 
   /**

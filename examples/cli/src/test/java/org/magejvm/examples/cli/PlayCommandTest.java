@@ -43,6 +43,45 @@ class PlayCommandTest {
   }
 
   @Test
+  void aRunsConfigPlaysAsTheRunTrainedAndTheReflectionControlsChangeWhatLaterAttemptsSee(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    CliRun print = run("quickstart", "--print-config");
+    assertThat(print.code()).as(print.err()).isZero();
+    java.nio.file.Path config = dir.resolve("config.json");
+    java.nio.file.Files.writeString(config, print.out());
+    // the quick start's config: Goalkeeper, compact prompts, reflections; a keeper that acts on its lessons
+    CliRun own = run("play", "--env", "mage-goalkeeper", "--policy", "random-plan", "--config", config.toString(),
+        "--meta-episodes", "140", "--seed", "2", "--json");
+    assertThat(own.code()).as(own.err()).isZero();
+    JsonObject settings = own.json().getAsJsonObject("settings");
+    assertThat(settings.get("context_mode").getAsString()).isEqualTo("reflection_only");
+    assertThat(settings.get("prompt_style").getAsString()).isEqualTo("compact");
+    assertThat(settings.get("reflection_control").getAsString()).isEqualTo("own");
+    assertThat(own.metric("reflection_turns")).isPositive();
+    CliRun removed = run("play", "--env", "mage-goalkeeper", "--policy", "random-plan", "--config",
+        config.toString(), "--meta-episodes", "140", "--seed", "2", "--reflection-control", "removed", "--json");
+    assertThat(removed.code()).as(removed.err()).isZero();
+    assertThat(removed.json().getAsJsonObject("settings").get("reflection_control").getAsString())
+        .isEqualTo("removed");
+    // the same first attempts; later ones differ once the lessons are gone
+    assertThat(removed.metric("success_rate[0]")).isEqualTo(own.metric("success_rate[0]"));
+    // an explicit option still wins over the config's
+    CliRun verbose = run("play", "--env", "mage-goalkeeper", "--config", config.toString(), "--prompt-style",
+        "verbose", "--meta-episodes", "2", "--json");
+    assertThat(verbose.json().getAsJsonObject("settings").get("prompt_style").getAsString()).isEqualTo("verbose");
+    // a config of another game, a missing file and an unknown control are usage errors naming what is wrong
+    CliRun other = run("play", "--env", "mage-kuhn-poker", "--config", config.toString());
+    assertThat(other.code()).isEqualTo(2);
+    assertThat(other.err()).contains("--config").contains("mage-goalkeeper").contains("mage-kuhn-poker");
+    CliRun missing = run("play", "--env", "mage-goalkeeper", "--config", dir.resolve("nope.json").toString());
+    assertThat(missing.code()).isEqualTo(2);
+    assertThat(missing.err()).contains("--config").contains("nope.json");
+    CliRun bad = run("play", "--env", "mage-goalkeeper", "--reflection-control", "hidden");
+    assertThat(bad.code()).isNotZero();
+    assertThat(bad.err()).contains("hidden").contains("own, removed or shuffled");
+  }
+
+  @Test
   void printsAReadableTable() {
     CliRun r = run("play", "--env", "cli-guess", "--policy", "learner", "--meta-episodes", "8", "--opponent",
         "patient", "--seat", "second", "--prompt-style", "compact");

@@ -59,35 +59,77 @@ class QuickStartCommandTest {
   }
 
   @Test
-  void goalkeeperIsTheDefaultAndPrintsBothCeilingsBesideTheModelWithAndWithoutHistory(@TempDir Path dir)
+  void goalkeeperIsTheDefaultTrainsWithReflectionsAndPrintsTheControlsBesideTheirCeilings(@TempDir Path dir)
       throws Exception {
     CliRun run = CliRun.of("quickstart", "--work-dir", dir.toString(), "--quick", "--iterations", "1", "--set",
         "rollout.tasks=1", "--json");
     assertThat(run.code()).as(run.err()).isZero();
     JsonObject root = JsonParser.parseString(run.out()).getAsJsonObject();
-    assertThat(root.keySet()).containsExactly("before", "after", "after_without_history", "ceiling_blind",
-        "ceiling_adaptive");
+    assertThat(root.keySet()).containsExactly("context_mode", "before", "after", "after_without_reflections",
+        "after_shuffled_reflections", "after_without_history", "ceiling_blind", "ceiling_adaptive",
+        "ceiling_without_reflections", "ceiling_shuffled_reflections", "ceiling_without_history", "ceiling_of",
+        "example_reflections");
+    assertThat(root.get("context_mode").getAsString()).isEqualTo("reflection_only");
     for (String row : root.keySet()) {
+      if (!row.startsWith("after") && !row.startsWith("before") && !row.startsWith("ceiling_")
+          || row.equals("ceiling_of")) {
+        continue;
+      }
       JsonObject m = root.getAsJsonObject(row);
       for (int k = 0; k < 3; k++) {
         assertThat(m.has("success_rate[" + k + "]")).as(row + " " + k).isTrue();
         assertThat(m.has("per_attempt_success[" + k + "]") || row.equals("ceiling_adaptive")).as(row).isTrue();
       }
     }
-    assertThat(root.getAsJsonObject("before").get("meta_episodes").getAsInt()).isEqualTo(32);
+    // the model rows: evaluated on 35 meta-episodes, 5 per spot; the reflections' naming rate where any were written
+    for (String row : List.of("before", "after", "after_without_reflections", "after_shuffled_reflections")) {
+      JsonObject m = root.getAsJsonObject(row);
+      assertThat(m.get("meta_episodes").getAsInt()).as(row).isEqualTo(35);
+      assertThat(m.has("reflection_turns")).as(row).isTrue();
+      assertThat(m.has("reflection_invalid_rate")).as(row).isTrue();
+      assertThat(m.has("reflection_names_spot_rate")).as(row).isTrue();
+    }
+    assertThat(root.getAsJsonObject("after_without_history").get("reflection_turns").getAsInt()).isZero();
+    // the probe per spot, before and after
+    for (String row : List.of("before", "after")) {
+      for (int s = 1; s <= 7; s++) {
+        double f = root.getAsJsonObject(row).get("follow_rate[" + s + "]").getAsDouble();
+        assertThat(f).as(row + " " + s).isBetween(0.0, 1.0);
+      }
+    }
+    // each control beside its own ceiling: the attempt number known (3/7) or not (1 - (6/7)^3)
+    JsonObject ceilingOf = root.getAsJsonObject("ceiling_of");
+    assertThat(ceilingOf.get("after_without_reflections").getAsString()).isEqualTo("ceiling_without_reflections");
+    assertThat(ceilingOf.get("after_shuffled_reflections").getAsString()).isEqualTo("ceiling_shuffled_reflections");
+    assertThat(ceilingOf.get("after_without_history").getAsString()).isEqualTo("ceiling_without_history");
     assertThat(root.getAsJsonObject("ceiling_blind").get("success_rate[2]").getAsDouble()).isEqualTo(3 / 7.0);
+    assertThat(root.getAsJsonObject("ceiling_without_reflections").get("success_rate[2]").getAsDouble())
+        .isEqualTo(3 / 7.0);
+    assertThat(root.getAsJsonObject("ceiling_without_history").get("success_rate[2]").getAsDouble())
+        .isCloseTo(1 - Math.pow(6 / 7.0, 3), org.assertj.core.api.Assertions.within(1e-12));
     assertThat(root.getAsJsonObject("ceiling_adaptive").get("success_rate[1]").getAsDouble()).isEqualTo(1.0);
     // nobody reaches the adaptive keeper's third attempt: JSON has no NaN, so the rate is left out there
     assertThat(root.getAsJsonObject("ceiling_adaptive").has("per_attempt_success[2]")).isFalse();
-    assertThat(dir.resolve("warm-start-goalkeeper").resolve("model.safetensors")).exists();
+    assertThat(root.getAsJsonObject("example_reflections").getAsJsonArray("before").size()).isBetween(1, 3);
+    assertThat(dir.resolve("warm-start-goalkeeper-reflect").resolve("model.safetensors")).exists();
     assertThat(dir.resolve("trained").resolve("model.safetensors")).exists();
     assertThat(dir.resolve("charts").resolve("adaptation.png")).exists();
     assertThat(TrainingConfig.fromJson(Files.readString(dir.resolve("config.json"))).environment().id())
         .isEqualTo("mage-goalkeeper");
     CliRun text = CliRun.of("quickstart", "--work-dir", dir.toString(), "--quick", "--iterations", "0");
     assertThat(text.code()).as(text.err()).isZero();
-    assertThat(text.out()).contains("best history-blind keeper", "best adaptive keeper", "after, without its history",
-        "Pass@3", "attempt 1");
+    assertThat(text.out()).contains("best history-blind keeper", "best adaptive keeper", "reflections removed",
+        "reflections shuffled", "no memory, no attempt no.", "memoryless ceiling", "follow rate per spot",
+        "trained with context reflection_only", "Pass@3", "attempt 1", "5 per spot");
+    // the history ablation: its own warm start, no reflection rows
+    CliRun history = CliRun.of("quickstart", "--work-dir", dir.resolve("h").toString(), "--quick", "--iterations",
+        "0", "--set", "rollout.context_mode=history_only", "--json");
+    assertThat(history.code()).as(history.err()).isZero();
+    JsonObject h = JsonParser.parseString(history.out()).getAsJsonObject();
+    assertThat(h.keySet()).containsExactly("context_mode", "before", "after", "after_without_history",
+        "ceiling_blind", "ceiling_adaptive", "ceiling_without_history", "ceiling_of", "example_reflections");
+    assertThat(h.getAsJsonObject("after").has("follow_rate[7]")).isTrue();
+    assertThat(dir.resolve("h").resolve("warm-start-goalkeeper").resolve("model.safetensors")).exists();
     CliRun other = CliRun.of("quickstart", "--env", "mage-tictactoe", "--work-dir", dir.toString());
     assertThat(other.code()).isEqualTo(2);
     assertThat(other.err()).contains("--env").contains("mage-goalkeeper or mage-kuhn-poker");
@@ -161,13 +203,15 @@ class QuickStartCommandTest {
     assertThat(train.code()).as(train.err()).isZero();
     TrainingConfig q = TrainingConfig.fromJson(quick.out());
     TrainingConfig t = TrainingConfig.fromJson(train.out());
-    assertThat(q.algorithmJson()).isEqualTo(t.algorithmJson());
+    assertThat(q.algorithmJson()).isEqualTo(t.with("rollout.context_mode", "history_only").algorithmJson());
     assertThat(q.preset()).isEqualTo("mage").isEqualTo(t.preset());
     // the budget differs (the quick start's is small), the algorithm does not
     assertThat(q.rollout().tasks()).isEqualTo(8);
     assertThat(t.rollout().tasks()).isEqualTo(16);
     assertThat(dir.resolve("config.json")).doesNotExist();
-    // the same on the default game
+    // the same on the default game (Kuhn Poker's quick start differs in its context only: the history)
+    assertThat(q.rollout().contextMode()).isEqualTo(org.magejvm.api.ContextMode.HISTORY_ONLY);
+    assertThat(t.rollout().contextMode()).isEqualTo(org.magejvm.api.ContextMode.REFLECTION_ONLY);
     CliRun keeper = CliRun.of("quickstart", "--work-dir", dir.toString(), "--print-config");
     CliRun trainKeeper = CliRun.of("train", "--preset", "mage", "--env", "mage-goalkeeper", "--model",
         dir.resolve("any-model").toString(), "--out", dir.resolve("run").toString(), "--print-config");

@@ -211,9 +211,16 @@ class GameRecipeTest {
 
   @Test
   void theQuickStartConfigIsTheMagePresetWithASmallBudget() {
+    var keeper = REGISTRY.require(GameRecipe.GOALKEEPER.environment());
+    TrainingConfig g = GameRecipe.quickStartConfig(keeper, 1);
+    assertThat(g.algorithmJson()).isEqualTo(TrainingPreset.MAGE.config(keeper).algorithmJson());
+    assertThat(g.rollout().contextMode()).isEqualTo(org.magejvm.api.ContextMode.REFLECTION_ONLY);
+    assertThat(g.checks().anchorPolicy()).isEqualTo(keeper.formatPolicy()).isEqualTo("random-plan");
+    // Kuhn Poker's warm start teaches no reflection format: its quick start is the preset with the history instead
     var provider = REGISTRY.require(GameRecipe.KUHN.environment());
     TrainingConfig q = GameRecipe.quickStartConfig(provider, 1);
-    assertThat(q.algorithmJson()).isEqualTo(TrainingPreset.MAGE.config(provider).algorithmJson());
+    assertThat(q.algorithmJson()).isEqualTo(TrainingPreset.MAGE.config(provider)
+        .with("rollout.context_mode", org.magejvm.api.ContextMode.HISTORY_ONLY).algorithmJson());
     assertThat(q.rollout().tasks()).isEqualTo(8);
     assertThat(q.iterations()).isEqualTo(120);
     assertThat(q.sampling().maxNewTokens()).isEqualTo(GameRecipe.MAX_NEW_TOKENS);

@@ -298,7 +298,7 @@ public final class MethodsExperiment {
     for (long seed : trainingSeeds) {
       // training seeds change the rollouts; the warm start and the evaluation sets stay those of settings.seed()
       TrainingConfig seeded = config.with("seed", Seeds.derive(seed, GameRecipe.TRAINING_SEED_STREAM, 0));
-      Path runDir = settings.workDir().resolve(method.id() + game.cacheSuffix() + "-seed" + seed);
+      Path runDir = settings.workDir().resolve(method.id() + base.cacheSuffix() + "-seed" + seed);
       JsonObject key = runKey(base, seeded, context);
       Map<String, Double> summary = reuse(runDir.resolve(SUMMARY_FILE), key);
       if (summary != null) {

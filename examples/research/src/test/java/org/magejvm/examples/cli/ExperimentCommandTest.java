@@ -60,9 +60,9 @@ class ExperimentCommandTest {
     for (String row : List.of("react ", "warm+history ", "mage ", "gigpo ")) {
       assertThat(rows(lines, row)).as(row).hasSize(2);
     }
-    Path mageRun = dir.resolve("mage-goalkeeper-seed1");
+    Path mageRun = dir.resolve("mage-goalkeeper-reflect-seed1");
     assertThat(mageRun.resolve("summary.json")).exists();
-    assertThat(dir.resolve("gigpo-goalkeeper-seed1").resolve("summary.json")).exists();
+    assertThat(dir.resolve("gigpo-goalkeeper-reflect-seed1").resolve("summary.json")).exists();
     assertThat(dir.resolve("methods-goalkeeper.png")).exists();
     Path metrics = mageRun.resolve("metrics.jsonl");
     byte[] metricsBytes = Files.readAllBytes(metrics);
@@ -87,7 +87,7 @@ class ExperimentCommandTest {
     CliRun print = CliRun.of(printOnly.toArray(String[]::new));
     assertThat(print.code()).as(print.err()).isZero();
     assertThat(print.out()).contains("  mage seed 1: reused ").contains("  gigpo seed 1: reused ")
-        .contains("  mage seed 2: no finished run in " + dir.resolve("mage-goalkeeper-seed2") + ", left out")
+        .contains("  mage seed 2: no finished run in " + dir.resolve("mage-goalkeeper-reflect-seed2") + ", left out")
         .contains("  grpo seed 1: no finished run in ")
         .contains("grpo: no finished run, left out of the table and the chart")
         .doesNotContain(", training seed");
@@ -96,12 +96,12 @@ class ExperimentCommandTest {
       assertThat(rows(printLines, row)).as(row).isEqualTo(rows(lines, row));
     }
     assertThat(rows(printLines, "grpo ")).isEmpty();
-    assertThat(dir.resolve("mage-goalkeeper-seed2")).doesNotExist();
+    assertThat(dir.resolve("mage-goalkeeper-reflect-seed2")).doesNotExist();
     assertThat(Files.readAllBytes(metrics)).isEqualTo(metricsBytes);
     CliRun nothing = CliRun.of("experiment", "methods", "--work-dir", dir.resolve("empty").toString(), "--no-train");
     assertThat(nothing.code()).isEqualTo(1);
     assertThat(nothing.err()).contains("holds no warm start").contains("--no-train trains nothing");
-    assertThat(dir.resolve("empty").resolve("warm-start-goalkeeper")).doesNotExist();
+    assertThat(dir.resolve("empty").resolve("warm-start-goalkeeper-reflect")).doesNotExist();
 
     // other evaluation settings or another config: a clear refusal, nothing trained
     List<String> moreEpisodes = new ArrayList<>(args);
@@ -138,7 +138,7 @@ class ExperimentCommandTest {
     CliRun method = CliRun.of("experiment", "methods", "--methods", "mage,react", "--work-dir", dir.toString());
     assertThat(method.code()).isEqualTo(2);
     assertThat(method.err()).contains("'react' is not one of mage, mage-reference, lamer, gigpo, grpo");
-    assertThat(dir.resolve("warm-start-goalkeeper")).doesNotExist();
+    assertThat(dir.resolve("warm-start-goalkeeper-reflect")).doesNotExist();
   }
 
   private static List<String> rows(String[] lines, String start) {

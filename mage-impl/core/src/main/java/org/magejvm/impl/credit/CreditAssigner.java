@@ -26,11 +26,12 @@ import org.magejvm.api.Turn;
  *       within the episode, nothing from later episodes; play-turn score {@code s = R_n}.
  * </ul>
  *
- * <p>With {@link EpisodeScore#META_EPISODE} every play turn scores the whole meta-episode instead: {@code sum_n r'_n}
- * (differential), {@code sum_n R_n} (cumulative); single-episode scores are unchanged.
+ * <p>With {@link EpisodeScore#META_EPISODE} every turn, play and reflection, scores the whole meta-episode instead:
+ * {@code sum_n r'_n} (differential), {@code sum_n R_n} (cumulative); single-episode scores are unchanged.
  *
- * <p>In every mode a reflection turn (which prepares episode n) takes {@code G_(n,0)} and the score 0, with {@code
- * G_(N',0) = 0}. Penalties then lower the score only, never {@code G}: {@code s -= invalidPenalty} for an invalid
+ * <p>In every mode a reflection turn (which prepares episode n) takes {@code G_(n,0)}, with {@code G_(N',0) = 0}; its
+ * score is 0 under {@link EpisodeScore#ATTEMPT}, as in the reference, and the meta-episode's under {@link
+ * EpisodeScore#META_EPISODE}. Penalties then lower the score only, never {@code G}: {@code s -= invalidPenalty} for an invalid
  * turn, and {@code s -= lengthPenalty * min(1, (L - Lmax/2) / (Lmax - Lmax/2))} when the response has {@code L >
  * Lmax/2} tokens (policies without tokens have {@code L = 0}).
  */
@@ -149,15 +150,15 @@ public final class CreditAssigner {
     for (int n = 0; n < layout.episodes; n++) {
       whole += config.metaReturn() == MetaReturn.DIFFERENTIAL ? layout.differential(n) : layout.totals[n];
     }
+    boolean wholeScore = config.episodeScore() == EpisodeScore.META_EPISODE
+        && config.metaReturn() != MetaReturn.SINGLE_EPISODE;
     for (int i = 0; i < turns.size(); i++) {
       Turn t = turns.get(i);
-      if (!t.isReflection()) {
+      if (wholeScore) {
+        s[i] = whole; // every turn of the meta-episode, reflections included
+      } else if (!t.isReflection()) {
         int n = t.episodeIndex();
-        if (config.episodeScore() == EpisodeScore.META_EPISODE && config.metaReturn() != MetaReturn.SINGLE_EPISODE) {
-          s[i] = whole;
-        } else {
-          s[i] = config.metaReturn() == MetaReturn.DIFFERENTIAL ? layout.differential(n) : layout.totals[n];
-        }
+        s[i] = config.metaReturn() == MetaReturn.DIFFERENTIAL ? layout.differential(n) : layout.totals[n];
       }
     }
     return s;

@@ -18,10 +18,12 @@ public enum EpisodeScore {
   ATTEMPT,
 
   /**
-   * The whole meta-episode's outcome, the same for every play turn of a meta-episode, as upstream GiGPO scores every
-   * turn of a trajectory with its total return: {@code sum_n r'_n} (the last played attempt's reward, MAGE's objective)
-   * for differential returns, {@code sum_n R_n} for cumulative ones, and {@code R_n} (the turn's own episode) for
-   * single-episode returns, whose meta-episodes hold one episode.
+   * The whole meta-episode's outcome, the same for every turn of a meta-episode (reflections included), as upstream
+   * GiGPO scores every turn of a trajectory with its total return: {@code sum_n r'_n} (the last played attempt's
+   * reward, MAGE's objective) for differential returns, {@code sum_n R_n} for cumulative ones, and {@code R_n} (the
+   * turn's own episode) for single-episode returns, whose meta-episodes hold one episode. A reflection is judged by
+   * the outcome of the attempts it prepared, as a play turn is, instead of by a constant 0 that the group mean turns
+   * into a penalty on writing any reflection at all.
    */
   META_EPISODE
 }

@@ -371,7 +371,7 @@ public final class MetaEpisodeRunner {
       int g = config.groupSize();
       for (int b = 0; b < config.tasks(); b++) {
         String groupId = config.groupPrefix() + b;
-        long taskSeed = Seeds.taskSeed(seed, b);
+        long taskSeed = config.taskSeeds().isEmpty() ? Seeds.taskSeed(seed, b) : config.taskSeeds().get(b);
         Opponent groupOpponent = null;
         if (twoPlayer) {
           groupOpponent = fixed != null ? fixed : pool.sample(new Random(Seeds.derive(seed, Seeds.OPPONENT, b)));
@@ -467,12 +467,17 @@ public final class MetaEpisodeRunner {
         });
       }
       List<Generation> gens = call(batch, requests, Phase.REFLECT, k, 0);
+      List<String> written = new ArrayList<>(batch.size());
+      for (Generation g : gens) {
+        written.add(extractReflection(g.text()).orElse(""));
+      }
+      int[] shownFrom = shownReflections(batch.size(), k);
       for (int i = 0; i < batch.size(); i++) {
         Worker w = batch.get(i);
         Generation g = gens.get(i);
         Optional<String> reflection = extractReflection(g.text());
         String text = reflection.orElse("");
-        w.reflections = w.reflections.append(text);
+        w.reflections = w.reflections.append(shownFrom[i] < 0 ? "" : written.get(shownFrom[i]));
         w.turns.add(tokens(Turn.builder(), g)
             .setPhase(Phase.REFLECT)
             .setEpisodeIndex(k)
@@ -484,6 +489,43 @@ public final class MetaEpisodeRunner {
             .setAnchor(AnchorKey.reflection(w.opponentId))
             .optOpponentId(w.opponentId)
             .build());
+      }
+    }
+
+    /**
+     * Whose reflection each of a reflection phase's meta-episodes is shown ({@link RolloutConfig#reflectionControl}):
+     * its own, none (-1), or another's by a random derangement seeded by the run's seed and the phase.
+     */
+    private int[] shownReflections(int n, int k) {
+      int[] from = new int[n];
+      switch (config.reflectionControl()) {
+        case OWN:
+          for (int i = 0; i < n; i++) {
+            from[i] = i;
+          }
+          return from;
+        case REMOVED:
+          Arrays.fill(from, -1);
+          return from;
+        case SHUFFLED:
+          if (n < 2) {
+            Arrays.fill(from, -1);
+            return from;
+          }
+          // Sattolo's algorithm: a uniformly random cyclic permutation, so nobody keeps its own
+          for (int i = 0; i < n; i++) {
+            from[i] = i;
+          }
+          Random r = new Random(Seeds.derive(config.seed(), Seeds.REFLECTION_SHUFFLE, k));
+          for (int i = n - 1; i > 0; i--) {
+            int j = r.nextInt(i);
+            int t = from[i];
+            from[i] = from[j];
+            from[j] = t;
+          }
+          return from;
+        default:
+          throw new IllegalStateException("unknown reflection control " + config.reflectionControl());
       }
     }
 

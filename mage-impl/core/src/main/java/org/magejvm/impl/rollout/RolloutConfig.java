@@ -3,6 +3,7 @@ package org.magejvm.impl.rollout;
 import com.google.common.collect.ImmutableMap;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -49,6 +50,10 @@ import org.magejvm.spi.PromptStyle;
  * @param generateTimeout the longest one batched {@link org.magejvm.api.LanguagePolicy#generate} call may take
  *     before the meta-episodes of its batch fail with a {@link GenerateTimeoutException}; empty (the default) for no
  *     limit. See {@link MetaEpisodeRunner} for what happens to the policy afterwards.
+ * @param taskSeeds the task seed of each group, in group order, instead of the seeds derived from {@code seed}
+ *     (empty, the default): an evaluation set chosen task by task, for example balanced over a hidden value
+ * @param reflectionControl what later attempts are shown of the reflections written before them ({@link
+ *     ReflectionControl#OWN}, the default; the others are evaluation controls)
  */
 @Api(status = Api.Status.STABLE)
 public record RolloutConfig(
@@ -72,7 +77,9 @@ public record RolloutConfig(
     long seed,
     String groupPrefix,
     Optional<Duration> stepTimeout,
-    Optional<Duration> generateTimeout) {
+    Optional<Duration> generateTimeout,
+    List<Long> taskSeeds,
+    ReflectionControl reflectionControl) {
 
   /**
    * Validates and copies.
@@ -98,6 +105,10 @@ public record RolloutConfig(
    * @param groupPrefix group-id prefix
    * @param stepTimeout the limit of one plugin call, empty for none
    * @param generateTimeout the limit of one policy call, empty for none
+   * @param taskSeeds the groups' task seeds, empty to derive them from the seed
+   * @param reflectionControl what later attempts are shown of earlier reflections
+   * @throws IllegalArgumentException naming the value that is out of range, or when {@code taskSeeds} is neither
+   *     empty nor one seed per group
    */
   public RolloutConfig {
     if (environmentId == null || environmentId.isBlank()) {
@@ -136,6 +147,50 @@ public record RolloutConfig(
     if (generateTimeout.isPresent() && (generateTimeout.get().isNegative() || generateTimeout.get().isZero())) {
       throw new IllegalArgumentException("generateTimeout must be positive, got " + generateTimeout.get());
     }
+    taskSeeds = List.copyOf(taskSeeds);
+    if (!taskSeeds.isEmpty() && taskSeeds.size() != tasks) {
+      throw new IllegalArgumentException("taskSeeds holds " + taskSeeds.size() + " seeds, but there are " + tasks
+          + " tasks; give one seed per task (group), or none to derive them from the seed");
+    }
+    Objects.requireNonNull(reflectionControl, "reflectionControl");
+  }
+
+  /**
+   * The form before {@code taskSeeds} and {@code reflectionControl} were added: derived task seeds, own reflections.
+   *
+   * @param environmentId environment id
+   * @param environmentOptions environment options
+   * @param tasks number of groups
+   * @param groupSize meta-episodes per group
+   * @param episodes episodes per meta-episode
+   * @param maxTurns turn limit
+   * @param contextMode context mode
+   * @param earlyStop early stop after a win
+   * @param promptStyle prompt style
+   * @param historyLength steps listed in play prompts
+   * @param playObservations steps with observations in play prompts
+   * @param reflectObservations steps with observations in reflect prompts
+   * @param seating seating
+   * @param opponentPool opponent pool
+   * @param fixedOpponent fixed opponent id
+   * @param opponentSampling opponent sampling
+   * @param sampling sampling config
+   * @param seed base seed
+   * @param groupPrefix group-id prefix
+   * @param stepTimeout the limit of one plugin call, empty for none
+   * @param generateTimeout the limit of one policy call, empty for none
+   * @deprecated use {@link #builder()} or the canonical constructor
+   */
+  @Deprecated
+  public RolloutConfig(String environmentId, Map<String, String> environmentOptions, int tasks, int groupSize,
+      OptionalInt episodes, OptionalInt maxTurns, ContextMode contextMode, boolean earlyStop,
+      PromptStyle promptStyle, int historyLength, int playObservations, int reflectObservations, Seating seating,
+      Optional<OpponentPool> opponentPool, Optional<String> fixedOpponent, OpponentSampling opponentSampling,
+      Optional<SamplingConfig> sampling, long seed, String groupPrefix, Optional<Duration> stepTimeout,
+      Optional<Duration> generateTimeout) {
+    this(environmentId, environmentOptions, tasks, groupSize, episodes, maxTurns, contextMode, earlyStop,
+        promptStyle, historyLength, playObservations, reflectObservations, seating, opponentPool, fixedOpponent,
+        opponentSampling, sampling, seed, groupPrefix, stepTimeout, generateTimeout, List.of(), ReflectionControl.OWN);
   }
 
   /**
@@ -171,7 +226,8 @@ public record RolloutConfig(
       Optional<SamplingConfig> sampling, long seed, String groupPrefix, Optional<Duration> stepTimeout) {
     this(environmentId, environmentOptions, tasks, groupSize, episodes, maxTurns, contextMode, earlyStop,
         promptStyle, historyLength, playObservations, reflectObservations, seating, opponentPool, fixedOpponent,
-        opponentSampling, sampling, seed, groupPrefix, stepTimeout, Optional.empty());
+        opponentSampling, sampling, seed, groupPrefix, stepTimeout, Optional.empty(), List.of(),
+        ReflectionControl.OWN);
   }
 
   /**
@@ -206,7 +262,8 @@ public record RolloutConfig(
       Optional<SamplingConfig> sampling, long seed, String groupPrefix) {
     this(environmentId, environmentOptions, tasks, groupSize, episodes, maxTurns, contextMode, earlyStop,
         promptStyle, historyLength, playObservations, reflectObservations, seating, opponentPool, fixedOpponent,
-        opponentSampling, sampling, seed, groupPrefix, Optional.empty(), Optional.empty());
+        opponentSampling, sampling, seed, groupPrefix, Optional.empty(), Optional.empty(), List.of(),
+        ReflectionControl.OWN);
   }
 
   private static void requireAtLeast(String name, int value, int min) {
@@ -249,6 +306,8 @@ public record RolloutConfig(
     b.sampling = sampling;
     b.stepTimeout = stepTimeout;
     b.generateTimeout = generateTimeout;
+    b.taskSeeds = taskSeeds;
+    b.reflectionControl = reflectionControl;
     return b;
   }
 
@@ -275,6 +334,8 @@ public record RolloutConfig(
     private String groupPrefix = "g";
     private Optional<Duration> stepTimeout = Optional.empty();
     private Optional<Duration> generateTimeout = Optional.empty();
+    private List<Long> taskSeeds = List.of();
+    private ReflectionControl reflectionControl = ReflectionControl.OWN;
 
     private Builder() {}
 
@@ -488,11 +549,38 @@ public record RolloutConfig(
       return this;
     }
 
+    /**
+     * Plays these tasks, one group each, instead of tasks whose seeds derive from {@link #optSeed}; also sets the
+     * number of tasks to the list's size.
+     *
+     * @param v the task seeds, in group order, at least one (default: derived from the seed)
+     * @return this builder
+     */
+    public Builder optTaskSeeds(List<Long> v) {
+      taskSeeds = List.copyOf(v);
+      if (taskSeeds.isEmpty()) {
+        throw new IllegalArgumentException("taskSeeds must hold at least one seed");
+      }
+      tasks = taskSeeds.size();
+      return this;
+    }
+
+    /**
+     * @param v what later attempts are shown of the reflections written before them (default {@link
+     *     ReflectionControl#OWN})
+     * @return this builder
+     */
+    public Builder optReflectionControl(ReflectionControl v) {
+      reflectionControl = Objects.requireNonNull(v, "reflectionControl");
+      return this;
+    }
+
     /** @return the validated config */
     public RolloutConfig build() {
       return new RolloutConfig(environmentId, environmentOptions, tasks, groupSize, episodes, maxTurns, contextMode,
           earlyStop, promptStyle, historyLength, playObservations, reflectObservations, seating, opponentPool,
-          fixedOpponent, opponentSampling, sampling, seed, groupPrefix, stepTimeout, generateTimeout);
+          fixedOpponent, opponentSampling, sampling, seed, groupPrefix, stepTimeout, generateTimeout, taskSeeds,
+          reflectionControl);
     }
   }
 }

@@ -13,13 +13,15 @@ import org.magejvm.api.util.SplitMix64;
  *
  * <ul>
  *   <li>task seed of group b: {@code derive(base, TASK, b) >>> 33}, a non-negative number below 2^31 (small enough
- *       to print and to round-trip through JSON);
+ *       to print and to round-trip through JSON), unless {@link RolloutConfig#taskSeeds} lists the seeds;
  *   <li>opponent of group b: the first draw of {@code new Random(derive(base, OPPONENT, b))} from the pool;
  *       with per-meta-episode sampling, worker w uses {@code derive(base, OPPONENT_PER_WORKER, w)};
  *   <li>seats for mixed seating: one shuffle by {@code new Random(derive(base, SEAT, 0))};
  *   <li>policy call i of a run (0-based, counting every batched call): sampling seed
  *       {@code derive(root, SAMPLING, i)}, with root the sampling config's seed when it has one, else the base.
  *   <li>scripted policies created by tools ({@code mage play}, benchmarks): {@code derive(base, POLICY, 0)}.
+ *   <li>the reflection shuffle before episode k ({@link ReflectionControl#SHUFFLED}): {@code derive(base,
+ *       REFLECTION_SHUFFLE, k)}.
  * </ul>
  */
 public final class Seeds {
@@ -36,6 +38,8 @@ public final class Seeds {
   public static final long OPPONENT_PER_WORKER = 5;
   /** Stream of scripted-policy seeds created by tools. */
   public static final long POLICY = 6;
+  /** Stream of the reflection shuffle of the {@link ReflectionControl#SHUFFLED} control, one per reflection phase. */
+  public static final long REFLECTION_SHUFFLE = 7;
 
   private Seeds() {}
 

@@ -106,17 +106,17 @@ class CreditAssignerTest {
   }
 
   @Test
-  void metaEpisodeScoresGiveEveryPlayTurnTheWholeMetaEpisodesOutcomeAndLeaveReturnsAlone() {
+  void metaEpisodeScoresGiveEveryTurnTheWholeMetaEpisodesOutcomeAndLeaveReturnsAlone() {
     MetaEpisode m = workedExample();
-    // differential: r' = [-10, +10, +10] sums to 10, the last attempt's reward; reflection turns still score 0
+    // differential: r' = [-10, +10, +10] sums to 10, the last attempt's reward; the reflection turns (3 and 8) too
     assertRows(assigner(MetaReturn.DIFFERENTIAL, EpisodeScore.META_EPISODE).assign(m),
         new double[] {-1.868, -1.967, -2.070, 13.216, 13.216, 13.912, 14.644, 15.415, 9.025, 9.025, 9.5, 10.0},
-        new double[] {10, 10, 10, 0, 10, 10, 10, 10, 0, 10, 10, 10});
+        new double[] {10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10});
     // cumulative: R = [-10, 0, 10] sums to 0
     assertRows(assigner(MetaReturn.CUMULATIVE, EpisodeScore.META_EPISODE).assign(m),
         new double[] {-6.511, -6.854, -7.214, 4.643, 4.643, 4.887, 5.144, 5.415, 9.025, 9.025, 9.5, 10.0},
         new double[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
-    // single-episode scores are the episode's own either way
+    // single-episode scores are the episode's own either way (a reflection's 0)
     assertRows(assigner(MetaReturn.SINGLE_EPISODE, EpisodeScore.META_EPISODE).assign(m),
         new double[] {-9.025, -9.5, -10, 0, 0, 0, 0, 0, 9.025, 9.025, 9.5, 10.0},
         new double[] {-10, -10, -10, 0, 0, 0, 0, 0, 0, 10, 10, 10});
@@ -124,7 +124,7 @@ class CreditAssignerTest {
     MetaEpisode early = meta(new double[][] {{0, -10}, {0, 0, 10}}, true);
     assertRows(assigner(MetaReturn.DIFFERENTIAL, EpisodeScore.META_EPISODE).assign(early),
         new double[] {0.789, 0.830, 18.05, 18.05, 19.0, 20.0},
-        new double[] {10, 10, 0, 10, 10, 10});
+        new double[] {10, 10, 10, 10, 10, 10});
     CreditConfig c = CreditConfig.builder().optEpisodeScore(EpisodeScore.META_EPISODE).build();
     assertThat(c.toBuilder().build()).isEqualTo(c);
     assertThat(CreditConfig.builder().build().episodeScore()).isEqualTo(EpisodeScore.ATTEMPT);

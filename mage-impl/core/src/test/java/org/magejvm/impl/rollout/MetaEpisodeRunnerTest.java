@@ -563,6 +563,25 @@ class MetaEpisodeRunnerTest {
   }
 
   @Test
+  void listedTaskSeedsReplaceTheDerivedOnesGroupByGroup() {
+    List<Long> seeds = List.of(5L, 77L, 5L);
+    RolloutResult result = runner.run(duelConfig().optTaskSeeds(seeds).optGroupSize(2).build(), learner());
+    assertThat(result.metaEpisodes()).hasSize(6);
+    for (int i = 0; i < 6; i++) {
+      assertThat(result.metaEpisodes().get(i).seed()).isEqualTo(seeds.get(i / 2));
+      assertThat(result.metaEpisodes().get(i).groupId()).isEqualTo("g" + (i / 2));
+    }
+    RolloutConfig c = duelConfig().optTaskSeeds(seeds).build();
+    assertThat(c.tasks()).isEqualTo(3);
+    assertThat(c.toBuilder().build()).isEqualTo(c);
+    assertThatThrownBy(() -> duelConfig().optTaskSeeds(seeds).optTasks(4).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("taskSeeds holds 3 seeds")
+        .hasMessageContaining("4 tasks");
+    assertThatThrownBy(() -> duelConfig().optTaskSeeds(List.of())).hasMessageContaining("at least one seed");
+    assertThat(duelConfig().build().reflectionControl()).isEqualTo(ReflectionControl.OWN);
+  }
+
+  @Test
   void badSettingsFailWithClearMessages() {
     assertThatThrownBy(() -> runner.run(RolloutConfig.builder().setEnvironmentId("nope").build(), learner()))
         .isInstanceOf(PluginException.class).hasMessageContaining("toy-duel");

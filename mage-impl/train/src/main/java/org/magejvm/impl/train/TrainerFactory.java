@@ -229,15 +229,17 @@ final class TrainerFactory {
   }
 
   /**
-   * The anchor answers: {@code checks.anchor_turns} play turns of the environment's scripted {@code
-   * checks.anchor_policy} in the training rollout's prompts, tokenized as the policy's chat template renders them.
+   * The anchor answers: {@code checks.anchor_turns} turns of the environment's scripted {@code
+   * checks.anchor_policy} in the training rollout's prompts, reflections included when the rollout writes them (a
+   * reflection's format is part of the answer format an update must not break), tokenized as the policy's chat
+   * template renders them.
    */
   static List<PolicyUpdater.Row> anchorTurns(TrainingConfig c, EnvironmentProvider provider,
       EnvironmentRegistry registry, DjlLanguagePolicy policy) {
     int count = c.checks().anchorTurns();
     List<Transcript> transcripts;
     try {
-      transcripts = Transcript.ofPlayTurns(registry, count,
+      transcripts = Transcript.ofAllTurns(registry, count,
           round -> rollout(c, provider).optTasks(16).optGroupSize(4)
               .optSeed(Seeds.derive(c.seed(), ANCHOR_STREAM, round)).build(),
           round -> provider.scriptedPolicy(c.checks().anchorPolicy(),

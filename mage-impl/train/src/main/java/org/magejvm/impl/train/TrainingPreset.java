@@ -23,14 +23,15 @@ import org.magejvm.spi.PromptStyle;
  * <ul>
  *   <li>{@code mage}: MAGE as this library recommends it, the settings under which the quick start's model learns
  *       within the meta-episode (docs/results.md): the paper's final-attempt objective (attempt discount 1), the
- *       earlier attempts' moves and outcomes in the prompt instead of written reflections, GiGPO's episode score
- *       taken over the whole meta-episode and its step groups keyed by the whole prompt, an invalid-action penalty
- *       of 25 (larger than any gain a nonsense answer can buy under the differential return), an AdamW step per 64
- *       turns as in the reference (a full-batch step per iteration learned nothing on Goalkeeper in 120 iterations,
- *       docs/results.md) at learning rate 5e-4 with KL weight 1.0 to the initial model, and every update checked
- *       against the log-probability of 256 of the environment's scripted {@code random} answers. The learning rate
- *       and KL weight were measured on a 131,776-parameter model; a checkpoint of 0.6B parameters or more wants a
- *       far smaller learning rate ({@code mage-reference} has 1e-6).</li>
+ *       reference's context (later attempts see the reflections written after the earlier ones, not their moves),
+ *       GiGPO's episode score taken over the whole meta-episode (reflections included) and its step groups keyed by
+ *       the whole prompt, an invalid-action penalty of 25 (larger than any gain a nonsense answer can buy under the
+ *       differential return), an AdamW step per 64 turns as in the reference (a full-batch step per iteration learned
+ *       nothing on Goalkeeper in 120 iterations, docs/results.md) at learning rate 5e-4 with KL weight 1.0 to the
+ *       initial model, and every update checked against the log-probability of 256 turns of the environment's {@link
+ *       EnvironmentProvider#formatPolicy() format player} (reflections included). The learning rate and KL weight
+ *       were measured on a 131,776-parameter model; a checkpoint of 0.6B parameters or more wants a far smaller
+ *       learning rate ({@code mage-reference} has 1e-6).</li>
  *   <li>{@code mage-reference}: MAGE exactly as the reference code trains it (the settings its fidelity tests
  *       pin): differential return with the environment's attempt discount (0.6 for the games), per-attempt episode
  *       scores, global anchors, reflections in the prompt, the environment's invalid-action penalty, learning rate
@@ -51,10 +52,10 @@ import org.magejvm.spi.PromptStyle;
 public enum TrainingPreset {
   /** MAGE with the settings under which the quick start learns; see the class comment. */
   MAGE("mage", MethodPreset.MAGE,
-      "MAGE, final-attempt objective (gamma_traj 1), history in the prompt, whole-meta-episode episode score,"
-          + " prompt anchors, invalid penalty 25, an AdamW step per 64 turns at lr 5e-4, KL 1.0, anchor check 0.01: the"
-          + " settings under which the quick start learns (measured on a tiny model; lower adamw.learning_rate for"
-          + " real checkpoints)"),
+      "MAGE, final-attempt objective (gamma_traj 1), reflections in the prompt (reflection_only),"
+          + " whole-meta-episode episode score, prompt anchors, invalid penalty 25, an AdamW step per 64 turns at lr"
+          + " 5e-4, KL 1.0, anchor check 0.01 on the environment's format player: the settings under which the quick"
+          + " start learns (measured on a tiny model; lower adamw.learning_rate for real checkpoints)"),
   /** MAGE exactly as the reference code trains it. */
   MAGE_REFERENCE("mage-reference", MethodPreset.MAGE,
       "MAGE as the reference code trains it: differential return, the environment's attempt discount (0.6),"
@@ -85,7 +86,11 @@ public enum TrainingPreset {
 
   /** The anchor check's limit in the {@code mage} preset: the largest mean per-token log-probability drop. */
   public static final double MAGE_MAX_ANCHOR_DROP = 0.01;
-  /** The anchor answers of the {@code mage} preset: the environment's scripted {@code random} player. */
+  /**
+   * The anchor answers of the {@code mage} preset on most environments: the scripted {@code random} player; the
+   * preset takes the environment's {@link EnvironmentProvider#formatPolicy()}, which is this unless the game names
+   * another.
+   */
   public static final String MAGE_ANCHOR_POLICY = "random";
 
   private final String id;
@@ -131,7 +136,7 @@ public enum TrainingPreset {
     }
     return reference.toBuilder()
         .set("preset", id)
-        .set("rollout.context_mode", ContextMode.HISTORY_ONLY)
+        .set("rollout.context_mode", ContextMode.REFLECTION_ONLY)
         .set("credit.gamma_traj", 1.0)
         .set("credit.invalid_penalty", 25.0)
         .set("credit.episode_score", EpisodeScore.META_EPISODE)
@@ -142,7 +147,7 @@ public enum TrainingPreset {
         .set("update.micro_batch_turns", 64)
         .set("update.old_log_probs", OldLogProbs.AUTO)
         .set("checks.max_anchor_drop", MAGE_MAX_ANCHOR_DROP)
-        .set("checks.anchor_policy", MAGE_ANCHOR_POLICY)
+        .set("checks.anchor_policy", provider.formatPolicy())
         .build();
   }
 

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.IntFunction;
+import java.util.function.Predicate;
 import org.magejvm.api.LanguagePolicy;
 import org.magejvm.api.MetaEpisode;
 import org.magejvm.api.Turn;
@@ -69,22 +70,56 @@ public record Transcript(List<ChatMessage> messages) {
    */
   public static List<Transcript> ofPlayTurns(EnvironmentRegistry registry, int count,
       IntFunction<RolloutConfig> rollouts, IntFunction<LanguagePolicy> players) {
+    return ofTurns(registry, count, rollouts, players, t -> !t.isReflection());
+  }
+
+  /**
+   * Every turn of scripted rollouts, reflections included, as one-turn transcripts in the order the meta-episodes
+   * took them (play turns of attempt 0, the reflection written after it, play turns of attempt 1, ...); otherwise as
+   * {@link #ofPlayTurns}. A rollout whose context mode writes no reflection gives the same transcripts as {@link
+   * #ofPlayTurns}.
+   *
+   * @param registry where the rollouts' environment is found
+   * @param count how many turns
+   * @param rollouts the rollout of each round
+   * @param players the player of each round
+   * @return exactly {@code count} transcripts
+   * @throws IllegalStateException when a round plays no turn (more rounds would not either)
+   */
+  public static List<Transcript> ofAllTurns(EnvironmentRegistry registry, int count,
+      IntFunction<RolloutConfig> rollouts, IntFunction<LanguagePolicy> players) {
+    return ofTurns(registry, count, rollouts, players, t -> true);
+  }
+
+  /**
+   * The turns of scripted rollouts that a filter keeps, as one-turn transcripts in the order the meta-episodes took
+   * them; otherwise as {@link #ofPlayTurns}.
+   *
+   * @param registry where the rollouts' environment is found
+   * @param count how many turns
+   * @param rollouts the rollout of each round
+   * @param players the player of each round
+   * @param keep which turns to keep (for example the play turns after a reflection: {@code t -> !t.isReflection() &&
+   *     t.episodeIndex() > 0})
+   * @return exactly {@code count} transcripts
+   * @throws IllegalStateException when a round keeps no turn (more rounds would not either)
+   */
+  public static List<Transcript> ofTurns(EnvironmentRegistry registry, int count,
+      IntFunction<RolloutConfig> rollouts, IntFunction<LanguagePolicy> players, Predicate<Turn> keep) {
     List<Transcript> out = new ArrayList<>(count);
     for (int round = 0; out.size() < count; round++) {
       int before = out.size();
       try (LanguagePolicy player = players.apply(round)) {
         for (MetaEpisode m : new MetaEpisodeRunner(registry).run(rollouts.apply(round), player).metaEpisodes()) {
-          for (var e : m.episodes()) {
-            for (Turn t : e.turns()) {
-              if (out.size() < count) {
-                out.add(of(ChatMessage.user(t.prompt()), ChatMessage.assistant(t.response())));
-              }
+          for (Turn t : m.turns()) {
+            if (out.size() < count && keep.test(t)) {
+              out.add(of(ChatMessage.user(t.prompt()), ChatMessage.assistant(t.response())));
             }
           }
         }
       }
       if (out.size() == before) {
-        throw new IllegalStateException("round " + round + " of the scripted rollouts played no turn");
+        throw new IllegalStateException("round " + round + " of the scripted rollouts played no turn to keep");
       }
     }
     return out;

@@ -69,7 +69,7 @@ class TrainingConfigTest {
     assertThat(c.credit().invalidPenalty()).isEqualTo(25.0);
     assertThat(c.credit().episodeScore()).isEqualTo(EpisodeScore.META_EPISODE);
     assertThat(c.advantages().anchorScope()).isEqualTo(AnchorScope.PROMPT);
-    assertThat(c.rollout().contextMode()).isEqualTo(ContextMode.HISTORY_ONLY);
+    assertThat(c.rollout().contextMode()).isEqualTo(ContextMode.REFLECTION_ONLY);
     assertThat(c.adamw().learningRate()).isEqualTo(5e-4);
     assertThat(c.loss().klCoefficient()).isEqualTo(1.0);
     assertThat(c.update().miniBatchTurns()).isEqualTo(64);
@@ -77,6 +77,9 @@ class TrainingConfigTest {
     assertThat(kuhn(TrainingPreset.MAGE_REFERENCE).update().oldLogProbs()).isEqualTo(OldLogProbs.RECOMPUTE);
     assertThat(c.checks().maxAnchorDrop()).isEqualTo(0.01);
     assertThat(c.checks().anchorPolicy()).isEqualTo("random");
+    // the anchors are the environment's format player: Goalkeeper's writes lessons in the game's format
+    assertThat(TrainingPreset.MAGE.config(GAMES.require("mage-goalkeeper")).checks().anchorPolicy())
+        .isEqualTo("random-plan");
     assertThat(c.preset()).isEqualTo("mage");
   }
 
@@ -233,7 +236,7 @@ class TrainingConfigTest {
       assertThat(v.config().tasks()).isEqualTo(16);
       assertThat(v.config().groupSize()).isEqualTo(1);
       assertThat(v.config().sampling().orElseThrow().temperature()).isEqualTo(0.7);
-      assertThat(v.config().contextMode()).isEqualTo(ContextMode.HISTORY_ONLY);
+      assertThat(v.config().contextMode()).isEqualTo(ContextMode.REFLECTION_ONLY);
     }
     for (MageTrainer.Validation v : sets.subList(1, 3)) {
       assertThat(v.config().fixedOpponent()).contains(v.name().substring("heldout/".length()));

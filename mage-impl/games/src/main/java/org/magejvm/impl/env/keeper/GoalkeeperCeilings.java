@@ -51,6 +51,30 @@ public final class GoalkeeperCeilings {
   }
 
   /**
+   * The best keeper that cannot tell its attempts apart: with neither its earlier attempts nor the attempt number in
+   * its prompt, every attempt's prompt is the same, so its dives are independent draws from one distribution p over
+   * the spots. It misses k times with probability {@code sum_s (1/N) (1 - p_s)^k}, which is convex in p and symmetric,
+   * so the uniform p is best: Pass@k = 1 - (1 - 1/N)^k and every attempt saves 1/N (the {@code random} keeper). For N
+   * = 7 and K = 3: Pass@3 = 1 - (6/7)^3 = 0.370, against 3/7 = 0.429 for a keeper that knows the attempt number.
+   *
+   * @param spots N
+   * @param attempts K
+   * @return its rates
+   */
+  public static AttemptCeiling memoryless(int spots, int attempts) {
+    if (spots < 2 || attempts < 1) {
+      throw new IllegalArgumentException("need spots >= 2 and attempts >= 1, got " + spots + " and " + attempts);
+    }
+    List<Double> passAt = new ArrayList<>();
+    List<Double> perAttempt = new ArrayList<>();
+    for (int k = 1; k <= attempts; k++) {
+      passAt.add(1 - Math.pow(1 - 1.0 / spots, k));
+      perAttempt.add(1.0 / spots);
+    }
+    return new AttemptCeiling(passAt, perAttempt);
+  }
+
+  /**
    * Plays a deterministic keeper against every striker spot 1..N and measures it.
    *
    * @param spots N

@@ -8,6 +8,7 @@ import org.magejvm.api.AnchorKey;
 import org.magejvm.api.Opponent;
 import org.magejvm.api.Outcome;
 import org.magejvm.api.Seat;
+import org.magejvm.api.util.SplitMix64;
 import org.magejvm.impl.env.NumberAnswer;
 import org.magejvm.spi.Environment;
 import org.magejvm.spi.ParsedAction;
@@ -107,6 +108,49 @@ public final class GoalkeeperEnvironment implements Environment {
    */
   public static int strikerSpot(long seed, int spots) {
     return 1 + new Random(seed).nextInt(spots);
+  }
+
+  /**
+   * Task seeds balanced over the striker's spot, for evaluation sets on which every spot is equally frequent (a
+   * history-blind keeper then scores its exact ceiling on the set, not a number that depends on which spots the
+   * draw favoured). The candidates are {@code SplitMix64.nth(base, i) >>> 33} for i = 1, 2, ... ({@link
+   * SplitMix64#nth}: non-negative seeds below 2^31, as rollouts' own task seeds), taken in order; each is kept while
+   * its spot still has room. The result lists the spots round
+   * robin: the first kept seed of spot 1, of spot 2, ..., of spot {@code spots}, then the second of each, and so on.
+   *
+   * @param base the base seed of the candidates
+   * @param spots how many spots
+   * @param perSpot seeds per spot, at least 1
+   * @return {@code spots * perSpot} task seeds
+   * @throws IllegalArgumentException when a count is out of range
+   */
+  public static List<Long> balancedTaskSeeds(long base, int spots, int perSpot) {
+    if (spots < 2 || perSpot < 1) {
+      throw new IllegalArgumentException("a balanced set needs at least 2 spots and 1 seed per spot, got " + spots
+          + " spots and " + perSpot);
+    }
+    List<List<Long>> bySpot = new ArrayList<>();
+    for (int s = 0; s < spots; s++) {
+      bySpot.add(new ArrayList<>());
+    }
+    int full = 0;
+    for (int i = 0; full < spots; i++) {
+      long seed = SplitMix64.nth(base, i + 1) >>> 33;
+      List<Long> bucket = bySpot.get(strikerSpot(seed, spots) - 1);
+      if (bucket.size() < perSpot) {
+        bucket.add(seed);
+        if (bucket.size() == perSpot) {
+          full++;
+        }
+      }
+    }
+    List<Long> out = new ArrayList<>(spots * perSpot);
+    for (int j = 0; j < perSpot; j++) {
+      for (List<Long> bucket : bySpot) {
+        out.add(bucket.get(j));
+      }
+    }
+    return out;
   }
 
   @Override

@@ -1,5 +1,6 @@
 package org.magejvm.impl.env.keeper;
 
+import org.magejvm.api.Outcome;
 import org.magejvm.spi.HistoryStep;
 import org.magejvm.spi.PastEpisode;
 import org.magejvm.spi.PromptContext;
@@ -9,7 +10,9 @@ import org.magejvm.spi.PromptStyle;
 /**
  * The prompts of Goalkeeper. Every earlier attempt the context shows is one line with the dive and where the shot
  * went ({@code Try 1: dove 3, shot 5}), so a keeper that reads its history knows the striker's spot after one
- * penalty; with no earlier attempts shown, every attempt looks the same.
+ * penalty; with no earlier attempts shown, every attempt looks the same. When the context shows reflections but not
+ * the history ({@code reflection_only}), an earlier attempt's line says only that it was not saved, and its lesson
+ * follows it: whatever the keeper learnt from the shot must be in the lesson it wrote.
  */
 final class GoalkeeperPromptRenderer implements PromptRenderer {
 
@@ -72,9 +75,15 @@ final class GoalkeeperPromptRenderer implements PromptRenderer {
     return "The striker shoots every penalty at the same spot, 1 to " + spots + ". Dive there to save it.";
   }
 
-  /** What an earlier attempt showed: {@code dove 3, shot 5}, or why it showed nothing. */
+  /**
+   * What an earlier attempt showed: {@code dove 3, shot 5} when the context shows its history, else only its outcome
+   * ({@code not saved}, or {@code saved}), which is what a reflection-only prompt may tell.
+   */
   private static String penalty(PastEpisode p) {
-    return p.steps().isEmpty() ? "no dive" : penalty(p.steps().get(p.steps().size() - 1));
+    if (p.steps().isEmpty()) {
+      return p.outcome() == Outcome.WON ? "saved" : "not saved";
+    }
+    return penalty(p.steps().get(p.steps().size() - 1));
   }
 
   private static String penalty(HistoryStep s) {

@@ -15,7 +15,9 @@ import org.magejvm.spi.policy.RandomPolicy;
  *
  * <p>Scripted keepers: {@code random} (a uniform dive each attempt: 1 - (6/7)^3 = 0.370), {@code stay} (always the
  * middle spot: 1/7), {@code sweep} (a different spot each attempt, the best history-blind keeper) and {@code follow}
- * (where the last shot went, the best adaptive keeper).
+ * (where the last shot went, the best adaptive keeper); {@code random-plan} writes a lesson after each miss guessing the next
+ * shot's spot at random among those it has not just tried, and dives there next (0.405): lessons in the right format
+ * whose guesses carry nothing the keeper did not know before the shot.
  */
 public final class GoalkeeperProvider extends BaseEnvironmentProvider<GoalkeeperEnvironment> {
 
@@ -35,6 +37,12 @@ public final class GoalkeeperProvider extends BaseEnvironmentProvider<Goalkeeper
   public static final String STAY_POLICY = "stay";
   /** The best history-blind keeper: a different spot in each attempt. */
   public static final String SWEEP_POLICY = "sweep";
+  /**
+   * The keeper that writes lessons guessing the next shot's spot at random among those it has not just tried, and
+   * dives where its guess says: the reflection format without its content (the quick start's warm start with
+   * reflections).
+   */
+  public static final String RANDOM_PLAN_POLICY = "random-plan";
   /** The best adaptive keeper: where the last shot went. */
   public static final String FOLLOW_POLICY = "follow";
 
@@ -54,7 +62,9 @@ public final class GoalkeeperProvider extends BaseEnvironmentProvider<Goalkeeper
         .addScriptedPolicy(RANDOM_POLICY, RandomPolicy::new)
         .addScriptedPolicy(STAY_POLICY, GoalkeeperPolicies.Stay::new)
         .addScriptedPolicy(SWEEP_POLICY, GoalkeeperPolicies.Sweep::new)
-        .addScriptedPolicy(FOLLOW_POLICY, GoalkeeperPolicies.Follow::new));
+        .addScriptedPolicy(FOLLOW_POLICY, GoalkeeperPolicies.Follow::new)
+        .addScriptedPolicy(RANDOM_PLAN_POLICY, GoalkeeperPolicies.RandomPlan::new)
+        .optFormatPolicy(RANDOM_PLAN_POLICY));
   }
 
   /**

@@ -71,7 +71,7 @@ class GoalkeeperTest {
         .hasMessageContaining("65");
     assertThatThrownBy(() -> p.create(Map.of("spots", "x"))).hasMessageContaining("'x'");
     assertThat(p.create(Map.of("spots", "3")).legalActions()).isEmpty();
-    assertThat(p.scriptedPolicies()).containsExactly("random", "stay", "sweep", "follow");
+    assertThat(p.scriptedPolicies()).containsExactly("random", "stay", "sweep", "follow", "random-plan");
     assertThat(p.twoPlayer()).isFalse();
   }
 
