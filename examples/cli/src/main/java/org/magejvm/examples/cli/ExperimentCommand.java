@@ -82,7 +82,7 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
   Integer tasks;
 
   @Option(names = "--eval-meta-episodes", paramLabel = "M",
-      description = "Meta-episodes per evaluation set (default: 128 on Goalkeeper, as the quick start, 48"
+      description = "Meta-episodes per evaluation set (default: 140 on Goalkeeper, 20 per spot, as the quick start; 48"
           + " otherwise).")
   Integer evalMetaEpisodes;
 
@@ -127,7 +127,7 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
     GameRecipe.Game game = game();
     boolean goalkeeper = !game.hasOpponents();
     List<Long> trainingSeeds = seeds != null ? seeds : goalkeeper ? List.of(1L, 2L, 3L, 4L, 5L) : List.of(1L, 2L, 3L);
-    int evalSize = evalMetaEpisodes != null ? evalMetaEpisodes : goalkeeper ? 128 : 48;
+    int evalSize = evalMetaEpisodes != null ? evalMetaEpisodes : goalkeeper ? 140 : 48;
     recipe.addTo(Limits.of(spec)
         .count("--iterations", iterations, 0, Limits.MAX_ITERATIONS, Limits.SANE)
         .count("--tasks", tasks, 1, Limits.MAX_META_EPISODES / MethodPreset.MAGE.trainingGroupSize(),
