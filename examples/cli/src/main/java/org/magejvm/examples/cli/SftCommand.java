@@ -243,6 +243,11 @@ final class SftCommand implements Callable<Integer>, Limits.OptionPhase {
       } catch (IOException e) {
         throw new IllegalArgumentException("--out " + out + ": " + e.getMessage(), e);
       }
+      if (lora.rank == null && (Files.exists(out.resolve("model.safetensors"))
+          || Files.exists(out.resolve("model.safetensors.index.json")))) {
+        throw new IllegalArgumentException("--out " + out + " already holds a model; choose a new directory (a saved"
+            + " model is never written over)");
+      }
     }
   }
 

@@ -671,7 +671,7 @@ public final class GameRecipe {
       }
       model.weights().requireGradients(false);
       out.printf(Locale.ROOT, "  loss %.3f -> %.3f over %d steps%n", r.firstLoss(), r.lastLoss(), r.steps().size());
-      ModelSaver.save(model, tiny, warm);
+      ModelSaver.saveReplacing(model, tiny, warm);
     }
     try {
       Files.writeString(recipe, wanted);

@@ -143,7 +143,7 @@ public final class GoalkeeperQuickStart {
       out.flush();
       recipe.train(config, policy, listeners);
       Path trained = settings.workDir().resolve(KuhnQuickStart.TRAINED_DIR);
-      ModelSaver.save(MageTrainer.modelOf(policy), warm, trained);
+      ModelSaver.saveReplacing(MageTrainer.modelOf(policy), warm, trained);
       out.println("Trained model (Hugging Face layout): " + trained);
       rows.put(AFTER, modelRow(recipe, policy, mode, ReflectionControl.OWN, spots, examples, AFTER));
       GoalkeeperProbe.probe(registry, recipe, policy, probeMode(mode), spots, probeSeed).addTo(rows.get(AFTER));

@@ -78,7 +78,7 @@ public final class KuhnQuickStart {
       out.flush();
       recipe.train(config, policy, listeners);
       Path trained = settings.workDir().resolve(TRAINED_DIR);
-      org.magejvm.impl.train.ModelSaver.save(org.magejvm.impl.train.MageTrainer.modelOf(policy), warm, trained);
+      org.magejvm.impl.train.ModelSaver.saveReplacing(org.magejvm.impl.train.MageTrainer.modelOf(policy), warm, trained);
       out.println("Trained model (Hugging Face layout): " + trained);
       Map<String, Map<String, Number>> after = recipe.evaluate(policy, trainedMode);
       printTable("After training", after, ceiling);

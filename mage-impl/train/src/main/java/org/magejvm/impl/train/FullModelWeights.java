@@ -55,7 +55,7 @@ public final class FullModelWeights implements CheckpointWeights {
       throw new IllegalStateException("no source checkpoint directory was given; full weights cannot be saved"
           + " without its config.json and tokenizer files");
     }
-    ModelSaver.save(model, sourceDir, dir);
+    ModelSaver.saveReplacing(model, sourceDir, dir);
   }
 
   /**

@@ -63,6 +63,18 @@ import org.magejvm.api.annotation.Api;
 public final class MageTrainer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MageTrainer.class);
 
+  /** @return the metric as a whole number, 0 when absent */
+  private static int number(Map<String, Object> metrics, String key) {
+    Object v = metrics.get(key);
+    return v instanceof Number n ? n.intValue() : 0;
+  }
+
+  /** @return the metric as a rate, 0 when absent */
+  private static double fraction(Map<String, Object> metrics, String key) {
+    Object v = metrics.get(key);
+    return v instanceof Number n ? n.doubleValue() : 0;
+  }
+
   /** Seed stream of the training rollouts of each iteration. */
   static final long ITERATION_STREAM = 101;
   /** Seed stream of validation rollouts (the same for every validation, so curves compare like with like). */
@@ -126,6 +138,7 @@ public final class MageTrainer implements AutoCloseable {
   private final PolicyOptimizer optimizer;
   private final AdamW adamw;
   private final PolicyUpdater updater;
+  private final StallWatch stallWatch = new StallWatch();
   private final PolicyUpdater.Settings updateSettings;
   private final boolean withReference;
   private final FineTuning fineTuning;
@@ -448,6 +461,11 @@ public final class MageTrainer implements AutoCloseable {
       metrics.put("timing/validation_s", (System.nanoTime() - v0) / 1e9);
     }
     metrics.put("timing/iteration_s", (System.nanoTime() - t0) / 1e9);
+    for (String warning : stallWatch.observe(it, update.undone(), number(metrics, "play_turns"),
+        fraction(metrics, "invalid_action_rate"), number(metrics, "reflection_turns"),
+        fraction(metrics, "reflection_invalid_rate"))) {
+      LOG.warn(warning);
+    }
     lastMetrics = metrics;
     for (TrainingListener l : listeners) {
       l.onIterationEnd(it, metrics);

@@ -22,14 +22,34 @@ public final class ModelSaver {
   private ModelSaver() {}
 
   /**
-   * Saves weights.
+   * Saves weights into a new model directory: refuses to write over the source checkpoint or over any directory that
+   * already holds a model's weights, so a mix-up of the two paths cannot destroy a model.
+   *
+   * @param model the model whose weights are written
+   * @param sourceDir the checkpoint the model was loaded from (its non-weight files are copied); it comes first
+   * @param target the directory to write (created if missing; it must not hold a model yet)
+   * @throws CheckpointException in one line naming the directory: when the source is no directory, when the target is
+   *     the source, when the target already holds {@code model.safetensors} (or a sharded index), or when something
+   *     cannot be written
+   */
+  public static void save(Qwen3Model model, Path sourceDir, Path target) {
+    requireSourceAndTarget(sourceDir, target);
+    requireNoModel(target);
+    saveReplacing(model, sourceDir, target);
+  }
+
+  /**
+   * Saves weights into a directory that may already hold a model's weights, which are replaced (a run's own output,
+   * such as the quick start's {@code trained/} or a training checkpoint); it still refuses to write over the source.
    *
    * @param model the model whose weights are written
    * @param sourceDir the checkpoint the model was loaded from (its non-weight files are copied)
-   * @param target the directory to write (created; existing weight files in it are replaced)
-   * @throws CheckpointException naming the file when something cannot be written
+   * @param target the directory to write (created if missing; its weight files are replaced)
+   * @throws CheckpointException in one line naming the directory: when the source is no directory, when the target is
+   *     the source, or when something cannot be written
    */
-  public static void save(Qwen3Model model, Path sourceDir, Path target) {
+  public static void saveReplacing(Qwen3Model model, Path sourceDir, Path target) {
+    requireSourceAndTarget(sourceDir, target);
     try {
       Files.createDirectories(target);
       try (DirectoryStream<Path> files = Files.newDirectoryStream(sourceDir)) {
@@ -49,5 +69,37 @@ public final class ModelSaver {
       writer.add(e.getKey(), e.getValue(), SafetensorsDtype.F32);
     }
     writer.write(target.resolve("model.safetensors"));
+  }
+
+  private static void requireSourceAndTarget(Path sourceDir, Path target) {
+    if (!Files.isDirectory(sourceDir)) {
+      throw new CheckpointException("cannot save the model: its source checkpoint " + sourceDir + " is not a"
+          + " directory (ModelSaver.save(model, SOURCE, TARGET) takes the checkpoint the model was loaded from"
+          + " first)");
+    }
+    if (sameDirectory(sourceDir, target)) {
+      throw new CheckpointException("cannot save the model into " + target + ": it is the checkpoint the model was"
+          + " loaded from; save into another directory");
+    }
+  }
+
+  private static void requireNoModel(Path target) {
+    for (String weights : new String[] {"model.safetensors", "model.safetensors.index.json"}) {
+      if (Files.exists(target.resolve(weights))) {
+        throw new CheckpointException("cannot save the model into " + target + ": it already holds a model ("
+            + weights + "); save into a new directory, or delete that one first");
+      }
+    }
+  }
+
+  private static boolean sameDirectory(Path a, Path b) {
+    if (!Files.exists(b)) {
+      return false;
+    }
+    try {
+      return Files.isSameFile(a, b);
+    } catch (IOException e) {
+      return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
+    }
   }
 }

@@ -79,6 +79,7 @@ public final class SupervisedTrainer implements AutoCloseable {
   private final Map<String, Object> templateVariables;
   private final int batchSize;
   private final int epochs;
+  private final boolean epochsSet;
   private final int maxSteps;
   private final int maxSequenceLength;
   private final List<Listener> listeners;
@@ -96,6 +97,7 @@ public final class SupervisedTrainer implements AutoCloseable {
     this.templateVariables = Collections.unmodifiableMap(vars);
     this.batchSize = b.batchSize;
     this.epochs = b.epochs;
+    this.epochsSet = b.epochsSet;
     this.maxSteps = b.maxSteps;
     this.maxSequenceLength = b.maxSequenceLength;
     this.listeners = List.copyOf(b.listeners);
@@ -195,12 +197,16 @@ public final class SupervisedTrainer implements AutoCloseable {
   }
 
   /**
-   * Trains on the assistant turns of the transcripts for the configured number of epochs, or until the step limit
-   * ({@link Builder#optMaxSteps}) is reached, whichever comes first.
+   * Trains on the assistant turns of the transcripts. With a step count ({@link Builder#optMaxSteps}) and no epoch
+   * count it takes exactly that many optimizer steps, passing over the examples as often as that needs; with both it
+   * takes exactly the step count when the epochs hold that many steps and refuses otherwise, before any step; with
+   * an epoch count alone it takes that many passes.
    *
    * @param transcripts the transcripts
    * @return the steps and example counts
-   * @throws IllegalArgumentException when no example fits the length limit, or as {@link #tokenize}
+   * @throws IllegalArgumentException when no example fits the length limit, when the epochs set with {@link
+   *     Builder#optEpochs} hold fewer steps than {@link Builder#optMaxSteps} asks for (saying both counts), or as
+   *     {@link #tokenize}
    * @throws IllegalStateException when the trainer is closed
    */
   public SupervisedResult train(List<Transcript> transcripts) {
@@ -220,13 +226,23 @@ public final class SupervisedTrainer implements AutoCloseable {
       throw new IllegalArgumentException(all.isEmpty() ? "the transcripts hold no assistant message to train on"
           : "no assistant turn fits maxSequenceLength=" + maxSequenceLength + " (" + all.size() + " dropped)");
     }
+    int perEpoch = (examples.size() + batchSize - 1) / batchSize;
+    int passes = epochs;
+    if (maxSteps > 0 && !epochsSet) {
+      passes = Integer.MAX_VALUE; // exactly maxSteps steps, as many passes as they take
+    } else if (maxSteps > 0 && (long) epochs * perEpoch < maxSteps) {
+      throw new IllegalArgumentException("optMaxSteps(" + maxSteps + ") with optEpochs(" + epochs + "): "
+          + epochs + " epoch(s) of " + examples.size() + " examples in batches of " + batchSize + " hold only "
+          + (long) epochs * perEpoch + " steps; raise optEpochs, or leave it unset to train exactly " + maxSteps
+          + " steps");
+    }
     List<SupervisedStep> steps = new ArrayList<>();
     List<Integer> order = new ArrayList<>(examples.size());
     for (int i = 0; i < examples.size(); i++) {
       order.add(i);
     }
     int step = 0;
-    for (int epoch = 1; epoch <= epochs && (maxSteps == 0 || step < maxSteps); epoch++) {
+    for (int epoch = 1; epoch <= passes && (maxSteps == 0 || step < maxSteps); epoch++) {
       Collections.shuffle(order, shuffle);
       for (int start = 0; start < order.size() && (maxSteps == 0 || step < maxSteps); start += batchSize) {
         List<SupervisedExample> batch = new ArrayList<>(batchSize);
@@ -280,6 +296,7 @@ public final class SupervisedTrainer implements AutoCloseable {
     private AdamWConfig optimizerConfig = AdamWConfig.defaults();
     private int batchSize = DEFAULT_BATCH_SIZE;
     private int epochs = 1;
+    private boolean epochsSet;
     private int maxSteps;
     private long seed;
     private int maxSequenceLength = DEFAULT_MAX_SEQUENCE_LENGTH;
@@ -346,20 +363,23 @@ public final class SupervisedTrainer implements AutoCloseable {
     }
 
     /**
-     * @param n passes over the examples per {@link SupervisedTrainer#train} call (default 1)
+     * @param n passes over the examples per {@link SupervisedTrainer#train} call (default 1, or as many as {@link
+     *     #optMaxSteps} needs when only that is set)
      * @return this builder
      */
     public Builder optEpochs(int n) {
       this.epochs = n;
+      this.epochsSet = true;
       return this;
     }
 
     /**
-     * Limits the optimizer steps of each {@link SupervisedTrainer#train} call. Training stops after {@code n} steps
-     * even in the middle of an epoch; to train for exactly {@code n} steps whatever the data size, also raise
-     * {@link #optEpochs} (for example to {@link Integer#MAX_VALUE}).
+     * The optimizer steps of each {@link SupervisedTrainer#train} call: exactly {@code n}, whatever the data size
+     * (the examples are passed over as often as that takes, stopping in the middle of a pass). With {@link
+     * #optEpochs} set as well, the epochs must hold at least {@code n} steps; {@code train} refuses the combination
+     * otherwise, before any step.
      *
-     * @param n the most steps, or 0 for no limit (default 0)
+     * @param n the steps, or 0 for no step count (default 0: the epochs decide)
      * @return this builder
      */
     public Builder optMaxSteps(int n) {

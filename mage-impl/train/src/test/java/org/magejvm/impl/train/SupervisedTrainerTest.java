@@ -156,6 +156,31 @@ class SupervisedTrainerTest {
   }
 
   @Test
+  void aStepCountAloneGivesExactlyThatManyStepsAndAShortEpochCountIsRefused() {
+    // 5 examples in batches of 2: three steps per epoch; 7 steps need three passes
+    try (DjlLanguagePolicy policy = policy();
+        SupervisedTrainer trainer = SupervisedTrainer.builderFor(policy).optOptimizerConfig(SFT).optBatchSize(2)
+            .optMaxSteps(7).optSeed(3).build()) {
+      assertThat(trainer.train(TRANSCRIPTS).steps()).extracting(SupervisedStep::epoch)
+          .containsExactly(1, 1, 1, 2, 2, 2, 3);
+    }
+    // epochs that hold enough steps: still exactly the step count
+    try (DjlLanguagePolicy policy = policy();
+        SupervisedTrainer trainer = SupervisedTrainer.builderFor(policy).optOptimizerConfig(SFT).optBatchSize(2)
+            .optEpochs(3).optMaxSteps(8).optSeed(3).build()) {
+      assertThat(trainer.train(TRANSCRIPTS).steps()).hasSize(8);
+    }
+    // one epoch cannot hold 100 steps: refused before any step, naming both counts
+    try (DjlLanguagePolicy policy = policy();
+        SupervisedTrainer trainer = SupervisedTrainer.builderFor(policy).optOptimizerConfig(SFT).optBatchSize(2)
+            .optEpochs(1).optMaxSteps(100).optSeed(3).build()) {
+      assertThatThrownBy(() -> trainer.train(TRANSCRIPTS)).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("optMaxSteps(100)").hasMessageContaining("optEpochs(1)")
+          .hasMessageContaining("hold only 3 steps");
+    }
+  }
+
+  @Test
   void longExamplesAreLeftOutAndCounted() {
     try (DjlLanguagePolicy policy = policy();
         SupervisedTrainer trainer = SupervisedTrainer.builderFor(policy).optMaxSequenceLength(12).build()) {
