@@ -124,6 +124,7 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
 
   @Override
   public Integer call() throws Exception {
+    Limits.requireFolder(spec, "--work-dir", workDir);
     GameRecipe.Game game = game();
     boolean goalkeeper = !game.hasOpponents();
     List<Long> trainingSeeds = seeds != null ? seeds : goalkeeper ? List.of(1L, 2L, 3L, 4L, 5L) : List.of(1L, 2L, 3L);

@@ -304,9 +304,14 @@ final class Limits {
    * @param spec the command
    * @param ids the ids
    * @param config the model's config
+   * @param modelDir the model's directory, or null (to tell a wrong {@code vocab_size} in its config.json from a
+   *     wrong id)
    * @param all whether every position's logits are kept
+   * @throws org.magejvm.impl.llm.checkpoint.CheckpointException naming config.json when its vocab_size is smaller
+   *     than the weights' embedding
    */
-  static void tokenIds(CommandSpec spec, List<Integer> ids, Qwen3Config config, boolean all) {
+  static void tokenIds(CommandSpec spec, List<Integer> ids, Qwen3Config config, java.nio.file.Path modelDir,
+      boolean all) {
     try {
       config.checkPromptLength(ids.size());
     } catch (IllegalArgumentException e) {
@@ -324,9 +329,50 @@ final class Limits {
     for (int i = 0; i < ids.size(); i++) {
       int id = ids.get(i);
       if (id < 0 || id >= vocab) {
+        long rows = modelDir == null ? -1 : embeddingRows(modelDir);
+        if (rows > vocab) {
+          throw new org.magejvm.impl.llm.checkpoint.CheckpointException(modelDir.resolve("config.json")
+              + ": vocab_size " + vocab + " disagrees with the weights (model.embed_tokens.weight in "
+              + modelDir.resolve("model.safetensors") + " has " + rows + " rows); the config.json is wrong, not"
+              + " --ids");
+        }
         throw usage(spec, "--ids: id " + id + " (position " + i + ") is outside the model's vocabulary [0, "
-            + vocab + ")");
+            + vocab + ") (vocab_size in " + (modelDir == null ? "config.json" : modelDir.resolve("config.json"))
+            + ")");
       }
+    }
+  }
+
+  /**
+   * @param modelDir a model directory
+   * @return the rows of its single-file {@code model.safetensors}'s {@code model.embed_tokens.weight}, read from the
+   *     header alone, or -1 when there is no such file or tensor (a sharded or unreadable checkpoint)
+   */
+  private static long embeddingRows(java.nio.file.Path modelDir) {
+    java.nio.file.Path file = modelDir.resolve("model.safetensors");
+    if (!java.nio.file.Files.isRegularFile(file)) {
+      return -1;
+    }
+    try (org.magejvm.impl.llm.safetensors.SafetensorsFile f = org.magejvm.impl.llm.safetensors.SafetensorsFile
+        .open(file)) {
+      String name = "model.embed_tokens.weight";
+      return f.names().contains(name) ? f.info(name).shape()[0] : -1;
+    } catch (RuntimeException e) {
+      return -1; // the load that follows names what is wrong with the file
+    }
+  }
+
+  /**
+   * Checks that a directory option names a folder or nothing yet (it is created then).
+   *
+   * @param spec the command
+   * @param option the option's name
+   * @param dir its value
+   * @throws CommandLine.ParameterException naming the option when it names something that is not a folder
+   */
+  static void requireFolder(CommandSpec spec, String option, java.nio.file.Path dir) {
+    if (java.nio.file.Files.exists(dir) && !java.nio.file.Files.isDirectory(dir)) {
+      throw usage(spec, option + " " + dir + " is a file, not a folder; name a folder (it is created if missing)");
     }
   }
 

@@ -52,7 +52,7 @@ final class LogitsCommand implements Callable<Integer>, Limits.OptionPhase {
       throw new IllegalArgumentException("--ids needs at least one token id");
     }
     Limits.range(spec, "--top", top, 1, Integer.MAX_VALUE, "an int");
-    Limits.tokenIds(spec, ids, Limits.modelConfig(model), all);
+    Limits.tokenIds(spec, ids, Limits.modelConfig(model), model, all);
     Limits.endOfOptions();
     int[] tokens = ids.stream().mapToInt(Integer::intValue).toArray();
     float[][] rows;

@@ -130,6 +130,7 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
         .count("--threads", threads, 1, Limits.MAX_THREADS, Limits.SANE)
         .count("--eval-meta-episodes", evalMetaEpisodes, 1, Limits.MAX_META_EPISODES, Limits.MEMORY)
         .check();
+    Limits.requireFolder(spec, "--work-dir", workDir);
     EnvironmentRegistry registry = EnvironmentRegistry.discover();
     TrainingConfig training = resolve(registry);
     PrintWriter out = spec.commandLine().getOut();

@@ -66,7 +66,8 @@ class ModelCommandsTest {
     CliRun outside = CliRun.of("logits", "--model", FIXTURE.toString(), "--ids", "1,97");
     assertThat(outside.code()).isEqualTo(2);
     assertThat(outside.err()).isEqualTo("error: --ids: id 97 (position 1) is outside the model's vocabulary [0, 97)"
-        + " (see 'mage logits --help')" + System.lineSeparator());
+        + " (vocab_size in " + FIXTURE.resolve("config.json") + ") (see 'mage logits --help')"
+        + System.lineSeparator());
     CliRun huge = CliRun.of("logits", "--model", FIXTURE.toString(), "--ids", "2147483647");
     assertThat(huge.code()).isEqualTo(2);
     assertThat(huge.err()).contains("id 2147483647").doesNotContain("-2147483648").hasLineCount(1);
@@ -74,6 +75,20 @@ class ModelCommandsTest {
     assertThat(tooMany.code()).isEqualTo(2);
     assertThat(tooMany.err()).contains("--ids: the prompt is 20001 tokens, more than the model's context of 512 tokens"
         + " (max_position_embeddings in config.json)").hasLineCount(1);
+    // a config.json whose vocab_size is smaller than the weights' embedding is blamed, not the ids
+    Path wrong = tmp.resolve("wrong-vocab");
+    try {
+      Files.createDirectories(wrong);
+      Files.copy(FIXTURE.resolve("model.safetensors"), wrong.resolve("model.safetensors"));
+      Files.writeString(wrong.resolve("config.json"), Files.readString(FIXTURE.resolve("config.json"))
+          .replaceFirst("\"vocab_size\"\\s*:\\s*97", "\"vocab_size\": 1"));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    CliRun vocab = CliRun.of("logits", "--model", wrong.toString(), "--ids", "1,2,3");
+    assertThat(vocab.code()).isEqualTo(1);
+    assertThat(vocab.err()).hasLineCount(1).contains(wrong.resolve("config.json") + ": vocab_size 1 disagrees with the"
+        + " weights").contains("97 rows").doesNotContain("--ids:");
     CliRun missing = CliRun.of("logits", "--model", tmp.resolve("absent").toString(), "--ids", "1");
     assertThat(missing.code()).isEqualTo(2); // a --model that does not exist is a usage error
     assertThat(missing.err()).contains("absent").contains("does not exist");

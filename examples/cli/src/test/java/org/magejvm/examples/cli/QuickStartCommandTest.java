@@ -229,4 +229,17 @@ class QuickStartCommandTest {
         .contains("--set credit.gama_traj=0.6: unknown config key 'credit.gama_traj'; did you mean"
             + " 'credit.gamma_traj'?");
   }
+
+  @Test
+  void aWorkDirThatIsAFileIsAOneLineUsageErrorForTheQuickStartAndTheExperiments(@TempDir Path dir)
+      throws Exception {
+    Path file = Files.writeString(dir.resolve("notes.txt"), "mine");
+    for (String[] args : List.of(new String[] {"quickstart", "--quick", "--work-dir", file.toString()},
+        new String[] {"experiment", "methods", "--work-dir", file.toString()})) {
+      CliRun run = CliRun.of(args);
+      assertThat(run.code()).as(String.join(" ", args)).isEqualTo(2);
+      assertThat(run.err()).hasLineCount(1).contains("--work-dir " + file + " is a file, not a folder");
+    }
+    assertThat(Files.readString(file)).isEqualTo("mine");
+  }
 }

@@ -307,8 +307,8 @@ public final class Qwen3Checkpoint {
     try (org.magejvm.impl.llm.text.HfTokenizer tokenizer = org.magejvm.impl.llm.text.HfTokenizer.load(dir)) {
       long least = tokenizer.minTokens(text);
       if (least > config.maxPositionEmbeddings()) {
-        throw new IllegalArgumentException(Qwen3Config.promptTooLong("at least " + least + " (" + text.length()
-            + " characters)", config.maxPositionEmbeddings()));
+        throw new IllegalArgumentException(Qwen3Config.promptTooLong(least, text.length(),
+            config.maxPositionEmbeddings()));
       }
       int[] ids = tokenizer.encode(text);
       config.checkPromptLength(ids.length);

@@ -603,10 +603,10 @@ public final class CompletionServer implements AutoCloseable {
     long least = policy.tokenizer().minTokens(text);
     int limit = policy.promptLimit();
     if (least > limit) {
-      String length = "at least " + least + " (" + text.length() + " characters)";
       throw HttpError.badRequest("prompt", "context_length_exceeded", limit == contextLength
-          ? org.magejvm.impl.llm.model.Qwen3Config.promptTooLong(length, contextLength)
-          : "the prompt is " + length + " tokens, more than this server's prompt limit of " + limit + " tokens");
+          ? org.magejvm.impl.llm.model.Qwen3Config.promptTooLong(least, text.length(), contextLength)
+          : "the prompt is at least " + least + " tokens (" + text.length() + " characters), more than this"
+              + " server's prompt limit of " + limit + " tokens");
     }
     return policy.tokenizer().encode(text);
   }

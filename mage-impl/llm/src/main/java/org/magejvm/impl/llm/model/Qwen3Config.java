@@ -176,6 +176,20 @@ public record Qwen3Config(
         + " tokens (max_position_embeddings in config.json)";
   }
 
+  /**
+   * The one-line message of a prompt that its length in characters alone proves beyond the model's context.
+   *
+   * @param leastTokens the fewest tokens the prompt can take
+   * @param characters its length in characters
+   * @param context the model's context in tokens
+   * @return "the prompt is at least N tokens (C characters), more than the model's context of CONTEXT tokens
+   *     (max_position_embeddings in config.json)"
+   */
+  public static String promptTooLong(long leastTokens, int characters, int context) {
+    return "the prompt is at least " + leastTokens + " tokens (" + characters + " characters), more than the model's"
+        + " context of " + context + " tokens (max_position_embeddings in config.json)";
+  }
+
   /** @return query heads per key/value head */
   public int groupSize() {
     return numAttentionHeads / numKeyValueHeads;
@@ -478,8 +492,12 @@ public record Qwen3Config(
         type = fromArch;
       }
       if (type == null) {
+        String run = o.has("preset") && o.has("rollout")
+            ? "; it is a mage training config, so its directory is a run directory, not a model: load the model the"
+                + " run saved (the quick start's trained/), or a checkpoint's weights/ (RUN/checkpoints/iter-N/weights)"
+            : "";
         throw new CheckpointException(
-            source + ": required field model_type is missing (and there is no architectures list)");
+            source + ": required field model_type is missing (and there is no architectures list)" + run);
       }
       return type;
     }

@@ -207,4 +207,16 @@ class Qwen3ConfigTest {
         .setNumHiddenLayers(1).setNumAttentionHeads(2).build())
         .hasMessageContaining("vocab_size");
   }
+
+  @Test
+  void aRunDirectorysTrainingConfigIsNamedAsSuch() {
+    String run = "{\"preset\": \"mage\", \"environment\": {\"id\": \"mage-goalkeeper\"}, \"rollout\": {}}";
+    assertThatThrownBy(() -> Qwen3Config.fromJson(run, "runs/kuhn/config.json"))
+        .hasMessageContaining("runs/kuhn/config.json: required field model_type is missing")
+        .hasMessageContaining("mage training config").hasMessageContaining("run directory")
+        .hasMessageContaining("checkpoints/iter-N/weights");
+    // any other config without model_type keeps the plain message
+    assertThatThrownBy(() -> Qwen3Config.fromJson("{\"hidden_size\": 8}", "x/config.json"))
+        .hasMessageContaining("model_type is missing").hasMessageNotContaining("run directory");
+  }
 }
