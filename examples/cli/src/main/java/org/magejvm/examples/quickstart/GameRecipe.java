@@ -940,8 +940,7 @@ public final class GameRecipe {
     if (!game.environment().equals(GOALKEEPER.environment())) {
       return java.util.Optional.empty();
     }
-    int spots = Integer.parseInt(environmentOptions().getOrDefault(GoalkeeperProvider.SPOTS_OPTION,
-        Integer.toString(GoalkeeperProvider.DEFAULT_SPOTS)).strip());
+    int spots = GoalkeeperQuickStart.spots(settings.training());
     int n = settings.evalMetaEpisodes();
     return n % spots == 0 ? java.util.Optional.of(GoalkeeperEnvironment.balancedTaskSeeds(base, spots, n / spots))
         : java.util.Optional.empty();

@@ -15,7 +15,6 @@ import org.magejvm.api.PolicyRequest;
 import org.magejvm.api.SamplingConfig;
 import org.magejvm.api.Turn;
 import org.magejvm.impl.env.keeper.GoalkeeperEnvironment;
-import org.magejvm.impl.env.keeper.GoalkeeperProvider;
 import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.rollout.MetaEpisodeRunner;
@@ -125,21 +124,31 @@ public final class GoalkeeperProbe {
    * @return the share, NaN when there is no reflection
    */
   public static double reflectionNamesSpotRate(List<MetaEpisode> metaEpisodes, int spots) {
-    int reflections = 0;
-    int naming = 0;
+    int[][] counts = namingCounts(metaEpisodes, spots);
+    int reflections = Arrays.stream(counts[0]).sum();
+    return reflections == 0 ? Double.NaN : (double) Arrays.stream(counts[1]).sum() / reflections;
+  }
+
+  /**
+   * @return per striker's spot s (index s - 1): the reflections written against it ({@code [0]}) and those of them
+   *     that are valid and name it ({@code [1]})
+   */
+  private static int[][] namingCounts(List<MetaEpisode> metaEpisodes, int spots) {
+    int[][] counts = new int[2][spots];
     for (MetaEpisode m : metaEpisodes) {
       int striker = GoalkeeperEnvironment.strikerSpot(m.seed(), spots);
       for (Turn t : m.turns()) {
         if (t.isReflection()) {
-          reflections++;
+          counts[0][striker - 1]++;
           if (t.valid() && namedSpot(t.action(), spots) == striker) {
-            naming++;
+            counts[1][striker - 1]++;
           }
         }
       }
     }
-    return reflections == 0 ? Double.NaN : (double) naming / reflections;
+    return counts;
   }
+
 
   /**
    * Probes a model in a context mode (the recipe's prompts and environment options).
@@ -213,21 +222,9 @@ public final class GoalkeeperProbe {
     double[] names = new double[spots];
     Arrays.fill(names, Double.NaN);
     if (context.reflects()) {
-      int[] reflections = new int[spots];
-      int[] naming = new int[spots];
-      for (MetaEpisode m : result.metaEpisodes()) {
-        int s = GoalkeeperEnvironment.strikerSpot(m.seed(), spots);
-        for (Turn t : m.turns()) {
-          if (t.isReflection()) {
-            reflections[s - 1]++;
-            if (t.valid() && namedSpot(t.action(), spots) == s) {
-              naming[s - 1]++;
-            }
-          }
-        }
-      }
+      int[][] counts = namingCounts(result.metaEpisodes(), spots);
       for (int s = 0; s < spots; s++) {
-        names[s] = reflections[s] == 0 ? Double.NaN : (double) naming[s] / reflections[s];
+        names[s] = counts[0][s] == 0 ? Double.NaN : (double) counts[1][s] / counts[0][s];
       }
     }
     for (int s = 0; s < spots; s++) {
@@ -287,14 +284,5 @@ public final class GoalkeeperProbe {
     public void close() {
       // the model belongs to the caller
     }
-  }
-
-  /**
-   * @param training a Goalkeeper training config
-   * @return its number of spots
-   */
-  static int spots(org.magejvm.impl.train.TrainingConfig training) {
-    return Integer.parseInt(training.environment().options().getOrDefault(GoalkeeperProvider.SPOTS_OPTION,
-        Integer.toString(GoalkeeperProvider.DEFAULT_SPOTS)).strip());
   }
 }

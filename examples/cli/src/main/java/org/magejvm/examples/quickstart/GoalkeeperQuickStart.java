@@ -13,7 +13,6 @@ import org.magejvm.api.MetaEpisode;
 import org.magejvm.api.Turn;
 import org.magejvm.impl.env.AttemptCeiling;
 import org.magejvm.impl.env.keeper.GoalkeeperCeilings;
-import org.magejvm.impl.env.keeper.GoalkeeperEnvironment;
 import org.magejvm.impl.env.keeper.GoalkeeperProvider;
 import org.magejvm.impl.eval.EvaluationMetrics;
 import org.magejvm.impl.eval.MethodPreset;
@@ -372,18 +371,5 @@ public final class GoalkeeperQuickStart {
     return TrainingCharts.writeComparison(workDir.resolve(TrainingCharts.DIRECTORY), "adaptation",
         "Goalkeeper (" + name(report.contextMode()) + "): saved by attempt k (Pass@k) and per attempt", "rate",
         categories, means, spreads).get(0);
-  }
-
-  /**
-   * @param metaEpisodes Goalkeeper meta-episodes
-   * @param spots how many spots
-   * @return the striker's spot of each, in order (for tests)
-   */
-  static List<Integer> strikers(List<MetaEpisode> metaEpisodes, int spots) {
-    List<Integer> out = new ArrayList<>();
-    for (MetaEpisode m : metaEpisodes) {
-      out.add(GoalkeeperEnvironment.strikerSpot(m.seed(), spots));
-    }
-    return out;
   }
 }

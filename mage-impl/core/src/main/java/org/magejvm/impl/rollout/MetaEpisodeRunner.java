@@ -467,17 +467,17 @@ public final class MetaEpisodeRunner {
         });
       }
       List<Generation> gens = call(batch, requests, Phase.REFLECT, k, 0);
-      List<String> written = new ArrayList<>(batch.size());
+      List<Optional<String>> written = new ArrayList<>(batch.size());
       for (Generation g : gens) {
-        written.add(extractReflection(g.text()).orElse(""));
+        written.add(extractReflection(g.text()));
       }
       int[] shownFrom = shownReflections(batch.size(), k);
       for (int i = 0; i < batch.size(); i++) {
         Worker w = batch.get(i);
         Generation g = gens.get(i);
-        Optional<String> reflection = extractReflection(g.text());
+        Optional<String> reflection = written.get(i);
         String text = reflection.orElse("");
-        w.reflections = w.reflections.append(shownFrom[i] < 0 ? "" : written.get(shownFrom[i]));
+        w.reflections = w.reflections.append(shownFrom[i] < 0 ? "" : written.get(shownFrom[i]).orElse(""));
         w.turns.add(tokens(Turn.builder(), g)
             .setPhase(Phase.REFLECT)
             .setEpisodeIndex(k)
