@@ -407,6 +407,7 @@ public final class UpdateBench {
         LossResult result = loss.compute(input.build());
         t1 = System.nanoTime();
         collector.backward(result.loss());
+        scores.completeBackward(collector);
       }
       long t2 = System.nanoTime(); // the backward phase includes releasing the step's graph and arrays
       StepReport report = optimizer.step();

@@ -73,13 +73,38 @@ class MemoryCommandTest {
   }
 
   @Test
+  void qwen3FourBillionFitsIn40GibAtItsDefaultLengthsWithTheDefaultChoices() {
+    // the criterion: fused attention and both recomputations, as auto resolves them at 4096 + 8192
+    CliRun r = CliRun.of("memory", "--preset", "qwen3-4b", "--json");
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonObject o = r.json();
+    assertThat(o.get("prompt_tokens").getAsInt()).isEqualTo(4096);
+    assertThat(o.get("response_tokens").getAsInt()).isEqualTo(8192);
+    assertThat(o.get("attention").getAsString()).isEqualTo("fused");
+    assertThat(o.get("recompute_layers").getAsBoolean()).isTrue();
+    assertThat(o.get("recompute_head").getAsBoolean()).isTrue();
+    assertThat(o.get("total_bytes").getAsLong()).isLessThanOrEqualTo(40L << 30).isEqualTo(17_006_853_120L);
+    JsonObject byChoice = o.getAsJsonObject("total_bytes_by_choice");
+    assertThat(byChoice.get("explicit").getAsLong()).isEqualTo(1_198_668_381_184L);
+    assertThat(byChoice.get("fused_recompute_layers_head").getAsLong()).isEqualTo(17_006_853_120L);
+    assertThat(byChoice.keySet()).containsExactly("explicit", "fused", "fused_recompute_head",
+        "fused_recompute_layers", "fused_recompute_layers_head");
+  }
+
+  @Test
   void printsPresetsAndReadsConfigFiles() {
     CliRun r = CliRun.of("memory", "--preset", "qwen3-0.6b", "--prompt-tokens", "4096", "--response-tokens",
         "3072");
     assertThat(r.code()).as(r.err()).isZero();
     // LoRA r = 16 on all seven projections of Qwen3-0.6B: 10.1M parameters, as docs/models.md says
     assertThat(r.out()).contains("596,049,920 base parameters, 10,092,544 trainable", "7,168 tokens",
-        "attention scores", "total without the L^2 arrays");
+        "attention scores", "fused attention, layers recomputed, head recomputed (--attention auto,"
+            + " --recompute-layers auto, --recompute-head auto)", "the total with other choices",
+        "explicit attention, nothing recomputed");
+    CliRun explicit = CliRun.of("memory", "--preset", "qwen3-0.6b", "--prompt-tokens", "4096", "--response-tokens",
+        "3072", "--attention", "EXPLICIT", "--recompute-layers", "off", "--recompute-head", "on");
+    assertThat(explicit.code()).as(explicit.err()).isZero();
+    assertThat(explicit.out()).contains("explicit attention, layers kept, head recomputed (--attention explicit,");
 
     Path tiny = tmp.resolve("tiny");
     Qwen3Config config = TinyCheckpoint.write(tiny, TinyCheckpoint.Spec.small("PASS BET", 1));
@@ -87,9 +112,30 @@ class MemoryCommandTest {
         "--batch", "2", "--prompt-tokens", "100", "--response-tokens", "20", "--json");
     assertThat(json.code()).as(json.err()).isZero();
     JsonObject o = json.json();
+    // 120 tokens of a tiny model: auto fuses nothing and recomputes nothing
     TrainingMemory expected = new TrainingMemory(config, 0, EnumSet.allOf(Projection.class), 100, 20, 2, 4);
     assertThat(o.get("total_bytes").getAsLong()).isEqualTo(expected.totalBytes());
     assertThat(o.get("trainable_parameters").getAsLong()).isEqualTo(config.parameterCount());
+    assertThat(o.get("attention").getAsString()).isEqualTo("explicit");
+    assertThat(o.get("recompute_layers").getAsBoolean()).isFalse();
+    assertThat(o.get("recompute_head").getAsBoolean()).isFalse();
+    CliRun forced = CliRun.of("memory", "--model", tiny.toString(), "--lora-rank", "0", "--dtype", "f32",
+        "--batch", "2", "--prompt-tokens", "100", "--response-tokens", "20", "--json", "--attention", "fused",
+        "--recompute-layers", "on", "--recompute-head", "ON");
+    assertThat(forced.code()).as(forced.err()).isZero();
+    JsonObject f = forced.json();
+    assertThat(f.get("attention").getAsString()).isEqualTo("fused");
+    assertThat(f.get("recompute_layers").getAsBoolean()).isTrue();
+    assertThat(f.get("recompute_head").getAsBoolean()).isTrue();
+    assertThat(f.get("total_bytes").getAsLong()).isEqualTo(expected.with(true, true, true).totalBytes())
+        .isLessThan(expected.totalBytes());
+    assertThat(f.getAsJsonObject("total_bytes_by_choice").get("explicit").getAsLong())
+        .isEqualTo(expected.totalBytes());
+
+    CliRun wrong = CliRun.of("memory", "--preset", "qwen3-0.6b", "--attention", "flash", "--recompute-head", "yes");
+    assertThat(wrong.code()).isEqualTo(2);
+    assertThat(wrong.err()).contains("--attention: unknown value 'flash'; expected explicit, fused, auto",
+        "--recompute-head: unknown value 'yes'; expected off, on, auto");
 
     CliRun preset = CliRun.of("memory", "--preset", "qwen3-70b");
     assertThat(preset.code()).isEqualTo(2);

@@ -20,6 +20,7 @@ import org.magejvm.api.LossInput;
 import org.magejvm.api.LossResult;
 import org.magejvm.api.PolicyLoss;
 import org.magejvm.api.PolicyOptimizer;
+import org.magejvm.impl.llm.generate.Recompute;
 import org.magejvm.impl.llm.generate.TeacherForcing;
 import org.magejvm.impl.llm.generate.TokenScores;
 import org.magejvm.impl.llm.model.GradMode;
@@ -82,7 +83,8 @@ public final class PolicyUpdater {
    */
   public record Settings(
       int miniBatchTurns, int microBatchTurns, int epochs, boolean recomputeOldLogProbs, boolean skipZeroAdvantage,
-      double maxUpdateKl, double maxAnchorDrop, int microBatchTokens) {
+      double maxUpdateKl, double maxAnchorDrop, int microBatchTokens, Recompute recomputeLayers,
+      Recompute recomputeHead) {
 
     /**
      * Validates.
@@ -95,8 +97,12 @@ public final class PolicyUpdater {
      * @param maxUpdateKl the update's KL limit, 0 for none
      * @param maxAnchorDrop the anchors' log-probability drop limit, 0 for none
      * @param microBatchTokens the token-slot limit of a micro-batch, 0 for none
+     * @param recomputeLayers whether a training pass recomputes the decoder layers' activations
+     * @param recomputeHead whether a training pass recomputes the output head's logits
      */
     public Settings {
+      Objects.requireNonNull(recomputeLayers, "recomputeLayers");
+      Objects.requireNonNull(recomputeHead, "recomputeHead");
       if (microBatchTokens < 0) {
         throw new IllegalArgumentException("microBatchTokens must be >= 0 (0: no limit), got " + microBatchTokens);
       }
@@ -111,6 +117,24 @@ public final class PolicyUpdater {
         throw new IllegalArgumentException("maxAnchorDrop must be finite and >= 0 (0: no check), got "
             + maxAnchorDrop);
       }
+    }
+
+    /**
+     * Settings that recompute where {@link Recompute#AUTO} does.
+     *
+     * @param miniBatchTurns minibatch size
+     * @param microBatchTurns micro-batch size
+     * @param epochs epochs
+     * @param recomputeOldLogProbs recompute old log-probs
+     * @param skipZeroAdvantage skip zero-advantage rows
+     * @param maxUpdateKl the update's KL limit, 0 for none
+     * @param maxAnchorDrop the anchors' log-probability drop limit, 0 for none
+     * @param microBatchTokens the token-slot limit of a micro-batch, 0 for none
+     */
+    public Settings(int miniBatchTurns, int microBatchTurns, int epochs, boolean recomputeOldLogProbs,
+        boolean skipZeroAdvantage, double maxUpdateKl, double maxAnchorDrop, int microBatchTokens) {
+      this(miniBatchTurns, microBatchTurns, epochs, recomputeOldLogProbs, skipZeroAdvantage, maxUpdateKl,
+          maxAnchorDrop, microBatchTokens, Recompute.AUTO, Recompute.AUTO);
     }
 
     /**
@@ -167,7 +191,7 @@ public final class PolicyUpdater {
      */
     public Settings withMaxUpdateKl(double limit) {
       return new Settings(miniBatchTurns, microBatchTurns, epochs, recomputeOldLogProbs, skipZeroAdvantage, limit,
-          maxAnchorDrop, microBatchTokens);
+          maxAnchorDrop, microBatchTokens, recomputeLayers, recomputeHead);
     }
 
     /**
@@ -178,7 +202,7 @@ public final class PolicyUpdater {
      */
     public Settings withMicroBatchTurns(int turns) {
       return new Settings(miniBatchTurns, turns, epochs, recomputeOldLogProbs, skipZeroAdvantage, maxUpdateKl,
-          maxAnchorDrop, microBatchTokens);
+          maxAnchorDrop, microBatchTokens, recomputeLayers, recomputeHead);
     }
 
     /**
@@ -189,7 +213,7 @@ public final class PolicyUpdater {
      */
     public Settings withRecomputeOldLogProbs(boolean recompute) {
       return new Settings(miniBatchTurns, microBatchTurns, epochs, recompute, skipZeroAdvantage, maxUpdateKl,
-          maxAnchorDrop, microBatchTokens);
+          maxAnchorDrop, microBatchTokens, recomputeLayers, recomputeHead);
     }
 
     /**
@@ -200,7 +224,19 @@ public final class PolicyUpdater {
      */
     public Settings withMaxAnchorDrop(double limit) {
       return new Settings(miniBatchTurns, microBatchTurns, epochs, recomputeOldLogProbs, skipZeroAdvantage,
-          maxUpdateKl, limit, microBatchTokens);
+          maxUpdateKl, limit, microBatchTokens, recomputeLayers, recomputeHead);
+    }
+
+    /**
+     * These settings with other recomputation choices.
+     *
+     * @param layers whether a training pass recomputes the decoder layers' activations
+     * @param head whether a training pass recomputes the output head's logits
+     * @return the new settings
+     */
+    public Settings withRecompute(Recompute layers, Recompute head) {
+      return new Settings(miniBatchTurns, microBatchTurns, epochs, recomputeOldLogProbs, skipZeroAdvantage,
+          maxUpdateKl, maxAnchorDrop, microBatchTokens, layers, head);
     }
 
     /** @return 64-turn minibatches, 8-turn micro-batches, one epoch, recomputed old log-probs, zero rows skipped */
@@ -618,7 +654,7 @@ public final class PolicyUpdater {
     int steps = 0;
     int skipped = 0;
     double normSum = 0;
-    TeacherForcing tf = new TeacherForcing(model);
+    TeacherForcing tf = new TeacherForcing(model).withRecompute(settings.recomputeLayers(), settings.recomputeHead());
     for (int epoch = 0; epoch < settings.epochs(); epoch++) {
       for (int start = 0; start < rows.size(); start += settings.miniBatchTurns()) {
         int end = Math.min(rows.size(), start + settings.miniBatchTurns());
@@ -780,6 +816,7 @@ public final class PolicyUpdater {
       LossResult result = loss.compute(input.build());
       if (Double.isFinite(result.diagnostics().loss())) {
         collector.backward(result.loss());
+        scores.completeBackward(collector);
       }
       return result.diagnostics();
     }

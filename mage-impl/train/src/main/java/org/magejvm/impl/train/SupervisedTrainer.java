@@ -275,6 +275,7 @@ public final class SupervisedTrainer implements AutoCloseable {
       TokenScores scores = scorer.score(m, prompts, responses, 1.0, false);
       NDArray mean = scores.logProbs().sum().neg().div(tokens);
       gc.backward(mean);
+      scores.completeBackward(gc);
       loss = mean.toType(DataType.FLOAT64, false).getDouble();
     }
     StepReport report = optimizer.step();

@@ -47,6 +47,8 @@ final class TrainerFactory {
     OptimizerConfig oc = optimizerConfig(c);
     PolicyOptimizer optimizer = estimator(c, oc);
     Qwen3Model model = MageTrainer.modelOf(policy);
+    // every pass of the policy (rollouts' prompts, scoring, the update) computes attention the configured way
+    model.setAttention(c.update().attention());
     boolean kl = c.loss().klCoefficient() > 0;
     FineTuning fineTuning;
     if (c.fineTuning().lora()) {
@@ -225,7 +227,7 @@ final class TrainerFactory {
     TrainingConfig.UpdateSettings u = c.update();
     return new PolicyUpdater.Settings(u.miniBatchTurns(), u.microBatchTurns(), u.epochs(),
         u.oldLogProbs() != OldLogProbs.RECORDED, u.skipZeroAdvantage(), c.checks().maxUpdateKl(),
-        c.checks().maxAnchorDrop(), u.microBatchTokens());
+        c.checks().maxAnchorDrop(), u.microBatchTokens(), u.recomputeLayers(), u.recomputeHead());
   }
 
   /**

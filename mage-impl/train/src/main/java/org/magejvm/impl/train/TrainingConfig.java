@@ -28,7 +28,11 @@ import org.magejvm.api.MetaReturn;
 import org.magejvm.api.NormalizationMode;
 import org.magejvm.api.annotation.Api;
 import org.magejvm.impl.credit.EpisodeScore;
+import org.magejvm.impl.llm.generate.Recompute;
+import org.magejvm.impl.llm.generate.TeacherForcing;
+import org.magejvm.impl.llm.model.AttentionKernel;
 import org.magejvm.impl.llm.model.Projection;
+import org.magejvm.impl.llm.model.Qwen3Model;
 import org.magejvm.impl.rollout.Seating;
 import org.magejvm.spi.EnvironmentRegistry;
 import org.magejvm.spi.PromptStyle;
@@ -417,10 +421,16 @@ public record TrainingConfig(
    * @param oldLogProbs where the old log-probabilities come from: recomputed before the update, the rollout's
    *     recorded ones, or the recorded ones where they are exact ({@link OldLogProbs})
    * @param skipZeroAdvantage leave turns with advantage 0 out of the loss's forward pass
+   * @param attention how the policy computes attention in passes of more than one token per row, rollouts' prompts
+   *     included ({@link AttentionKernel}: {@code auto} fuses from {@value Qwen3Model#FUSED_FROM_KEYS} keys)
+   * @param recomputeLayers whether a training pass recomputes the decoder layers' activations in its backward pass
+   *     ({@link Recompute}: {@code auto} from {@link TeacherForcing#RECOMPUTE_FROM_BYTES} of them)
+   * @param recomputeHead whether a training pass recomputes the output head's logits, chunk by chunk, in its
+   *     backward pass instead of keeping a log-softmax over the vocabulary per scored token
    */
   public record UpdateSettings(
       int miniBatchTurns, int microBatchTurns, int microBatchTokens, int epochs, OldLogProbs oldLogProbs,
-      boolean skipZeroAdvantage) {
+      boolean skipZeroAdvantage, AttentionKernel attention, Recompute recomputeLayers, Recompute recomputeHead) {
     /**
      * Validates.
      *
@@ -430,13 +440,35 @@ public record TrainingConfig(
      * @param epochs epochs
      * @param oldLogProbs where the old log-probabilities come from
      * @param skipZeroAdvantage skip zero advantages
+     * @param attention attention kernel
+     * @param recomputeLayers recompute the layers
+     * @param recomputeHead recompute the head
      */
     public UpdateSettings {
       Check.notNull("update.old_log_probs", oldLogProbs);
+      Check.notNull("update.attention", attention);
+      Check.notNull("update.recompute_layers", recomputeLayers);
+      Check.notNull("update.recompute_head", recomputeHead);
       Check.range("update.mini_batch_turns", miniBatchTurns, 1, 1 << 20);
       Check.range("update.micro_batch_turns", microBatchTurns, 1, 1 << 20);
       Check.range("update.micro_batch_tokens", microBatchTokens, 0, 1 << 30);
       Check.range("update.epochs", epochs, 1, 1000);
+    }
+
+    /**
+     * Settings with the memory-saving choices on {@code auto}.
+     *
+     * @param miniBatchTurns minibatch
+     * @param microBatchTurns micro-batch
+     * @param microBatchTokens micro-batch token slots, 0 for no limit
+     * @param epochs epochs
+     * @param oldLogProbs where the old log-probabilities come from
+     * @param skipZeroAdvantage skip zero advantages
+     */
+    public UpdateSettings(int miniBatchTurns, int microBatchTurns, int microBatchTokens, int epochs,
+        OldLogProbs oldLogProbs, boolean skipZeroAdvantage) {
+      this(miniBatchTurns, microBatchTurns, microBatchTokens, epochs, oldLogProbs, skipZeroAdvantage,
+          AttentionKernel.AUTO, Recompute.AUTO, Recompute.AUTO);
     }
   }
 
@@ -626,8 +658,8 @@ public record TrainingConfig(
 
   /**
    * Reads a complete config (every key present, as {@link #toJson()} writes it; a config written before {@code
-   * update.micro_batch_tokens} or {@code update.old_log_probs} existed reads as it ran: no token limit, and the
-   * former {@code update.recompute_old_log_probs}).
+   * update.micro_batch_tokens}, {@code update.old_log_probs} or the memory-saving keys existed reads as it ran: no
+   * token limit, the former {@code update.recompute_old_log_probs}, explicit attention and no recomputation).
    *
    * @param json the JSON text
    * @return the config
@@ -641,6 +673,13 @@ public record TrainingConfig(
       // a complete config written before update.micro_batch_tokens existed (a checkpoint's): it ran without a
       // token limit, and resumes so
       update.getAsJsonObject().addProperty("micro_batch_tokens", 0);
+    }
+    if (update != null && update.isJsonObject() && !update.getAsJsonObject().has("attention")
+        && !update.getAsJsonObject().has("recompute_layers") && !update.getAsJsonObject().has("recompute_head")) {
+      // written before the memory-saving passes existed: it ran with explicit attention and kept every activation
+      update.getAsJsonObject().addProperty("attention", "explicit");
+      update.getAsJsonObject().addProperty("recompute_layers", "off");
+      update.getAsJsonObject().addProperty("recompute_head", "off");
     }
     return ConfigCodec.decode(TrainingConfig.class, o, "");
   }

@@ -6,12 +6,15 @@ import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.NDScope;
 import ai.djl.ndarray.types.Shape;
+import ai.djl.training.GradientCollector;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.magejvm.impl.llm.model.GradMode;
+import org.magejvm.impl.llm.model.Qwen3Config;
 import org.magejvm.impl.llm.model.Qwen3Model;
 
 /**
@@ -45,9 +48,18 @@ public final class TeacherForcing {
   /** The shortest common prompt prefix worth computing once for all rows ({@link #sharesPrefix()}). */
   public static final int MIN_SHARED_PREFIX = 4;
 
+  /**
+   * The activation bytes from which {@link Recompute#AUTO} recomputes a part of a training pass: 1 GiB. Below it
+   * the memory saved is small next to the weights and the optimizer's state, while the time is not ({@code ./mage
+   * bench memory} prints both).
+   */
+  public static final long RECOMPUTE_FROM_BYTES = 1L << 30;
+
   private final Qwen3Model model;
   private final int positionChunk;
   private final boolean sharePrefix;
+  private final Recompute layers;
+  private final Recompute head;
 
   /** @param model the model to score with, {@link #DEFAULT_POSITION_CHUNK} positions at a time */
   public TeacherForcing(Qwen3Model model) {
@@ -61,12 +73,77 @@ public final class TeacherForcing {
    * @throws IllegalArgumentException when the chunk is below 1
    */
   public TeacherForcing(Qwen3Model model, int positionChunk, boolean sharePrefix) {
+    this(model, positionChunk, sharePrefix, Recompute.AUTO, Recompute.AUTO);
+  }
+
+  private TeacherForcing(Qwen3Model model, int positionChunk, boolean sharePrefix, Recompute layers,
+      Recompute head) {
     this.model = Objects.requireNonNull(model, "model");
     if (positionChunk < 1) {
       throw new IllegalArgumentException("positionChunk must be >= 1, got " + positionChunk);
     }
     this.positionChunk = positionChunk;
     this.sharePrefix = sharePrefix;
+    this.layers = Objects.requireNonNull(layers, "layers");
+    this.head = Objects.requireNonNull(head, "head");
+  }
+
+  /**
+   * This scorer with other recomputation choices for passes with gradients ({@link Recompute#AUTO} for both by
+   * default). Recomputed <b>layers</b> keep only each decoder layer's input and run the layers again, one at a
+   * time, in the backward pass ({@link Qwen3Model#forwardRecomputed}). A recomputed <b>head</b> keeps no
+   * vocabulary-sized array at all: the scores are computed chunk by chunk without a graph, and the backward pass
+   * computes each chunk's logits again to back-propagate through it. Either way the caller must call {@link
+   * TokenScores#completeBackward} after its backward pass. Without gradients both are ignored.
+   *
+   * @param layers whether the decoder layers' activations are recomputed
+   * @param head whether the output head's logits are recomputed
+   * @return the scorer
+   */
+  public TeacherForcing withRecompute(Recompute layers, Recompute head) {
+    return new TeacherForcing(model, positionChunk, sharePrefix, layers, head);
+  }
+
+  /** @return whether the decoder layers' activations are recomputed in passes with gradients */
+  public Recompute recomputeLayers() {
+    return layers;
+  }
+
+  /** @return whether the output head's logits are recomputed in passes with gradients */
+  public Recompute recomputeHead() {
+    return head;
+  }
+
+  /**
+   * The bytes a pass with gradients keeps for its decoder layers, estimated from the shapes: per layer and token
+   * slot the float32 norms' inputs and outputs (6 D), the queries, keys, values and attention output (4 (H + K) h)
+   * and the MLP's five intermediates (5 I), 4 bytes each. It is what {@link Recompute#AUTO} compares with {@link
+   * #RECOMPUTE_FROM_BYTES}.
+   *
+   * @param config the architecture
+   * @param slots token slots in the pass (rows times the padded length)
+   * @return bytes
+   */
+  public static long layerActivationBytes(Qwen3Config config, long slots) {
+    long perSlot = 6L * config.hiddenSize()
+        + 4L * (config.numAttentionHeads() + config.numKeyValueHeads()) * config.headDim()
+        + 5L * config.intermediateSize();
+    return slots * config.numHiddenLayers() * perSlot * 4;
+  }
+
+  /**
+   * The bytes a pass with gradients keeps for its output head: the float32 log-softmax of every scored position.
+   *
+   * @param config the architecture
+   * @param positions scored positions (rows times the longest response)
+   * @return bytes
+   */
+  public static long headActivationBytes(Qwen3Config config, long positions) {
+    return positions * config.vocabSize() * 4;
+  }
+
+  private static boolean chosen(Recompute r, long bytes) {
+    return r == Recompute.ON || r == Recompute.AUTO && bytes >= RECOMPUTE_FROM_BYTES;
   }
 
   /**
@@ -192,6 +269,7 @@ public final class TeacherForcing {
         mask[i * r + j] = j < lengths[i] ? 1 : 0;
       }
     }
+    TokenScores.Pending pending = unique.takePending();
     try (unique; NDScope scope = new NDScope()) {
       scope.suppressNotUsedWarning();
       // gather's backward pass keeps the index: a copy that owns its storage
@@ -203,7 +281,7 @@ public final class TeacherForcing {
       if (entropy != null) {
         NDScope.unregister(entropy);
       }
-      return new TokenScores(logProbs, maskArray, entropy, lengths);
+      return new TokenScores(logProbs, maskArray, entropy, lengths, pending);
     }
   }
 
@@ -251,56 +329,225 @@ public final class TeacherForcing {
         mask[i * r + j] = 1;
       }
     }
+    boolean grad = GradMode.isEnabled();
+    Qwen3Config config = model.config();
+    boolean recomputeLayers = grad && chosen(layers, layerActivationBytes(config, (long) b * (len + shared)));
+    boolean recomputeHead = grad && chosen(head, headActivationBytes(config, (long) b * r));
+    Qwen3Model.Recomputed recomputed = null;
     try (NDScope scope = new NDScope()) {
       scope.suppressNotUsedWarning();
       NDArray input = manager.create(ids, new Shape(b, len));
-      NDArray hidden;
+      NDArray prefixIds = null;
       if (shared > 0) {
         long[] prefix = new long[shared];
         for (int j = 0; j < shared; j++) {
           prefix[j] = prompts.get(0)[j];
         }
-        hidden = model.forwardSharedPrefix(manager.create(prefix, new Shape(1, shared)), input, pads);
+        prefixIds = manager.create(prefix, new Shape(1, shared));
+      }
+      NDArray hidden;
+      if (recomputeLayers) {
+        recomputed = model.forwardRecomputed(prefixIds, input, pads);
+        hidden = recomputed.hidden();
+      } else if (shared > 0) {
+        hidden = model.forwardSharedPrefix(prefixIds, input, pads);
       } else {
         hidden = model.forward(input, pads, null);
       }
       // gather's and mul's backward passes keep these: copies own their storage (see Qwen3Model on Java memory)
       NDArray target = manager.create(targets, new Shape(b, r, 1)).duplicate();
       NDArray maskArray = manager.create(mask, new Shape(b, r)).toType(model.outputType(), false).duplicate();
-      List<NDArray> logProbChunks = new ArrayList<>();
-      List<NDArray> entropyChunks = new ArrayList<>();
-      for (int from = 0; from < r; from += positionChunk) {
-        int to = Math.min(r, from + positionChunk);
-        // the logits at slot lp-1+j predict response token j
-        NDArray h = hidden.get(":, {}:{}, :", sp - 1 + from, sp - 1 + to);
-        NDArray logits = model.logits(h);
-        if (temperature > 0 && temperature != 1) {
-          // a native-owned scalar: div(Number) would wrap Java memory that the backward pass may read after GC
-          NDArray temp = manager.create((float) temperature).toType(logits.getDataType(), false).duplicate();
-          NDArray scaled = logits.div(temp);
-          logits.close();
-          logits = scaled;
-        }
-        NDArray logSoftmax = logits.logSoftmax(-1);
-        logits.close();
-        NDArray t = to - from == r ? target : target.get(":, {}:{}, :", from, to);
-        logProbChunks.add(logSoftmax.gather(t, -1).reshape(b, to - from));
-        if (withEntropy) {
-          NDArray p = logSoftmax.exp();
-          NDArray plogp = p.mul(logSoftmax);
-          p.close();
-          entropyChunks.add(plogp.sum(new int[] {-1}).neg());
-          plogp.close();
-        }
+      // the logits at slot sp-1+j predict response token j
+      NDArray positions = hidden.get(":, {}:{}, :", sp - 1, sp - 1 + r);
+      NDArray[] scores;
+      TokenScores.Pending pending;
+      if (recomputeHead) {
+        HeadStage stage = new HeadStage(manager, positions, target, temperature, withEntropy, recomputed);
+        scores = stage.scores();
+        pending = stage;
+      } else {
+        scores = headScores(manager, positions, target, temperature, withEntropy);
+        pending = recomputed == null ? null : layerStage(recomputed);
       }
-      NDArray tokenLogProbs = concat(logProbChunks).mul(maskArray);
+      recomputed = null; // the pending stage owns it now
+      NDArray tokenLogProbs = scores[0].mul(maskArray);
       NDArray entropy = null;
       if (withEntropy) {
-        entropy = concat(entropyChunks).mul(maskArray);
+        entropy = scores[1].mul(maskArray);
         NDScope.unregister(entropy);
       }
       NDScope.unregister(tokenLogProbs, maskArray);
-      return new TokenScores(tokenLogProbs, maskArray, entropy, lengths);
+      return new TokenScores(tokenLogProbs, maskArray, entropy, lengths, pending);
+    } finally {
+      if (recomputed != null) {
+        recomputed.close();
+      }
+    }
+  }
+
+  /** The second stage of a pass whose layers only are recomputed. */
+  private static TokenScores.Pending layerStage(Qwen3Model.Recomputed recomputed) {
+    return new TokenScores.Pending() {
+      @Override
+      public void backward(GradientCollector collector) {
+        recomputed.backward(collector);
+      }
+
+      @Override
+      public void close() {
+        recomputed.close();
+      }
+    };
+  }
+
+  /**
+   * Log-probabilities of the targets (and entropies) at the given positions, {@link #positionChunk} positions at a
+   * time: (B, R) arrays, connected to {@code positions}' graph when gradients are recorded.
+   */
+  private NDArray[] headScores(NDManager manager, NDArray positions, NDArray target, double temperature,
+      boolean withEntropy) {
+    long b = positions.getShape().get(0);
+    int r = (int) positions.getShape().get(1);
+    List<NDArray> logProbChunks = new ArrayList<>();
+    List<NDArray> entropyChunks = new ArrayList<>();
+    for (int from = 0; from < r; from += positionChunk) {
+      int to = Math.min(r, from + positionChunk);
+      NDArray h = to - from == r ? positions : positions.get(":, {}:{}, :", from, to);
+      NDArray t = to - from == r ? target : target.get(":, {}:{}, :", from, to);
+      NDArray[] chunk = chunkScores(manager, h, t, temperature, withEntropy);
+      logProbChunks.add(chunk[0].reshape(b, to - from));
+      if (withEntropy) {
+        entropyChunks.add(chunk[1]);
+      }
+    }
+    return new NDArray[] {concat(logProbChunks), withEntropy ? concat(entropyChunks) : null};
+  }
+
+  /** One chunk's (B, C, 1) log-probabilities of the targets and, on request, (B, C) entropies. */
+  private NDArray[] chunkScores(NDManager manager, NDArray h, NDArray t, double temperature, boolean withEntropy) {
+    NDArray logits = model.logits(h);
+    if (temperature > 0 && temperature != 1) {
+      // a native-owned scalar: div(Number) would wrap Java memory that the backward pass may read after GC
+      NDArray temp = manager.create((float) temperature).toType(logits.getDataType(), false).duplicate();
+      NDArray scaled = logits.div(temp);
+      logits.close();
+      logits = scaled;
+    }
+    NDArray logSoftmax = logits.logSoftmax(-1);
+    logits.close();
+    NDArray logProbs = logSoftmax.gather(t, -1);
+    NDArray entropy = null;
+    if (withEntropy) {
+      NDArray p = logSoftmax.exp();
+      NDArray plogp = p.mul(logSoftmax);
+      p.close();
+      entropy = plogp.sum(new int[] {-1}).neg();
+      plogp.close();
+    }
+    return new NDArray[] {logProbs, entropy};
+  }
+
+  /**
+   * A recomputed output head: the scores are computed without a graph, as leaves that collect the caller's gradient;
+   * {@link #backward} then computes each chunk's logits again with a graph, back-propagates the scores' gradient
+   * through them to the hidden states, and from there through the model (the recomputed layers' second stage, or
+   * the kept graph).
+   */
+  private final class HeadStage implements TokenScores.Pending {
+    private final NDManager manager;
+    private final NDArray positions;
+    private final NDArray leaf;
+    private final NDArray target;
+    private final double temperature;
+    private final boolean withEntropy;
+    private final Qwen3Model.Recomputed recomputed;
+    private final NDArray logProbs;
+    private final NDArray entropy;
+
+    HeadStage(NDManager manager, NDArray positions, NDArray target, double temperature, boolean withEntropy,
+        Qwen3Model.Recomputed recomputed) {
+      this.manager = manager;
+      this.positions = positions;
+      this.target = target;
+      this.temperature = temperature;
+      this.withEntropy = withEntropy;
+      this.recomputed = recomputed;
+      NDScope.unregister(positions, target);
+      NDArray[] s;
+      GradMode noGrad = GradMode.disabled();
+      try (NDScope scope = new NDScope()) {
+        scope.suppressNotUsedWarning();
+        leaf = positions.stopGradient().duplicate();
+        s = headScores(manager, leaf, target, temperature, withEntropy);
+        NDScope.unregister(leaf, s[0]);
+        if (s[1] != null) {
+          NDScope.unregister(s[1]);
+        }
+      } finally {
+        noGrad.close();
+      }
+      logProbs = s[0];
+      entropy = s[1];
+      logProbs.setRequiresGradient(true);
+      if (entropy != null) {
+        entropy.setRequiresGradient(true);
+      }
+    }
+
+    NDArray[] scores() {
+      return new NDArray[] {logProbs, entropy};
+    }
+
+    @Override
+    public void backward(GradientCollector collector) {
+      boolean reached = logProbs.hasGradient() || entropy != null && entropy.hasGradient();
+      if (reached) {
+        leaf.setRequiresGradient(true);
+        int r = (int) leaf.getShape().get(1);
+        long b = leaf.getShape().get(0);
+        try (NDScope scope = new NDScope()) {
+          scope.suppressNotUsedWarning();
+          NDArray gLogProbs = logProbs.hasGradient() ? logProbs.getGradient() : null;
+          NDArray gEntropy = entropy != null && entropy.hasGradient() ? entropy.getGradient() : null;
+          for (int from = 0; from < r; from += positionChunk) {
+            int to = Math.min(r, from + positionChunk);
+            try (NDScope chunkScope = new NDScope()) {
+              chunkScope.suppressNotUsedWarning();
+              String at = ":, " + from + ":" + to;
+              NDArray[] chunk = chunkScores(manager, leaf.get(at + ", :"), target.get(at + ", :"), temperature,
+                  gEntropy != null);
+              NDArray objective = gLogProbs == null ? null : chunk[0].reshape(b, to - from).mul(gLogProbs.get(at))
+                  .sum();
+              if (gEntropy != null) {
+                NDArray e = chunk[1].mul(gEntropy.get(at)).sum();
+                objective = objective == null ? e : objective.add(e);
+              }
+              collector.backward(objective);
+            }
+          }
+          if (leaf.hasGradient()) {
+            NDArray gHidden = leaf.getGradient();
+            collector.backward(positions.mul(gHidden).sum());
+          }
+        }
+      }
+      if (recomputed != null) {
+        recomputed.backward(collector);
+      }
+    }
+
+    @Override
+    public void close() {
+      positions.close();
+      target.close();
+      leaf.close();
+      logProbs.close();
+      if (entropy != null) {
+        entropy.close();
+      }
+      if (recomputed != null) {
+        recomputed.close();
+      }
     }
   }
 

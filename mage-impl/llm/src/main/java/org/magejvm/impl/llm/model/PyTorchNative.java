@@ -2,6 +2,7 @@ package org.magejvm.impl.llm.model;
 
 import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.pytorch.engine.PtNDArray;
 import ai.djl.pytorch.engine.PtNDManager;
@@ -19,7 +20,7 @@ import java.io.IOException;
  *
  * <p>Today that is PyTorch's thread-local grad mode, behind {@link GradMode}, resizing libtorch's intra-op thread
  * pool after the engine started, behind {@link LibtorchThreads}, libtorch's operator profiler, behind {@link
- * OperatorProfiler}, and running a TorchScript module, behind {@link ScriptedDecodeStep}. DJL's API changes grad mode
+ * OperatorProfiler}, and running a TorchScript module, behind {@link ScriptedDecodeStep} and {@link FusedAttention}. DJL's API changes grad mode
  * only by opening a {@code GradientCollector}, which can switch recording on (and allows one collector in the whole
  * JVM at a time) but never off, so turning recording off for an inference call on an arbitrary thread needs the
  * engine's own switch.
@@ -123,6 +124,24 @@ final class PyTorchNative {
           v.close();
         }
       }
+    }
+  }
+
+  /**
+   * Runs a module's {@code forward} on tensors with autograd as the thread has it (recording when grad mode is on,
+   * so gradients flow through the module's operations to its inputs), without the graph executor's optimisations.
+   *
+   * @param script the module
+   * @param args the tensors, in the method's order; the first one's manager owns the result
+   * @return the tensor the method returned
+   */
+  static NDArray runScriptWithAutograd(Script script, NDArray... args) {
+    JniUtils.setGraphExecutorOptimize(false);
+    try {
+      return IValueUtils.forward(script.block, new NDList(args), true).singletonOrThrow();
+    } finally {
+      JniUtils.setGraphExecutorOptimize(
+          Boolean.parseBoolean(System.getProperty("ai.djl.pytorch.graph_optimizer", "true")));
     }
   }
 

@@ -67,6 +67,13 @@ public final class Qwen3Model implements AutoCloseable {
   /** Whether {@link ScriptedDecodeStep} can run this model's layers (no biases, a dtype it knows). */
   private final boolean scriptable;
   private volatile boolean scriptedDecoding = true;
+  private volatile AttentionKernel attention = AttentionKernel.AUTO;
+
+  /**
+   * The key slots per row from which {@link AttentionKernel#AUTO} uses the fused kernel. Below it the explicit path
+   * is as fast on the CPU ({@code ./mage bench attention}) and keeps the results of earlier versions bit for bit.
+   */
+  public static final int FUSED_FROM_KEYS = 1024;
 
   /**
    * Wraps loaded or random weights; the model owns them from now on.
@@ -121,6 +128,31 @@ public final class Qwen3Model implements AutoCloseable {
   public void setScriptedDecoding(boolean enabled) {
     scriptedDecoding = enabled;
   }
+
+  /**
+   * Chooses how attention is computed in passes of more than one slot per row (see {@link AttentionKernel}). Where
+   * libtorch cannot load the fused kernel's module, every pass uses the explicit path (after one warning).
+   *
+   * @param kernel the choice ({@link AttentionKernel#AUTO} by default)
+   */
+  public void setAttention(AttentionKernel kernel) {
+    attention = Objects.requireNonNull(kernel, "kernel");
+  }
+
+  /** @return how attention is chosen for passes of more than one slot per row */
+  public AttentionKernel attention() {
+    return attention;
+  }
+
+  /** Whether a pass of {@code t} slots per row over {@code s} key slots uses the fused kernel. */
+  private boolean fused(int t, int s) {
+    AttentionKernel k = attention;
+    return t > 1 && (k == AttentionKernel.FUSED || k == AttentionKernel.AUTO && s >= FUSED_FROM_KEYS)
+        && FusedAttention.instance().isPresent();
+  }
+
+  /** The fused kernel's view of a pass: padding, the first query's slot, a shared prefix, how masks are made. */
+  private record FusedPass(int[] padLeft, int offset, int prefix, boolean padQueries) {}
 
   /** @return whether a decoding step of this model runs as one TorchScript call when it can */
   public boolean scriptedDecoding() {
@@ -320,6 +352,242 @@ public final class Qwen3Model implements AutoCloseable {
     }
   }
 
+  /**
+   * A forward pass for training whose layers' activations are recomputed in the backward pass instead of kept
+   * (activation checkpointing): it keeps only each layer's input, about {@code 4 B T D} bytes a layer instead of the
+   * layer's every intermediate (norms, projections, MLP, attention), and the backward pass runs each layer forward
+   * again, one at a time, before back-propagating through it. The values are those of {@link #forward(NDArray, int[],
+   * KvCache)} (or {@link #forwardSharedPrefix} when a prefix is given) bit for bit; the gradients equal the kept
+   * path's up to float rounding ({@code MemorySavingPassesTest}).
+   *
+   * <p>Call it with autograd on (inside a {@code GradientCollector}). The returned hidden states are connected to the
+   * graph of the final norm only: after the caller's backward pass from a function of them, {@link
+   * Recomputed#backward} carries the gradient through the layers and the embedding to the parameters. A prefix's
+   * last layer output feeds nothing, so only its keys and values carry gradient.
+   *
+   * @param prefixIds (1, P) token ids of a prefix shared by every row (as {@link #forwardSharedPrefix}), or null
+   * @param inputIds (B, T) token ids, left-padded (after the prefix, if any); its manager owns the arrays
+   * @param padLeft each row's padding slots
+   * @return the pass, to be closed after its backward pass
+   */
+  public Recomputed forwardRecomputed(NDArray prefixIds, NDArray inputIds, int[] padLeft) {
+    return new Recomputed(prefixIds, inputIds, padLeft);
+  }
+
+  /** A forward pass whose layers run again in the backward pass; see {@link #forwardRecomputed}. */
+  public final class Recomputed implements AutoCloseable {
+    private final NDManager manager;
+    private final int b;
+    private final int t;
+    private final int p;
+    private final int[] padLeft;
+    private final NDArray ids;
+    private final NDArray prefixIds;
+    private final NDArray[] inputs;
+    private final NDArray[] prefixInputs;
+    private final NDArray top;
+    private final NDArray hidden;
+    private final ProjectionAdapter active;
+    private boolean done;
+
+    private Recomputed(NDArray prefixTokens, NDArray inputIds, int[] pads) {
+      Shape shape = inputIds.getShape();
+      if (shape.dimension() != 2 || pads.length != shape.get(0)) {
+        throw new IllegalArgumentException("inputIds must be (batch, tokens) with one padding count per row, got "
+            + shape + " and " + pads.length + " counts");
+      }
+      if (prefixTokens != null && (prefixTokens.getShape().dimension() != 2 || prefixTokens.getShape().get(0) != 1
+          || prefixTokens.getShape().get(1) < 1)) {
+        throw new IllegalArgumentException("prefixIds must be (1, P) with P >= 1, got " + prefixTokens.getShape());
+      }
+      manager = inputIds.getManager();
+      b = (int) shape.get(0);
+      t = (int) shape.get(1);
+      p = prefixTokens == null ? 0 : (int) prefixTokens.getShape().get(1);
+      padLeft = pads.clone();
+      active = adapter != null && adapter.isEnabled() ? adapter : null;
+      int layers = config.numHiddenLayers();
+      inputs = new NDArray[layers];
+      prefixInputs = new NDArray[layers];
+      // copies that own their storage (the embedding's backward pass keeps the ids)
+      ids = inputIds.toType(DataType.INT64, false).duplicate();
+      this.prefixIds = prefixTokens == null ? null : prefixTokens.toType(DataType.INT64, false).duplicate();
+      // this pass outlives any scope of its caller's: it frees them itself
+      NDScope.unregister(ids);
+      if (this.prefixIds != null) {
+        NDScope.unregister(this.prefixIds);
+      }
+      NDArray last;
+      NDArray lastPrefix;
+      GradMode noGrad = GradMode.disabled();
+      try (NDScope scope = new NDScope()) {
+        scope.suppressNotUsedWarning();
+        last = embedded(ids);
+        lastPrefix = this.prefixIds == null ? null : embedded(this.prefixIds);
+        for (int l = 0; l < layers; l++) {
+          inputs[l] = last;
+          prefixInputs[l] = lastPrefix;
+          NDScope.unregister(last);
+          if (lastPrefix != null) {
+            NDScope.unregister(lastPrefix);
+          }
+          NDArray[] out = layerPair(l, last, lastPrefix, l + 1 < layers);
+          last = out[0];
+          lastPrefix = out[1];
+        }
+        NDScope.unregister(last);
+      } finally {
+        noGrad.close();
+      }
+      top = last;
+      top.setRequiresGradient(true);
+      try (NDScope scope = new NDScope()) {
+        scope.suppressNotUsedWarning();
+        hidden = rmsNorm(top, weights.finalNorm());
+        NDScope.unregister(hidden);
+      }
+    }
+
+    private NDArray embedded(NDArray tokens) {
+      NDArray x = tokens.getNDArrayInternal().embedding(tokens, weights.embed(), SparseFormat.DENSE)
+          .singletonOrThrow();
+      return x.toType(normType, false);
+    }
+
+    /**
+     * Runs layer {@code l} over the rows (and the prefix, whose keys and values the rows see), as {@link
+     * Qwen3Model#forward} runs it; returns the rows' output and, when {@code prefixOutput}, the prefix's.
+     */
+    private NDArray[] layerPair(int l, NDArray h, NDArray hp, boolean prefixOutput) {
+      Qwen3Weights.Layer w = weights.layers().get(l);
+      try (NDScope scope = new NDScope()) {
+        scope.suppressNotUsedWarning();
+        SharedPrefix shared = null;
+        NDArray outPrefix = null;
+        try {
+          if (hp != null) {
+            shared = new SharedPrefix(config.numHiddenLayers(), p);
+            int[] none = new int[1];
+            FusedPass fp = fused(p, p) ? new FusedPass(none, 0, 0, true) : null;
+            NDArray[] ropeP = rotary(manager, none, 0, p);
+            NDArray biasP = fp != null ? null : attentionBias(manager, none, 0, p, 0);
+            outPrefix = layer(l, w, active, hp, ropeP, biasP, fp, null, shared, 1, p, null);
+            shared.recording = false;
+          }
+          int offset = p;
+          FusedPass fs = fused(t, offset + t) ? new FusedPass(padLeft.clone(), offset, p,
+              PyTorchNative.isGradMode() || t >= offset) : null;
+          NDArray[] rope = rotary(manager, padLeft, offset, t);
+          NDArray bias = fs != null ? null : attentionBias(manager, padLeft, offset, t, p);
+          NDArray out = layer(l, w, active, h, rope, bias, fs, null, shared, b, t, null);
+          NDScope.unregister(out);
+          if (outPrefix != null && prefixOutput) {
+            NDScope.unregister(outPrefix);
+          } else {
+            outPrefix = null;
+          }
+          return new NDArray[] {out, outPrefix};
+        } finally {
+          if (shared != null) {
+            shared.close();
+          }
+        }
+      }
+    }
+
+    /** @return the final-normed hidden states (B, T, D), connected to the graph of the final norm */
+    public NDArray hidden() {
+      return hidden;
+    }
+
+    /**
+     * Carries the gradient of the caller's backward pass from the hidden states through every layer (recomputed one
+     * at a time) and the embedding to the parameters. Call it once, inside the same gradient collector, after the
+     * caller's backward pass; nothing happens when no gradient reached the hidden states.
+     *
+     * @param collector the active gradient collector
+     */
+    public void backward(ai.djl.training.GradientCollector collector) {
+      if (done) {
+        throw new IllegalStateException("backward was already called");
+      }
+      done = true;
+      if (!top.hasGradient()) {
+        return;
+      }
+      NDArray g = top.getGradient().duplicate();
+      NDArray gp = null;
+      for (int l = inputs.length - 1; l >= 0; l--) {
+        NDArray x = inputs[l];
+        NDArray xp = prefixInputs[l];
+        x.setRequiresGradient(true);
+        if (xp != null) {
+          xp.setRequiresGradient(true);
+        }
+        try (NDScope scope = new NDScope()) {
+          scope.suppressNotUsedWarning();
+          NDArray[] out = layerPair(l, x, xp, gp != null);
+          NDScope.register(out[0]);
+          NDArray objective = out[0].mul(g).sum();
+          if (out[1] != null) {
+            NDScope.register(out[1]);
+            objective = objective.add(out[1].mul(gp).sum());
+          }
+          collector.backward(objective);
+        }
+        g.close();
+        if (gp != null) {
+          gp.close();
+        }
+        g = gradientOf(x);
+        gp = xp == null ? null : gradientOf(xp);
+      }
+      if (weights.embed().hasGradient()) {
+        try (NDScope scope = new NDScope()) {
+          scope.suppressNotUsedWarning();
+          NDArray objective = embedded(ids).mul(g).sum();
+          if (prefixIds != null && gp != null) {
+            objective = objective.add(embedded(prefixIds).mul(gp).sum());
+          }
+          collector.backward(objective);
+        }
+      }
+      g.close();
+      if (gp != null) {
+        gp.close();
+      }
+    }
+
+    /** The gradient a leaf received, as an array of its own (zeros where none reached it). */
+    private NDArray gradientOf(NDArray leaf) {
+      if (!leaf.hasGradient()) {
+        return leaf.zerosLike();
+      }
+      try (NDArray grad = leaf.getGradient()) {
+        return grad.duplicate();
+      }
+    }
+
+    /** Frees the kept layer inputs and the hidden states. */
+    @Override
+    public void close() {
+      for (int l = 0; l < inputs.length; l++) {
+        close(inputs[l]);
+        close(prefixInputs[l]);
+      }
+      close(top);
+      close(hidden);
+      close(ids);
+      close(prefixIds);
+    }
+
+    private void close(NDArray a) {
+      if (a != null) {
+        a.close();
+      }
+    }
+  }
+
   /** {@link #forward(NDArray, int[], KvCache)}, showing every module's output to {@code probe} when it is not null. */
   private NDArray forward(NDArray inputIds, int[] padLeft, KvCache cache, Probe probe) {
     return forward(inputIds, padLeft, cache, probe, null);
@@ -352,7 +620,11 @@ public final class Qwen3Model implements AutoCloseable {
       NDArray x = ids.getNDArrayInternal().embedding(ids, weights.embed(), SparseFormat.DENSE).singletonOrThrow();
       NDArray h = seen(probe, -1, "model.embed_tokens", x.toType(normType, false), weights.embed());
       NDArray[] rope = rotary(m, padLeft, offset, t);
-      NDArray bias = attentionBias(m, padLeft, offset, t, prefix != null && !prefix.recording ? prefix.length : 0);
+      int sharedPrefix = prefix != null && !prefix.recording ? prefix.length : 0;
+      // the fused kernel masks inside libtorch, from the padding: no (B, 1, 1, T, S) mask is built
+      FusedPass fusedPass = fused(t, offset + t)
+          ? new FusedPass(padLeft.clone(), offset, sharedPrefix, PyTorchNative.isGradMode() || t >= offset) : null;
+      NDArray bias = fusedPass != null ? null : attentionBias(m, padLeft, offset, t, sharedPrefix);
       List<Qwen3Weights.Layer> layers = weights.layers();
       ProjectionAdapter active = adapter != null && adapter.isEnabled() ? adapter : null;
       if (t == 1 && cache != null && probe == null && prefix == null && active == null && scriptedDecoding()
@@ -368,7 +640,7 @@ public final class Qwen3Model implements AutoCloseable {
         NDArray next;
         try (NDScope layerScope = new NDScope()) {
           layerScope.suppressNotUsedWarning();
-          next = layer(l, layers.get(l), active, h, rope, bias, cache, prefix, b, t, probe);
+          next = layer(l, layers.get(l), active, h, rope, bias, fusedPass, cache, prefix, b, t, probe);
           NDScope.unregister(next);
         }
         NDScope.register(next); // closed with the call's scope unless it is the last
@@ -515,7 +787,7 @@ public final class Qwen3Model implements AutoCloseable {
   }
 
   private NDArray layer(int index, Qwen3Weights.Layer w, ProjectionAdapter lora, NDArray h, NDArray[] rope,
-      NDArray bias, KvCache cache, SharedPrefix prefix, int b, int t, Probe probe) {
+      NDArray bias, FusedPass fusedPass, KvCache cache, SharedPrefix prefix, int b, int t, Probe probe) {
     int heads = config.numAttentionHeads();
     int kvHeads = config.numKeyValueHeads();
     int hd = config.headDim();
@@ -535,10 +807,6 @@ public final class Qwen3Model implements AutoCloseable {
     }
     q = applyRotary(q, rope).mul(queryScale);
     k = applyRotary(k, rope);
-    // (B, T, H, hd) -> (B, KVH, G*T, hd): query head kv*G + j uses key/value head kv. With one slot per row (a
-    // decoding step) the transposes move nothing: a reshape gives the same array in one call instead of two
-    NDArray qg = t == 1 ? q.toType(dtype, false).reshape(b, kvHeads, g, hd)
-        : q.toType(dtype, false).transpose(0, 2, 1, 3).reshape(b, kvHeads, (long) g * t, hd);
     NDArray kt = t == 1 ? k.toType(dtype, false).reshape(b, kvHeads, 1, hd)
         : k.toType(dtype, false).transpose(0, 2, 1, 3);
     NDArray vt = t == 1 ? v.reshape(b, kvHeads, 1, hd) : v.transpose(0, 2, 1, 3);
@@ -564,13 +832,24 @@ public final class Qwen3Model implements AutoCloseable {
       keys = kt;
       values = vt;
     }
-    long s = keys.getShape().get(2);
-    NDArray scores = qg.matMul(keys.transpose(0, 1, 3, 2)).toType(normType, false);
-    // the mask is (B, 1, 1, T, S): the scores take its shape only when there is one to add
-    NDArray masked = bias == null ? scores : scores.reshape(b, kvHeads, g, t, s).add(bias).reshape(b, kvHeads,
-        (long) g * t, s);
-    NDArray probs = masked.softmax(-1).toType(dtype, false);
-    NDArray attended = probs.matMul(values);
+    NDArray attended;
+    if (fusedPass != null) {
+      // (B, T, H, hd) -> (B, H, T, hd); the kernel's module repeats each key/value head for its G query heads
+      attended = FusedAttention.instance().orElseThrow().attend(q.toType(dtype, false).transpose(0, 2, 1, 3), keys,
+          values, fusedPass.padLeft(), fusedPass.offset(), fusedPass.prefix(), fusedPass.padQueries());
+    } else {
+      // (B, T, H, hd) -> (B, KVH, G*T, hd): query head kv*G + j uses key/value head kv. With one slot per row (a
+      // decoding step) the transposes move nothing: a reshape gives the same array in one call instead of two
+      NDArray qg = t == 1 ? q.toType(dtype, false).reshape(b, kvHeads, g, hd)
+          : q.toType(dtype, false).transpose(0, 2, 1, 3).reshape(b, kvHeads, (long) g * t, hd);
+      long s = keys.getShape().get(2);
+      NDArray scores = qg.matMul(keys.transpose(0, 1, 3, 2)).toType(normType, false);
+      // the mask is (B, 1, 1, T, S): the scores take its shape only when there is one to add
+      NDArray masked = bias == null ? scores : scores.reshape(b, kvHeads, g, t, s).add(bias).reshape(b, kvHeads,
+          (long) g * t, s);
+      NDArray probs = masked.softmax(-1).toType(dtype, false);
+      attended = probs.matMul(values);
+    }
     NDArray context = seen(probe, index, "self_attn (attention of the rotated queries and keys)",
         t == 1 ? attended.reshape(b, 1, (long) heads * hd)
             : attended.reshape(b, heads, t, hd).transpose(0, 2, 1, 3).reshape(b, t, (long) heads * hd), null);

@@ -32,8 +32,6 @@ final class ScriptedDecodeStep {
 
   private static final Logger LOG = LoggerFactory.getLogger(ScriptedDecodeStep.class);
   private static final String RESOURCE = "/org/magejvm/impl/llm/model/decode_step.torchscript";
-  /** {@code __torch__.DecodeStep} with {@code training = False}, as pickle protocol 2. */
-  private static final byte[] MODULE_PICKLE = pickle();
   /** An empty tuple, pickle protocol 2. */
   private static final byte[] EMPTY_CONSTANTS = {(byte) 0x80, 2, ')', '.'};
 
@@ -67,13 +65,22 @@ final class ScriptedDecodeStep {
 
   /** @return the TorchScript code of the step */
   static String code() {
-    try (InputStream in = ScriptedDecodeStep.class.getResourceAsStream(RESOURCE)) {
+    return resource(RESOURCE);
+  }
+
+  /**
+   * @param name a class-path resource's absolute name
+   * @return its text
+   * @throws IllegalStateException when it is missing
+   */
+  static String resource(String name) {
+    try (InputStream in = ScriptedDecodeStep.class.getResourceAsStream(name)) {
       if (in == null) {
-        throw new IllegalStateException("the resource " + RESOURCE + " is missing from the class path");
+        throw new IllegalStateException("the resource " + name + " is missing from the class path");
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + RESOURCE, e);
+      throw new UncheckedIOException("cannot read " + name, e);
     }
   }
 
@@ -84,13 +91,25 @@ final class ScriptedDecodeStep {
    * @return the archive's bytes (a zip of stored entries under {@code decode_step/})
    */
   static byte[] archive(String code) throws IOException {
+    return archive("DecodeStep", "decode_step", code);
+  }
+
+  /**
+   * Packs TorchScript code into an archive such as {@code torch.jit.save} writes for a module without parameters.
+   *
+   * @param className the module's class in the code (an ASCII identifier)
+   * @param folder the archive's top folder
+   * @param code the source of the class
+   * @return the archive's bytes (a zip of stored entries under {@code folder/})
+   */
+  static byte[] archive(String className, String folder, String code) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
       zip.setMethod(ZipOutputStream.STORED);
-      entry(zip, "decode_step/data.pkl", MODULE_PICKLE);
-      entry(zip, "decode_step/code/__torch__.py", code.getBytes(StandardCharsets.UTF_8));
-      entry(zip, "decode_step/constants.pkl", EMPTY_CONSTANTS);
-      entry(zip, "decode_step/version", "3\n".getBytes(StandardCharsets.US_ASCII));
+      entry(zip, folder + "/data.pkl", pickle(className));
+      entry(zip, folder + "/code/__torch__.py", code.getBytes(StandardCharsets.UTF_8));
+      entry(zip, folder + "/constants.pkl", EMPTY_CONSTANTS);
+      entry(zip, folder + "/version", "3\n".getBytes(StandardCharsets.US_ASCII));
     }
     return bytes.toByteArray();
   }
@@ -108,11 +127,12 @@ final class ScriptedDecodeStep {
     zip.closeEntry();
   }
 
-  private static byte[] pickle() {
+  /** {@code __torch__.CLASS} with {@code training = False}, as pickle protocol 2. */
+  private static byte[] pickle(String className) {
     ByteArrayOutputStream p = new ByteArrayOutputStream();
     p.write(0x80); // PROTO 2
     p.write(2);
-    p.writeBytes("c__torch__\nDecodeStep\n".getBytes(StandardCharsets.US_ASCII)); // GLOBAL
+    p.writeBytes(("c__torch__\n" + className + "\n").getBytes(StandardCharsets.US_ASCII)); // GLOBAL
     p.writeBytes(new byte[] {')', (byte) 0x81, '}'}); // EMPTY_TUPLE, NEWOBJ, EMPTY_DICT
     p.write('X'); // BINUNICODE "training"
     p.writeBytes(new byte[] {8, 0, 0, 0});
