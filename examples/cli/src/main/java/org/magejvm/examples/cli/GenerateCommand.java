@@ -84,7 +84,7 @@ final class GenerateCommand implements Callable<Integer>, Limits.OptionPhase {
         responseIds = s.tokenIds();
         logProbs = s.logProbs();
         finish = s.finishReason();
-        text = policy.tokenizer().decode(s.contentTokenIds(), true);
+        text = policy.tokenizer().decodeGenerated(s.contentTokenIds(), true);
       }
     }
     double ms = elapsed / 1e6;

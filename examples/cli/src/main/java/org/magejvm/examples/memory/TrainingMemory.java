@@ -62,11 +62,13 @@ import org.magejvm.impl.llm.model.Qwen3Model;
  *       product when the weights are float16), plus the head's input; a trainer that scores every position needs L
  *       instead of T here. A recomputed head keeps no vocabulary-sized array: only the float32 final-norm output
  *       that its response slice holds on to, and the slice's copy that the backward pass differentiates</td></tr>
- *   <tr><td>backward working memory</td><td>max(head, attention); head: kept 2 B T V 4, recomputed 4 B c V 4;
- *       attention: explicit 2 B H L^2 4, fused 3 B H L h 4</td><td>the largest gradients the backward pass holds at
- *       once next to the saved activations: those of the log-softmax and the logits (a recomputed head: one chunk's
- *       logits, log-softmax and their gradients), or one layer's gradients of the attention probabilities and
- *       scores (fused: of the queries and the repeated keys and values)</td></tr>
+ *   <tr><td>backward working memory</td><td>max(head, attention, layer); head: kept 2 B T V 4, recomputed 4 B c V
+ *       4; attention: explicit 2 B H L^2 4, fused 3 B H L h 4; layer: 0 when the layers are kept, else the one
+ *       layer's activation parts above (without the final norm's)</td><td>the largest gradients the backward pass
+ *       holds at once next to the saved activations: those of the log-softmax and the logits (a recomputed head: one
+ *       chunk's logits, log-softmax and their gradients), one layer's gradients of the attention probabilities and
+ *       scores (fused: of the queries and the repeated keys and values), or, with recomputed layers, the gradients of
+ *       the recomputed layer's activations (about as large as they are)</td></tr>
  * </table>
  *
  * <p>These are the arrays {@code Qwen3Model.forward} (or {@code forwardRecomputed}) and {@code TeacherForcing} leave
@@ -275,7 +277,11 @@ public record TrainingMemory(
     long chunk = Math.min(t, TeacherForcing.DEFAULT_POSITION_CHUNK);
     long headWork = recomputeHead ? 4 * b * chunk * vocab * 4 : 2 * b * t * vocab * 4;
     long attentionWork = fusedAttention ? 3 * b * heads * l * hd * 4 : 2 * b * heads * l * l * 4;
-    m.put("backward working memory", Math.max(headWork, attentionWork));
+    // with recomputed layers, back-propagating through the one recomputed layer holds about as many gradients as
+    // it has activations (measured: mage bench memory, docs/benchmarks.md)
+    long layerWork = recomputeLayers ? m.get("hidden states") - b * l * d * 8 + m.get("attention q, k, v, output")
+        + m.get("attention scores") + m.get("MLP intermediates") + m.get("LoRA intermediates") : 0;
+    m.put("backward working memory", Math.max(Math.max(headWork, attentionWork), layerWork));
     return m;
   }
 

@@ -237,7 +237,7 @@ public final class DjlLanguagePolicy implements LanguagePolicy {
     for (int i = 0; i < outputs.size(); i++) {
       GeneratedSequence s = outputs.get(i);
       // the text leaves out the stop token; the ids and log-probs keep it, so training learns when to stop
-      String text = tokenizer.decode(s.contentTokenIds(), true);
+      String text = tokenizer.decodeGenerated(s.contentTokenIds(), true);
       out.add(new Generation(text, prompts.get(i), s.tokenIds(), s.logProbs(), s.finishReason()));
     }
     return out;

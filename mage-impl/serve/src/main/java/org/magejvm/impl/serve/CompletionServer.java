@@ -349,7 +349,8 @@ public final class CompletionServer implements AutoCloseable {
     try {
       root = JsonParser.parseString(call.bodyText());
     } catch (JsonParseException e) {
-      throw HttpError.badRequest(null, "invalid_json", "the request body is not valid JSON: " + e.getMessage());
+      throw HttpError.badRequest(null, "invalid_json", "the request body is not valid JSON: "
+          + call.jsonSyntaxError(e));
     }
     if (!root.isJsonObject()) {
       throw HttpError.badRequest(null, "invalid_json", "the request body must be a JSON object, got "
@@ -1352,7 +1353,7 @@ public final class CompletionServer implements AutoCloseable {
       rowSeeds[i] = p.seed;
       p.job.events.add(new Started(p.index, p.ids, served));
       if (p.job.followsText()) {
-        texts[i] = new RowText(ids -> policy.tokenizer().decode(ids, true), policy.stopTokenIds(), p.job.ask.stops,
+        texts[i] = new RowText(ids -> policy.tokenizer().decodeGenerated(ids, true), policy.stopTokenIds(), p.job.ask.stops,
             p.job.ask.includeStop);
         follow = true;
       }
@@ -1461,7 +1462,7 @@ public final class CompletionServer implements AutoCloseable {
   private String[] tokenTexts(int[] ids) {
     String[] texts = new String[ids.length];
     for (int j = 0; j < ids.length; j++) {
-      texts[j] = policy.tokenizer().decode(new int[] {ids[j]}, false);
+      texts[j] = policy.tokenizer().decodeGenerated(new int[] {ids[j]}, false);
     }
     return texts;
   }
@@ -1469,7 +1470,7 @@ public final class CompletionServer implements AutoCloseable {
   /** The answer of a row generated without following its text: the whole sequence. */
   private Done done(Pending p, GeneratedSequence s, String served) {
     int[] ids = s.tokenIds();
-    return new Done(p.index, policy.tokenizer().decode(s.contentTokenIds(), true), p.ids, ids, s.logProbs(),
+    return new Done(p.index, policy.tokenizer().decodeGenerated(s.contentTokenIds(), true), p.ids, ids, s.logProbs(),
         tokenTexts(ids), tops(p, s.topLogProbs(), 0, ids.length), s.finishReason(), null, served);
   }
 

@@ -14,6 +14,7 @@ import java.util.OptionalInt;
 import java.util.Random;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.llm.generate.Qwen3Generator;
+import org.magejvm.impl.llm.generate.Recompute;
 import org.magejvm.impl.llm.generate.TeacherForcing;
 import org.magejvm.impl.llm.generate.TokenScores;
 import org.magejvm.impl.llm.model.Qwen3Model;
@@ -102,7 +103,8 @@ public final class SupervisedTrainer implements AutoCloseable {
     this.maxSequenceLength = b.maxSequenceLength;
     this.listeners = List.copyOf(b.listeners);
     this.shuffle = new Random(b.seed);
-    this.scorer = new TeacherForcing(model);
+    // long examples recompute where the activations would reach 1 GiB; step() completes the backward pass
+    this.scorer = new TeacherForcing(model).withRecompute(Recompute.AUTO, Recompute.AUTO);
     for (NDArray p : trainable.values()) {
       p.setRequiresGradient(true);
     }

@@ -73,7 +73,7 @@ public final class TeacherForcing {
    * @throws IllegalArgumentException when the chunk is below 1
    */
   public TeacherForcing(Qwen3Model model, int positionChunk, boolean sharePrefix) {
-    this(model, positionChunk, sharePrefix, Recompute.AUTO, Recompute.AUTO);
+    this(model, positionChunk, sharePrefix, Recompute.OFF, Recompute.OFF);
   }
 
   private TeacherForcing(Qwen3Model model, int positionChunk, boolean sharePrefix, Recompute layers,
@@ -89,8 +89,9 @@ public final class TeacherForcing {
   }
 
   /**
-   * This scorer with other recomputation choices for passes with gradients ({@link Recompute#AUTO} for both by
-   * default). Recomputed <b>layers</b> keep only each decoder layer's input and run the layers again, one at a
+   * This scorer with other recomputation choices for passes with gradients ({@link Recompute#OFF} for both unless
+   * chosen here, so that a caller's own loop that does not call {@link TokenScores#completeBackward} keeps working;
+   * the library's trainers choose {@link Recompute#AUTO} or the training config's keys). Recomputed <b>layers</b> keep only each decoder layer's input and run the layers again, one at a
    * time, in the backward pass ({@link Qwen3Model#forwardRecomputed}). A recomputed <b>head</b> keeps no
    * vocabulary-sized array at all: the scores are computed chunk by chunk without a graph, and the backward pass
    * computes each chunk's logits again to back-propagate through it. Either way the caller must call {@link

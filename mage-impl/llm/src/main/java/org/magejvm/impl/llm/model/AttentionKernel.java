@@ -22,7 +22,7 @@ public enum AttentionKernel {
   FUSED,
   /**
    * The fused kernel where a pass's rows reach {@link Qwen3Model#FUSED_FROM_KEYS} key slots, the explicit path for
-   * shorter ones (where it is as fast and keeps results identical to earlier versions).
+   * shorter ones (whose memory is small and whose results stay identical to earlier versions).
    */
   AUTO
 }

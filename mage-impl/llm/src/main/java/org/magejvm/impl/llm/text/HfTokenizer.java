@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -441,6 +442,32 @@ public final class HfTokenizer implements AutoCloseable {
       l[i] = ids[i];
     }
     return tokenizer.decode(l, skipSpecialTokens);
+  }
+
+  /**
+   * Decodes token ids a model generated: as {@link #decode}, except that ids at or above {@link #vocabSize()} decode
+   * to nothing (Hugging Face's tokenizers skip ids they hold no token for in the same way). A checkpoint's embedding
+   * often has more rows than its tokenizer has tokens (Qwen3: 151,936 rows for 151,669 tokens), and a model may
+   * sample those rows, an untrained or random one often; its answer is then the text of its other tokens, not an
+   * error that stops a rollout.
+   *
+   * @param ids the generated token ids
+   * @param skipSpecialTokens whether to drop added tokens marked special (like {@code <|im_end|>})
+   * @return the text
+   * @throws IllegalArgumentException when an id is negative
+   */
+  public String decodeGenerated(int[] ids, boolean skipSpecialTokens) {
+    int kept = 0;
+    int[] known = new int[ids.length];
+    for (int i = 0; i < ids.length; i++) {
+      if (ids[i] < 0) {
+        throw new IllegalArgumentException("token id " + ids[i] + " at position " + i + " is negative");
+      }
+      if (ids[i] < vocabSize) {
+        known[kept++] = ids[i];
+      }
+    }
+    return decode(kept == ids.length ? known : Arrays.copyOf(known, kept), skipSpecialTokens);
   }
 
   /** Frees the native tokenizer; further use fails. */

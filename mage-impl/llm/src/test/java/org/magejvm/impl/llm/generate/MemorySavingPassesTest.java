@@ -144,7 +144,10 @@ class MemorySavingPassesTest {
         s.completeBackward(gc);
       }
       // the tiny model's passes are far below RECOMPUTE_FROM_BYTES: AUTO keeps them as OFF does, bit for bit
-      float[][] auto = scoresAndGradient(model, new TeacherForcing(model, 2, true), PROMPTS, RESPONSES);
+      assertThat(new TeacherForcing(model).recomputeLayers()).as("the plain scorer keeps activations")
+          .isEqualTo(Recompute.OFF);
+      float[][] auto = scoresAndGradient(model, new TeacherForcing(model, 2, true)
+          .withRecompute(Recompute.AUTO, Recompute.AUTO), PROMPTS, RESPONSES);
       float[][] off = scoresAndGradient(model, new TeacherForcing(model, 2, true)
           .withRecompute(Recompute.OFF, Recompute.OFF), PROMPTS, RESPONSES);
       assertThat(auto).isDeepEqualTo(off);

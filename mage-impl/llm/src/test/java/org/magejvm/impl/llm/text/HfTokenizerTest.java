@@ -71,6 +71,11 @@ class HfTokenizerTest {
       assertThatThrownBy(() -> tok.decode(new int[] {1, 261}, false))
           .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("token id 261 at position 1");
       assertThatThrownBy(() -> tok.decode(new int[] {-1}, false)).hasMessageContaining("token id -1");
+      // a generated id past the tokenizer (a padded embedding row) decodes to nothing, as Hugging Face's does
+      assertThat(tok.decodeGenerated(new int[] {104, 261, 105, 100_000}, false))
+          .isEqualTo(tok.decode(new int[] {104, 105}, false)).isNotEmpty();
+      assertThat(tok.decodeGenerated(new int[] {261}, true)).isEmpty();
+      assertThatThrownBy(() -> tok.decodeGenerated(new int[] {-1}, false)).hasMessageContaining("token id -1");
     }
   }
 
