@@ -1,5 +1,7 @@
 package org.magejvm.api;
 
+import java.util.Arrays;
+import java.util.Objects;
 import org.magejvm.api.annotation.Api;
 
 /**
@@ -35,5 +37,32 @@ public record Advantages(
   /** @return the number of turns */
   public int size() {
     return values.length;
+  }
+
+  /** @return the turns' values and terms as numbers (the record's own form would print the arrays' identities) */
+  @Override
+  public String toString() {
+    return "Advantages[values=" + Arrays.toString(values) + ", episodeTerm="
+        + Arrays.toString(episodeTerm) + ", stepTerm=" + Arrays.toString(stepTerm)
+        + ", stepGroupCount=" + stepGroupCount + ", meanStepGroupSize=" + meanStepGroupSize + "]";
+  }
+
+  /**
+   * @param o another object
+   * @return whether it holds equal values (the arrays compared by content)
+   */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Advantages a && Arrays.equals(values, a.values)
+        && Arrays.equals(episodeTerm, a.episodeTerm) && Arrays.equals(stepTerm, a.stepTerm)
+        && stepGroupCount == a.stepGroupCount
+        && Double.compare(meanStepGroupSize, a.meanStepGroupSize) == 0;
+  }
+
+  /** @return a hash of the contents */
+  @Override
+  public int hashCode() {
+    return Objects.hash(Arrays.hashCode(values), Arrays.hashCode(episodeTerm),
+        Arrays.hashCode(stepTerm), stepGroupCount, meanStepGroupSize);
   }
 }

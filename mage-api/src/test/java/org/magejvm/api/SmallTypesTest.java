@@ -68,6 +68,12 @@ class SmallTypesTest {
   void advantagesCheckLengths() {
     Advantages a = new Advantages(new double[] {1, 2}, new double[] {1, 1}, new double[] {0, 1}, 1, 2.0);
     assertThat(a.size()).isEqualTo(2);
+    // printed and compared by content, not by the arrays' identities
+    assertThat(a).hasToString("Advantages[values=[1.0, 2.0], episodeTerm=[1.0, 1.0], stepTerm=[0.0, 1.0],"
+        + " stepGroupCount=1, meanStepGroupSize=2.0]");
+    Advantages same = new Advantages(new double[] {1, 2}, new double[] {1, 1}, new double[] {0, 1}, 1, 2.0);
+    assertThat(a).isEqualTo(same).hasSameHashCodeAs(same)
+        .isNotEqualTo(new Advantages(new double[] {1, 3}, new double[] {1, 1}, new double[] {0, 1}, 1, 2.0));
     assertThatThrownBy(() -> new Advantages(new double[2], new double[3], new double[2], 0, 0))
         .isInstanceOf(IllegalArgumentException.class).hasMessage("advantage arrays differ in length: 2, 3, 2");
     assertThatThrownBy(() -> new Advantages(new double[2], new double[2], new double[1], 0, 0))

@@ -4,9 +4,14 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,6 +47,7 @@ class ArchitectureTest {
   private static final String DJL = "ai.djl..";
   private static final String BENCH = "org.magejvm.examples.bench..";
   private static final String RESEARCH = "org.magejvm.examples.research..";
+  private static final String HOST = "org.magejvm.examples.host";
   private static final Pattern RESEARCH_ARTIFACT = Pattern.compile("<artifactId>mage-(bench|research)</artifactId>");
 
   private static JavaClasses classes;
@@ -219,6 +225,57 @@ class ArchitectureTest {
     for (Path pom : poms) {
       org.assertj.core.api.Assertions.assertThat(RESEARCH_ARTIFACT.matcher(Files.readString(pom)).find())
           .as(pom.toString()).isFalse();
+    }
+  }
+
+  @Test
+  void theExampleHostUsesOnlyApiTypes() {
+    // examples/host is written as a project outside this repository would be: against the library's @Api types (any
+    // status but INTERNAL; a nested type counts as marked through the type around it), the JDK, DJL and its own
+    // classes. Its jar is not on this class path (its game would join every registry of these tests): the classes
+    // are read from its build directory, which the test-scoped dependency on its pom makes Maven build first.
+    Path hostClasses = Path.of("").toAbsolutePath().getParent().resolve("host/target/classes");
+    org.assertj.core.api.Assertions.assertThat(hostClasses.resolve("org/magejvm/examples/host/HostExample.class"))
+        .as("examples/host is built before this module (mvn install)").isRegularFile();
+    JavaClasses host = new ClassFileImporter().importPath(hostClasses);
+    classes().should(dependOnlyOnApiTypes(HOST)).check(host);
+  }
+
+  private static ArchCondition<JavaClass> dependOnlyOnApiTypes(String ownPackage) {
+    return new ArchCondition<>("depend only on the JDK, DJL, their own package and @Api types of the library") {
+      @Override
+      public void check(JavaClass origin, ConditionEvents events) {
+        for (Dependency d : origin.getDirectDependenciesFromSelf()) {
+          JavaClass target = d.getTargetClass().getBaseComponentType();
+          String name = target.getName();
+          boolean allowed = target.isPrimitive() || name.startsWith("java.") || name.startsWith("ai.djl.")
+              || target.getPackageName().equals(ownPackage) || target.getPackageName().startsWith(ownPackage + ".")
+              || isMarkedApi(name);
+          if (!allowed) {
+            events.add(SimpleConditionEvent.violated(d, d.getDescription() + ": " + name
+                + " is not an @Api type of the library"));
+          }
+        }
+      }
+    };
+  }
+
+  /** Whether a class, or the nearest type around it that carries the mark, is {@code @Api} and not INTERNAL. */
+  private static boolean isMarkedApi(String className) {
+    if (!className.startsWith("org.magejvm.")) {
+      return false;
+    }
+    try {
+      for (Class<?> c = Class.forName(className, false, ArchitectureTest.class.getClassLoader()); c != null;
+          c = c.getEnclosingClass()) {
+        Api api = c.getAnnotation(Api.class);
+        if (api != null) {
+          return api.status() != Api.Status.INTERNAL;
+        }
+      }
+      return false;
+    } catch (ClassNotFoundException e) {
+      return false;
     }
   }
 

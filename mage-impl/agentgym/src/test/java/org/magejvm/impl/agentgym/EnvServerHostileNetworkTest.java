@@ -101,6 +101,21 @@ class EnvServerHostileNetworkTest {
   }
 
   @Test
+  void anHttp09RequestLineAndAContentLengthThatCutsTheJsonGet400sInPlainWords() throws Exception {
+    HostileClients.Answer a = HostileClients.exchange(server.port(),
+        "GET /\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII), Duration.ofSeconds(5));
+    assertThat(a.status()).as(a.toString()).isEqualTo(400);
+    assertThat(JsonParser.parseString(a.body()).getAsJsonObject().get("code").getAsString()).isEqualTo("bad_request");
+    // Content-Length: 10 with a longer body: the server reads {"id": 0, and the JSON ends there
+    a = HostileClients.exchange(server.port(), ("POST /reset HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n"
+        + "{\"id\": 0, \"seed\": 7}").getBytes(java.nio.charset.StandardCharsets.US_ASCII), Duration.ofSeconds(5));
+    assertThat(a.status()).as(a.toString()).isEqualTo(400);
+    assertThat(JsonParser.parseString(a.body()).getAsJsonObject().get("error").getAsString())
+        .startsWith("the request body is not valid JSON: it ends before its JSON value is complete")
+        .contains("10 bytes its Content-Length declares").doesNotContain("Exception").doesNotContain("java.");
+  }
+
+  @Test
   void withAnApiKeyOnlyTheHealthCheckAnswersWithoutIt() throws Exception {
     try (EnvServer keyed = EnvServer.builder().setRegistry(EnvironmentRegistry.discover())
         .addEnvironment("mage-kuhn-poker").optPort(0).optApiKey("k3y").build().start()) {

@@ -101,7 +101,14 @@ class EnvServerTest {
 
     r = post("/reset", "{\"id\": " + id + "}");
     assertThat(r.statusCode()).isEqualTo(400);
-    assertThat(json(r).get("field").getAsString()).isEqualTo("session_id");
+    assertThat(json(r).get("field").getAsString()).as("a reset without a seed names 'seed'").isEqualTo("seed");
+    assertThat(json(r).get("error").getAsString()).contains("'seed' is missing").contains("'game'")
+        .contains("'session_id'");
+
+    r = post("/reset", "{\"id\": " + id + ", \"session_id\": \"x\"}");
+    assertThat(r.statusCode()).isEqualTo(400);
+    assertThat(json(r).get("field").getAsString()).as("AgentGym's name, when that is the one sent")
+        .isEqualTo("session_id");
 
     r = post("/reset", "{\"id\": " + id + ", \"seed\": \"x1\"}");
     assertThat(r.statusCode()).isEqualTo(400);

@@ -147,8 +147,13 @@ public record EvaluationConfig(RolloutConfig rollout, Optional<String> opponent,
     /**
      * @param v M, the number of meta-episodes (default {@value EvaluationConfig#DEFAULT_META_EPISODES})
      * @return this builder
+     * @throws IllegalArgumentException naming {@code metaEpisodes} when {@code v} is below 1
      */
     public Builder optMetaEpisodes(int v) {
+      if (v < 1) {
+        // checked here: the rollout's own check would name its key, tasks, which the caller never set
+        throw new IllegalArgumentException("metaEpisodes must be >= 1, got " + v);
+      }
       rollout.optTasks(v);
       return this;
     }

@@ -259,7 +259,18 @@ public final class JsonHttpServer implements AutoCloseable {
       Object cause = request.getAttribute(ERROR_EXCEPTION);
       String reason = m instanceof String ? (String) m : cause instanceof Throwable ? ((Throwable) cause).getMessage()
           : null;
-      byte[] body = errorBody(status, describe(status, reason));
+      String message = describe(status, reason);
+      if (status == HttpStatus.HTTP_VERSION_NOT_SUPPORTED_505) {
+        // Jetty's parser answers 505 for a request line without a version (HTTP/0.9, "GET /health") or with one it
+        // cannot read ("FOO/1.1"): both are malformed request lines, a 400 bad_request (serving.md)
+        status = HttpStatus.BAD_REQUEST_400;
+        message = "malformed HTTP request: the request line must end with the version HTTP/1.1 (or HTTP/1.0), as in"
+            + " 'GET /health HTTP/1.1'" + (reason != null && reason.contains("0.9") ? "; HTTP/0.9 is not supported"
+            : "");
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
+      }
+      byte[] body = errorBody(status, message);
       response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
       response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
       response.write(true, ByteBuffer.wrap(body), callback);
@@ -369,10 +380,14 @@ public final class JsonHttpServer implements AutoCloseable {
       if (failure instanceof HttpException) {
         HttpException e = (HttpException) failure;
         boolean chunked = request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING, "chunked");
+        long declared = request.getLength();
         // the headers were fine, so what broke is the body's framing; Jetty's reason alone ("Early EOF") hides that
         writeError(response, callback, e.getCode(), e.getCode() == 400 && chunked
             ? "malformed chunked request body (a chunk size must be hexadecimal, each chunk end with CRLF): "
                 + e.getReason()
+            : e.getCode() == 400 && declared >= 0 && body.size() < declared
+            ? "the request body ended after " + body.size() + " of its Content-Length of " + declared + " bytes:"
+                + " the client closed its side of the connection before sending the rest"
             : describe(e.getCode(), e.getReason()));
       } else if (failure instanceof TimeoutException) {
         writeError(response, callback, 408, "the connection was idle for more than "

@@ -71,6 +71,59 @@ class JsonHttpServerTest {
   }
 
   @Test
+  void aRequestLineWithoutAVersionGets400BadRequestNot505() throws Exception {
+    // HTTP/0.9's request line (no version) and an unreadable version: Jetty's parser says 505, serving.md says 400
+    try (JsonHttpServer s = echo(HttpLimits.defaults())) {
+      for (String line : new String[] {"GET /health\r\n\r\n", "GET /echo FOO/1.1\r\nHost: x\r\n\r\n"}) {
+        HostileClients.Answer a = HostileClients.exchange(s.port(), line.getBytes(StandardCharsets.US_ASCII),
+            Duration.ofSeconds(5));
+        assertThat(a.status()).as(line + ": " + a).isEqualTo(400);
+        assertThat(a.headers().get("content-type")).as(line).startsWith("application/json");
+        assertThat(a.body()).as(line).startsWith("{\"error\":{\"status\":400,\"code\":\"bad_request\",")
+            .contains("HTTP/1.1");
+        assertThat(a.closed()).as(line + ": the connection is closed").isTrue();
+        assertThat(a.millis()).as(line).isLessThan(5000);
+      }
+      assertThat(HostileClients.exchange(s.port(), "GET /health\r\n\r\n".getBytes(StandardCharsets.US_ASCII),
+          Duration.ofSeconds(5)).body()).contains("HTTP/0.9 is not supported");
+      assertThat(post(s, "{}").statusCode()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void aBodyShorterThanItsContentLengthGets400InPlainWords() throws Exception {
+    try (JsonHttpServer s = echo(HttpLimits.defaults());
+        java.net.Socket socket = new java.net.Socket("127.0.0.1", s.port())) {
+      socket.setSoTimeout(5000);
+      socket.getOutputStream().write("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n{\"a\""
+          .getBytes(StandardCharsets.US_ASCII));
+      socket.shutdownOutput();   // the body ends after 4 of its 10 bytes
+      String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(answer).startsWith("HTTP/1.1 400 ").contains("\"code\":\"bad_request\"")
+          .contains("the request body ended after 4 of its Content-Length of 10 bytes")
+          .doesNotContainPattern("[a-z]+\\.[a-z.]+\\.[A-Z]\\w*(Exception|Error)").doesNotContain("Early EOF");
+      assertThat(post(s, "{}").statusCode()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void jsonSyntaxErrorsAreTold() {
+    HttpCall cut = new HttpCall("POST", "/x", null, Map.of("content-length", "10"),
+        "{\"prompt\":".getBytes(StandardCharsets.UTF_8));
+    String eof = cut.jsonSyntaxError(new RuntimeException("java.io.EOFException: End of input at line 1 column 11"
+        + " path $.prompt", new java.io.EOFException("End of input at line 1 column 11 path $.prompt")));
+    assertThat(eof).isEqualTo("it ends before its JSON value is complete (at line 1 column 11 path $.prompt); the"
+        + " server read the 10 bytes its Content-Length declares, so the JSON sent may be longer than its"
+        + " Content-Length");
+    HttpCall chunked = new HttpCall("POST", "/x", null, Map.of(), "[1".getBytes(StandardCharsets.UTF_8));
+    assertThat(chunked.jsonSyntaxError(new java.io.EOFException("End of input at line 1 column 3 path $[1]")))
+        .isEqualTo("it ends before its JSON value is complete (at line 1 column 3 path $[1])");
+    String malformed = chunked.jsonSyntaxError(new RuntimeException(new IllegalStateException(
+        "com.google.gson.stream.MalformedJsonException: Expected ':' at line 1 column 7 path $.not\nSee https://x")));
+    assertThat(malformed).isEqualTo("Expected ':' at line 1 column 7 path $.not");
+  }
+
+  @Test
   void bodiesOverTheLimitGet413DeclaredOrChunked() throws Exception {
     try (JsonHttpServer s = echo(HttpLimits.defaults().withMaxBodyBytes(1024))) {
       HttpResponse<String> declared = post(s, "x".repeat(2000));

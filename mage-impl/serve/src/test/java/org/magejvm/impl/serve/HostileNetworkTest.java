@@ -85,6 +85,38 @@ class HostileNetworkTest {
   }
 
   @Test
+  void anHttp09RequestLineGets400BadRequest() throws Exception {
+    HostileClients.Answer a = HostileClients.exchange(server.port(),
+        "GET /health\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII), Duration.ofSeconds(5));
+    assertThat(a.status()).as(a.toString()).isEqualTo(400);
+    JsonObject err = JsonParser.parseString(a.body()).getAsJsonObject().getAsJsonObject("error");
+    assertThat(err.get("code").getAsString()).isEqualTo("bad_request");
+    assertThat(err.get("type").getAsString()).isEqualTo("invalid_request_error");
+    assertThat(err.get("message").getAsString()).contains("HTTP/1.1");
+    assertThat(send("/health", null).statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void aContentLengthThatCutsTheJsonIsToldWithoutJavaClassNames() throws Exception {
+    // Content-Length: 10 with a longer body: the server reads {"prompt": and the JSON ends there
+    HostileClients.Answer a = HostileClients.exchange(server.port(), ("POST /v1/completions HTTP/1.1\r\nHost: x\r\n"
+        + "Content-Type: application/json\r\nContent-Length: 10\r\n\r\n" + SEEDED)
+        .getBytes(java.nio.charset.StandardCharsets.US_ASCII), Duration.ofSeconds(5));
+    assertThat(a.status()).as(a.toString()).isEqualTo(400);
+    JsonObject err = JsonParser.parseString(a.body()).getAsJsonObject().getAsJsonObject("error");
+    assertThat(err.get("code").getAsString()).isEqualTo("invalid_json");
+    assertThat(err.get("message").getAsString())
+        .startsWith("the request body is not valid JSON: it ends before its JSON value is complete")
+        .contains("10 bytes its Content-Length declares")
+        .doesNotContain("Exception").doesNotContain("java.").doesNotContain("gson");
+    a = HostileClients.exchange(server.port(), ("POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 9"
+        + "\r\n\r\n{not json").getBytes(java.nio.charset.StandardCharsets.US_ASCII), Duration.ofSeconds(5));
+    assertThat(a.status()).as(a.toString()).isEqualTo(400);
+    assertThat(a.body()).contains("not valid JSON").doesNotContain("Exception").doesNotContain("gson")
+        .doesNotContain("https://");
+  }
+
+  @Test
   void eachMalformedRequestGetsAJson4xxAndTheServerAnswersAsBefore() throws Exception {
     JsonObject before = seeded();
     for (Map.Entry<String, byte[]> c : HostileClients.malformedRequests("/v1/completions").entrySet()) {

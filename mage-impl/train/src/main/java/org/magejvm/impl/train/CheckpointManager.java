@@ -48,9 +48,12 @@ public final class CheckpointManager {
    * @param configuration the trainer's full configuration
    * @param metrics the metrics of the last iteration (may be empty)
    * @param optimizer the optimizer whose state is saved
+   * @param anchorScoresHeld whether the policy updater holds the anchors' scores on these weights, so that its next
+   *     update does not score them ({@code updater.anchor_scores_held} in the state file; a resume scores them again
+   *     without counting it in the update's metrics)
    */
   public record Snapshot(int iteration, long seed, String environmentId, String environmentVersion,
-      JsonObject configuration, Map<String, Object> metrics, AdamW optimizer) {
+      JsonObject configuration, Map<String, Object> metrics, AdamW optimizer, boolean anchorScoresHeld) {
 
     /**
      * Validates.
@@ -62,6 +65,7 @@ public final class CheckpointManager {
      * @param configuration configuration
      * @param metrics last metrics
      * @param optimizer optimizer
+     * @param anchorScoresHeld whether the updater holds the anchors' scores
      */
     public Snapshot {
       if (iteration < 0) {
@@ -72,6 +76,22 @@ public final class CheckpointManager {
       Objects.requireNonNull(configuration, "configuration");
       Objects.requireNonNull(metrics, "metrics");
       Objects.requireNonNull(optimizer, "optimizer");
+    }
+
+    /**
+     * A snapshot whose updater holds no anchor scores.
+     *
+     * @param iteration iterations done
+     * @param seed seed
+     * @param environmentId environment id
+     * @param environmentVersion environment version
+     * @param configuration configuration
+     * @param metrics last metrics
+     * @param optimizer optimizer
+     */
+    public Snapshot(int iteration, long seed, String environmentId, String environmentVersion,
+        JsonObject configuration, Map<String, Object> metrics, AdamW optimizer) {
+      this(iteration, seed, environmentId, environmentVersion, configuration, metrics, optimizer, false);
     }
   }
 
@@ -232,6 +252,9 @@ public final class CheckpointManager {
     opt.addProperty("step_count", s.optimizer().stepCount());
     opt.addProperty("skipped_count", s.optimizer().skippedCount());
     o.add("optimizer", opt);
+    JsonObject updater = new JsonObject();
+    updater.addProperty("anchor_scores_held", s.anchorScoresHeld());
+    o.add("updater", updater);
     o.addProperty("random_state", "every random draw of iteration i derives from (seed, i); nothing else to save");
     o.add("configuration", s.configuration().deepCopy());
     o.add("run", runConfiguration.deepCopy());

@@ -153,6 +153,7 @@ public final class MageTrainer implements AutoCloseable {
   private Map<String, Object> lastMetrics = Map.of();
   private int lastCheckpoint = -1;
   private final TrainingConfig trainingConfig;
+  private final Path baseModel;
   private final List<AutoCloseable> owned;
   private boolean closed;
 
@@ -177,6 +178,7 @@ public final class MageTrainer implements AutoCloseable {
     validateEvery = b.validateEvery;
     maxFailureShare = b.maxFailureShare;
     trainingConfig = b.trainingConfig;
+    baseModel = b.baseModel;
     owned = List.copyOf(b.owned);
     seed = b.seed;
     listeners = List.copyOf(b.listeners);
@@ -322,7 +324,7 @@ public final class MageTrainer implements AutoCloseable {
         : fineTuning != null ? CheckpointWeights.of(fineTuning, null)
         : CheckpointWeights.full(modelOf(policy), null);
     checkpoint.restore(weights, adamw);
-    updater.forgetAnchorScores();
+    updater.forgetAnchorScores(checkpoint.anchorScoresHeld());
     iteration = checkpoint.iteration();
     lastCheckpoint = iteration;
     lastMetrics = Map.of();
@@ -346,12 +348,90 @@ public final class MageTrainer implements AutoCloseable {
       return dir;
     }
     dir = checkpoints.save(new CheckpointManager.Snapshot(iteration, seed, provider.id(), provider.version(),
-        configuration(), lastMetrics, adamw));
+        configuration(), lastMetrics, adamw, updater.holdsAnchorScores()));
     lastCheckpoint = iteration;
     for (TrainingListener l : listeners) {
       l.onCheckpoint(iteration, dir);
     }
     return dir;
+  }
+
+  /**
+   * The checkpoint directory the trained policy was loaded from: the one given to {@link Builder#optBaseModel} (or
+   * to {@link Builder#optCheckpointDirectory}), else a directory {@code fine_tuning.base_model} of the config names,
+   * else the directory the policy's tokenizer was read from when it holds a {@code config.json} (true of every policy
+   * made by {@code Qwen3Checkpoint.loadPolicy(dir, options)}).
+   *
+   * @return the base model's directory, if the trainer knows it
+   */
+  public Optional<Path> baseModel() {
+    return resolveBaseModel(baseModel, trainingConfig, policy);
+  }
+
+  private static Optional<Path> resolveBaseModel(Path given, TrainingConfig config, DjlLanguagePolicy policy) {
+    if (given != null) {
+      return Optional.of(given);
+    }
+    String named = config == null ? null : config.fineTuning().baseModel();
+    if (named != null && java.nio.file.Files.isDirectory(Path.of(named))) {
+      return Optional.of(Path.of(named));
+    }
+    Path tokenizer = policy == null ? null : policy.tokenizer().file();
+    Path dir = tokenizer == null ? null : tokenizer.toAbsolutePath().getParent();
+    return dir != null && java.nio.file.Files.isRegularFile(dir.resolve("config.json")) ? Optional.of(dir)
+        : Optional.empty();
+  }
+
+  /**
+   * Saves the trained policy into a new directory. Full fine-tuning writes a Hugging Face checkpoint: {@code
+   * model.safetensors} (float32) beside copies of the base model's {@code config.json}, tokenizer and chat template,
+   * loadable with {@code Qwen3Checkpoint.loadPolicy(target, options)}, {@code mage play --model} or {@code
+   * transformers}. A LoRA run writes its adapter in PEFT layout ({@code adapter_config.json} with {@code
+   * base_model_name_or_path} naming the base model, {@code adapter_model.safetensors}), loadable with {@code
+   * Qwen3Checkpoint.loadPolicy(base, options, target)} or PEFT. Nothing that exists is overwritten: the base model
+   * and any directory that already holds a model or an adapter are refused before anything is written.
+   *
+   * @param target the directory to write (created if missing; it must not hold a model or an adapter yet)
+   * @return {@code target}
+   * @throws org.magejvm.impl.llm.checkpoint.CheckpointException in one line naming the directory when {@code target}
+   *     is the base model's directory, already holds {@code model.safetensors}, a sharded index or an adapter, or
+   *     cannot be written
+   * @throws IllegalStateException when the trainer does not know the base model ({@link #baseModel()}; give it with
+   *     {@link Builder#optBaseModel}), or when the policy's model carries an adapter the trainer does not train as
+   *     LoRA ({@link Builder#optFineTuning})
+   */
+  public Path save(Path target) {
+    Objects.requireNonNull(target, "target");
+    Path base = baseModel().orElseThrow(() -> new IllegalStateException("cannot save the trained model into "
+        + target + ": the trainer does not know the checkpoint its policy was loaded from; give it with"
+        + " MageTrainer.Builder.optBaseModel(dir)"));
+    ModelSaver.requireNewModelDirectory(base, target);
+    Qwen3Model model = modelOf(policy);
+    if (fineTuning != null && fineTuning.mode() == FineTuning.Mode.LORA) {
+      org.magejvm.impl.llm.finetune.LoraAdapter adapter = fineTuning.adapter().orElseThrow();
+      org.magejvm.impl.llm.finetune.PeftAdapters.save(adapter, target);
+      if (adapter.config().baseModelNameOrPath().isEmpty()) {
+        // record the base, so that the adapter names what it is to be loaded onto
+        Path config = target.resolve(org.magejvm.impl.llm.finetune.PeftAdapters.CONFIG_FILE);
+        String json = org.magejvm.impl.llm.finetune.PeftAdapters.configJson(adapter.config()
+            .withBaseModelNameOrPath(base.toAbsolutePath().normalize().toString()));
+        try {
+          org.magejvm.api.util.AtomicFiles.writeString(config, json);
+        } catch (java.io.IOException e) {
+          throw new org.magejvm.impl.llm.checkpoint.CheckpointException("cannot write " + config + ": " + e, e);
+        }
+      }
+      LOG.info("saved the trained LoRA adapter (PEFT layout, base {}) to {}", base, target);
+    } else {
+      if (model.adapter().isPresent()) {
+        throw new IllegalStateException("cannot save the trained model into " + target + ": its model carries an"
+            + " adapter that this trainer does not train as LoRA (optFineTuning), so only the base weights would be"
+            + " saved");
+      }
+      ModelSaver.save(model, base, target);
+      LOG.info("saved the trained model (Hugging Face layout, from {}) to {}", base, target);
+    }
+    return target;
   }
 
   /**
@@ -707,8 +787,55 @@ public final class MageTrainer implements AutoCloseable {
     private int startIteration;
     private MemoryProbe memory;
     private CheckpointManager checkpoints;
+    private Path baseModel;
 
     private Builder() {}
+
+    /**
+     * @param v the checkpoint directory the policy was loaded from, which {@link MageTrainer#save} copies the config,
+     *     tokenizer and chat template of (or names as a LoRA adapter's base) and {@link #optRunDirectory} records;
+     *     by default the one {@link MageTrainer#baseModel()} finds (the policy's own directory when it was made by
+     *     {@code Qwen3Checkpoint.loadPolicy})
+     * @return this builder
+     */
+    public Builder optBaseModel(Path v) {
+      baseModel = v;
+      return this;
+    }
+
+    /**
+     * Writes the run into one directory, as {@code mage train --out} does: {@code config.json} (the config, written
+     * now), {@code metrics.jsonl} (a {@link MetricsFileListener}, added as the first listener and closed with the
+     * trainer) and {@code checkpoints/} ({@code iter-NNNNNNNN/} and {@code best.json}) on the config's schedule
+     * ({@code checkpoints.every}, {@code checkpoints.keep}, and always at the end of {@link MageTrainer#fit}). Only
+     * for builders made from a {@link TrainingConfig}; for checkpoints alone use {@link #optCheckpointDirectory}.
+     *
+     * @param runDir the run directory (created if missing)
+     * @return this builder
+     * @throws IllegalStateException for a builder not made from a config, or when the base model is unknown (see
+     *     {@link #optBaseModel})
+     * @throws TrainingException when {@code config.json} cannot be written
+     */
+    public Builder optRunDirectory(Path runDir) {
+      if (checkpointsFromConfig == null) {
+        throw new IllegalStateException("optRunDirectory needs a builder made from a TrainingConfig"
+            + " (MageTrainer.builder(config, policy, registry))");
+      }
+      Path base = resolveBaseModel(baseModel, trainingConfig, policy).orElseThrow(() -> new IllegalStateException(
+          "optRunDirectory: the checkpoint the policy was loaded from is unknown; give it with optBaseModel(dir)"));
+      Path config = runDir.resolve("config.json");
+      try {
+        java.nio.file.Files.createDirectories(runDir);
+        org.magejvm.api.util.AtomicFiles.writeString(config, trainingConfig.toJson());
+      } catch (java.io.IOException e) {
+        throw new TrainingException("cannot write " + config + ": " + e.getMessage(), e);
+      }
+      optCheckpointDirectory(runDir.resolve(TrainingCheckpoint.CHECKPOINTS_DIR), base, new JsonObject());
+      MetricsFileListener metrics = new MetricsFileListener(runDir);
+      own(metrics);
+      listeners.add(0, metrics); // first: listeners added later may read the file
+      return this;
+    }
 
     /**
      * @param v where environments are found
@@ -939,6 +1066,9 @@ public final class MageTrainer implements AutoCloseable {
       if (checkpointsFromConfig == null) {
         throw new IllegalStateException("optCheckpointDirectory needs a builder made from a TrainingConfig;"
             + " use optCheckpoints otherwise");
+      }
+      if (this.baseModel == null) {
+        this.baseModel = baseModel; // what MageTrainer.save copies the config and tokenizer from
       }
       JsonObject record = run.deepCopy();
       record.add(TrainingCheckpoint.CONFIG_KEY, trainingConfig.toJsonObject());

@@ -8,6 +8,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.Map;
 import org.magejvm.impl.llm.model.Qwen3Model;
 import org.magejvm.impl.llm.checkpoint.CheckpointException;
+import org.magejvm.impl.llm.finetune.PeftAdapters;
 import org.magejvm.impl.llm.safetensors.SafetensorsDtype;
 import org.magejvm.impl.llm.safetensors.SafetensorsWriter;
 
@@ -29,8 +30,8 @@ public final class ModelSaver {
    * @param sourceDir the checkpoint the model was loaded from (its non-weight files are copied); it comes first
    * @param target the directory to write (created if missing; it must not hold a model yet)
    * @throws CheckpointException in one line naming the directory: when the source is no directory, when the target is
-   *     the source, when the target already holds {@code model.safetensors} (or a sharded index), or when something
-   *     cannot be written
+   *     the source, when the target already holds {@code model.safetensors} (or a sharded index, or a PEFT adapter),
+   *     or when something cannot be written
    */
   public static void save(Qwen3Model model, Path sourceDir, Path target) {
     requireSourceAndTarget(sourceDir, target);
@@ -71,6 +72,19 @@ public final class ModelSaver {
     writer.write(target.resolve("model.safetensors"));
   }
 
+  /**
+   * The checks of {@link #save} without writing anything: the source is a directory, the target is not the source
+   * and holds no model's weights or adapter yet.
+   *
+   * @param sourceDir the checkpoint the model was loaded from
+   * @param target the directory about to be written
+   * @throws CheckpointException in one line naming the directory, as {@link #save}
+   */
+  static void requireNewModelDirectory(Path sourceDir, Path target) {
+    requireSourceAndTarget(sourceDir, target);
+    requireNoModel(target);
+  }
+
   private static void requireSourceAndTarget(Path sourceDir, Path target) {
     if (!Files.isDirectory(sourceDir)) {
       throw new CheckpointException("cannot save the model: its source checkpoint " + sourceDir + " is not a"
@@ -84,7 +98,8 @@ public final class ModelSaver {
   }
 
   private static void requireNoModel(Path target) {
-    for (String weights : new String[] {"model.safetensors", "model.safetensors.index.json"}) {
+    for (String weights : new String[] {"model.safetensors", "model.safetensors.index.json",
+        PeftAdapters.WEIGHTS_FILE, PeftAdapters.CONFIG_FILE}) {
       if (Files.exists(target.resolve(weights))) {
         throw new CheckpointException("cannot save the model into " + target + ": it already holds a model ("
             + weights + "); save into a new directory, or delete that one first");

@@ -412,6 +412,14 @@ public final class PolicyUpdater {
    */
   private List<float[]> anchorScores;
   private long anchorScoresStep = -1;
+  /**
+   * Set by a restore after which the run being continued held its anchors' scores ({@link
+   * #forgetAnchorScores(boolean)}): the next baseline is scored again, but not counted in {@code
+   * tokens/update_checks} and {@code timing/update_checks_s}, since the uninterrupted run did not score it, so that a
+   * resumed run's metrics equal the uninterrupted run's. (Keeping the scores in the checkpoint instead would save that
+   * one scoring pass, but write every anchor token's log-probability into each checkpoint.)
+   */
+  private boolean rescoreUncounted;
 
   /**
    * An updater.
@@ -604,7 +612,10 @@ public final class PolicyUpdater {
     }
     long t = System.nanoTime();
     List<float[]> scores = score(model, anchors);
-    clock.add(CHECK, t, anchors);
+    if (!rescoreUncounted) {
+      clock.add(CHECK, t, anchors);
+    }
+    rescoreUncounted = false;
     return scores;
   }
 
@@ -614,11 +625,33 @@ public final class PolicyUpdater {
   }
 
   /**
-   * Forgets the anchors' scores kept from the last update; call it when the weights change outside the updater (a
-   * checkpoint restored into the model).
+   * Forgets the anchors' scores kept from the last update; call it when the weights change outside the updater.
+   * Their next scoring is counted in the update's metrics.
    */
   void forgetAnchorScores() {
+    forgetAnchorScores(false);
+  }
+
+  /**
+   * Forgets the anchors' scores kept from the last update, after a checkpoint was restored into the model.
+   *
+   * @param heldBefore whether the run that wrote the checkpoint held the anchors' scores on its weights then ({@link
+   *     #holdsAnchorScores()}, saved in the checkpoint): its next update would not have scored them, so the
+   *     scoring this updater must do is left out of {@code tokens/update_checks} and {@code timing/update_checks_s},
+   *     and the resumed run's metrics equal the uninterrupted run's
+   */
+  void forgetAnchorScores(boolean heldBefore) {
     keepAnchorScores(null);
+    rescoreUncounted = heldBefore;
+  }
+
+  /**
+   * @return whether the next update takes the anchors' baseline from the last update instead of scoring it (what a
+   *     checkpoint records, for {@link #forgetAnchorScores(boolean)} after a resume)
+   */
+  boolean holdsAnchorScores() {
+    // after a resume and before the next update, the run being continued holds them
+    return keptAnchorScores() != null || rescoreUncounted;
   }
 
   /** @return the anchors' scores kept for the next update, or null (for tests) */

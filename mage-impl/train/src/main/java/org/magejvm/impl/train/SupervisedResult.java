@@ -2,6 +2,7 @@ package org.magejvm.impl.train;
 
 import java.util.List;
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 
 /**
  * What a {@link SupervisedTrainer#train} call did.
@@ -10,6 +11,7 @@ import java.util.Objects;
  * @param droppedExamples the number of assistant turns left out because they exceed the length limit
  * @param steps every step, in order
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public record SupervisedResult(int examples, int droppedExamples, List<SupervisedStep> steps) {
 
   /**

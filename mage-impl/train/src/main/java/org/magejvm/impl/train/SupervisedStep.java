@@ -1,6 +1,7 @@
 package org.magejvm.impl.train;
 
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 
 /**
  * One optimizer step of supervised training, as reported to a {@link SupervisedTrainer.Listener}.
@@ -12,6 +13,7 @@ import java.util.Objects;
  * @param loss the batch's token-mean cross-entropy of the response tokens (nats per token), before the update
  * @param optimizer what the optimizer did
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public record SupervisedStep(int epoch, int step, int examples, int tokens, double loss, StepReport optimizer) {
 
   /**

@@ -326,6 +326,20 @@ public final class TrainingCheckpoint {
     }
   }
 
+  /**
+   * @return whether the run's policy updater held the anchors' scores on the checkpoint's weights ({@code
+   *     updater.anchor_scores_held}; false when the state file does not say, as in checkpoints written before it
+   *     did): a resumed run then scores them again without counting it, so its metrics equal the uninterrupted run's
+   */
+  public boolean anchorScoresHeld() {
+    JsonElement u = state.get("updater");
+    if (u == null || !u.isJsonObject()) {
+      return false;
+    }
+    JsonElement held = u.getAsJsonObject().get("anchor_scores_held");
+    return held != null && held.isJsonPrimitive() && held.getAsJsonPrimitive().isBoolean() && held.getAsBoolean();
+  }
+
   /** @return a copy of the provenance (library, JVM, DJL and libtorch versions, OS, threads, time) */
   public JsonObject provenance() {
     JsonElement c = state.get("provenance");

@@ -9,6 +9,7 @@ import java.util.function.Predicate;
 import org.magejvm.api.LanguagePolicy;
 import org.magejvm.api.MetaEpisode;
 import org.magejvm.api.Turn;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.impl.llm.text.ChatMessage;
 import org.magejvm.impl.rollout.MetaEpisodeRunner;
 import org.magejvm.impl.rollout.RolloutConfig;
@@ -19,6 +20,7 @@ import org.magejvm.spi.EnvironmentRegistry;
  *
  * @param messages the messages, oldest first; at least one, each with one of the {@link #ROLES}
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public record Transcript(List<ChatMessage> messages) {
 
   /** The roles a message may have. */

@@ -149,6 +149,39 @@ class CheckpointTest {
     }
   }
 
+  /**
+   * With the anchor check on, an uninterrupted run takes each update's anchor baseline from the update before; a run
+   * resumed from a checkpoint must score the anchors again, and that scoring is not counted, so that its metrics,
+   * {@code tokens/update_checks} included, equal the uninterrupted run's.
+   */
+  @Test
+  void aResumedRunWithAnchorsCountsTheSameUpdateCheckTokensAsAnUninterruptedOne(@TempDir Path tmp) {
+    java.util.function.BiConsumer<MageTrainer.Builder, DjlLanguagePolicy> anchored = TinyRun::withAnchors;
+    List<Map<String, Object>> whole = new ArrayList<>();
+    TrainingListener collect = new TrainingListener() {
+      @Override
+      public void onIterationEnd(int iteration, Map<String, Object> metrics) {
+        whole.add(metrics);
+      }
+    };
+    try (TinyRun r = new TinyRun(tmp.resolve("whole"), model, 1, 0, List.of(collect), anchored)) {
+      r.trainer.fit(2);
+    }
+    assertThat(whole.get(1)).containsKey("anchor_logprob_change");
+    Path first = tmp.resolve("whole").resolve("checkpoints").resolve(TrainingCheckpoint.directoryName(1));
+    TrainingCheckpoint cp = TrainingCheckpoint.open(first);
+    assertThat(cp.anchorScoresHeld()).isTrue();
+    assertThat(cp.state().getAsJsonObject("updater").get("anchor_scores_held").getAsBoolean()).isTrue();
+    try (TinyRun resumed = new TinyRun(tmp.resolve("resumed"), model, -1, 0, List.of(), anchored)) {
+      resumed.trainer.resume(cp);
+      Map<String, Object> m = withoutTimings(resumed.trainer.step());
+      assertThat(m.get("tokens/update_checks")).isEqualTo(whole.get(1).get("tokens/update_checks"));
+      assertThat(m).isEqualTo(withoutTimings(whole.get(1)));
+    }
+    // the checkpoints of a run without anchors say so
+    assertThat(TrainingCheckpoint.open(checkpoint(1)).anchorScoresHeld()).isFalse();
+  }
+
   private static org.magejvm.impl.rollout.RolloutConfig rolloutOf(TinyRun r) {
     return org.magejvm.impl.rollout.RolloutConfig.builder().setEnvironmentId(VowelProvider.ID).optTasks(2)
         .optGroupSize(2).optEpisodes(1).optContextMode(org.magejvm.api.ContextMode.NONE)

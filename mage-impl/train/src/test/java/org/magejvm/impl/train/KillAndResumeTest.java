@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Exact resume after a real SIGKILL: a child JVM ({@link ResumeChild}) trains the tiny run with a checkpoint after
  * every iteration and is killed with {@code destroyForcibly()} at a random moment after its second checkpoint
  * appears; another child resumes from the latest complete checkpoint. Its {@code metrics.jsonl} must then hold every
- * iteration exactly once, equal (timings aside) to that of an uninterrupted child, and its final weights must be
+ * iteration exactly once, equal (timings aside, work counters such as {@code tokens/update_checks} included, with the
+ * anchor check on) to that of an uninterrupted child, and its final weights must be
  * bit-identical. All children run libtorch with one intra-op and one inter-op thread.
  */
 class KillAndResumeTest {
@@ -80,8 +81,12 @@ class KillAndResumeTest {
     }
     assertThat(actual).hasSize(total);
     for (int i = 0; i < total; i++) {
+      // the work counters too: the anchors the resumed run scores again are not counted (PolicyUpdater)
+      assertThat(actual.get(i).get("tokens/update_checks")).as("iteration %d", i)
+          .isEqualTo(expected.get(i).get("tokens/update_checks")).isNotNull();
       assertThat(actual.get(i)).as("iteration %d", i).isEqualTo(expected.get(i));
     }
+    assertThat(expected.get(resumeFrom).has("anchor_logprob_change")).as("the anchor check ran").isTrue();
     // the weights changed from iteration to iteration, so equal metrics are not a coincidence of a frozen model
     assertThat(expected.get(total - 1).get("actor/pg_loss")).isNotEqualTo(expected.get(total - 2).get("actor/pg_loss"));
     // and the final weights are bit-identical

@@ -211,6 +211,45 @@ class PolicyUpdaterTest {
     }
   }
 
+  /**
+   * After a checkpoint is restored, the anchors are scored again: not counted in {@code tokens/update_checks} when the
+   * run that wrote the checkpoint held their scores (its next update did not score them), counted otherwise.
+   */
+  @Test
+  void theAnchorsScoredAgainAfterARestoreAreCountedOnlyWhenTheRunBeingContinuedDidNotHoldThem() {
+    List<PolicyUpdater.Row> rows = rows();
+    List<PolicyUpdater.Row> anchors = rows.subList(0, 2);
+    long anchorTokens = 0;
+    for (PolicyUpdater.Row a : anchors) {
+      anchorTokens += a.prompt().length + a.response().length;
+    }
+    long[] checkTokens = new long[3];
+    for (int mode = 0; mode < 3; mode++) {
+      try (Qwen3Model model = Qwen3Model.random(CONFIG, 7, Device.cpu(), DataType.FLOAT64)) {
+        model.weights().requireGradients(true);
+        try (AdamW adamw = new AdamW(model.weights().parameters(),
+            AdamWConfig.builder().optLearningRate(1e-2).optWeightDecay(0).build())) {
+          PolicyUpdater updater = new PolicyUpdater(model, null, gigpo(0), adamw,
+              new PolicyUpdater.Settings(64, 2, 1, true, true, 0, 10), anchors);
+          updater.update(rows);
+          assertThat(updater.holdsAnchorScores()).isTrue();
+          if (mode == 1) {
+            updater.forgetAnchorScores(true);
+            assertThat(updater.holdsAnchorScores()).as("as the run being continued").isTrue();
+          } else if (mode == 2) {
+            updater.forgetAnchorScores(false);
+            assertThat(updater.holdsAnchorScores()).isFalse();
+          }
+          checkTokens[mode] = updater.update(rows).timing().checkTokens();
+        }
+      }
+    }
+    assertThat(checkTokens[0]).isPositive();
+    assertThat(checkTokens[1]).as("held before the restore: the scoring again is not counted")
+        .isEqualTo(checkTokens[0]);
+    assertThat(checkTokens[2]).as("not held: counted").isEqualTo(checkTokens[0] + anchorTokens);
+  }
+
   @Test
   void meanChangeAveragesOverTokensAndAnEmptyAnchorIsRefused() {
     List<float[]> before = List.of(new float[] {-1f, -2f}, new float[] {-0.5f});

@@ -4,8 +4,9 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The child process of {@link KillAndResumeTest}: trains the {@link TinyRun} in a run directory, with a checkpoint
- * after every iteration and {@code metrics.jsonl}, up to a given iteration count; with {@code resume} it first
+ * The child process of {@link KillAndResumeTest}: trains the {@link TinyRun} with the anchor check on ({@link
+ * TinyRun#withAnchors}) in a run directory, with a checkpoint after every iteration and {@code metrics.jsonl}, up to a
+ * given iteration count; with {@code resume} it first
  * continues from the latest checkpoint of the directory.
  *
  * <p>Arguments: {@code RUN_DIR ITERATIONS fresh|resume}.
@@ -22,7 +23,7 @@ public final class ResumeChild {
     boolean resume = args[2].equals("resume");
     Path model = TinyRun.writeModel(runDir.resolve("tiny-model"));
     try (MetricsFileListener metrics = new MetricsFileListener(runDir);
-        TinyRun run = new TinyRun(runDir, model, 1, List.of(metrics))) {
+        TinyRun run = new TinyRun(runDir, model, 1, 0, List.of(metrics), TinyRun::withAnchors)) {
       if (resume) {
         TrainingCheckpoint cp = TrainingCheckpoint.open(TrainingCheckpoint.locate(runDir));
         run.trainer.resume(cp);

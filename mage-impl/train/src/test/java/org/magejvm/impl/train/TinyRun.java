@@ -148,6 +148,20 @@ final class TinyRun implements AutoCloseable {
     trainer = b.build();
   }
 
+  /**
+   * A {@code customize} step that turns the anchor check on: two fixed anchor turns and a limit loose enough that
+   * updates are seldom undone, so each update scores the anchors after its tries and the next one starts from them.
+   *
+   * @param b the trainer's builder
+   * @param policy the trained policy (unused)
+   */
+  static void withAnchors(MageTrainer.Builder b, DjlLanguagePolicy policy) {
+    b.optAnchorTurns(List.of(
+            new PolicyUpdater.Row(new int[] {5, 6, 7, 8}, new int[] {9, 10, 11}, null, 0),
+            new PolicyUpdater.Row(new int[] {12, 13, 14}, new int[] {15, 16}, null, 0)))
+        .optUpdateSettings(new PolicyUpdater.Settings(4, 4, 1, true, true, 0, 10));
+  }
+
   @Override
   public void close() {
     adamw.close();

@@ -364,7 +364,7 @@ public final class EnvServer implements AutoCloseable {
     try {
       json = JsonParser.parseString(text);
     } catch (JsonParseException e) {
-      throw new HttpError(400, "the request body is not valid JSON: " + e.getMessage(), null);
+      throw new HttpError(400, "the request body is not valid JSON: " + ex.jsonSyntaxError(e), null);
     }
     if (!json.isJsonObject()) {
       throw new HttpError(400, "the request body must be a JSON object, got " + cut(json.toString()), null);
@@ -544,7 +544,14 @@ public final class EnvServer implements AutoCloseable {
 
   private JsonElement reset(JsonObject body) {
     Instance i = instance(bodyId(body));
-    String seedKey = body.has("seed") ? "seed" : body.has("game") ? "game" : "session_id";
+    // the seed is required (docs/environments.md); AgentGym's 'game' and 'session_id' are accepted in its place, and
+    // a body with none of the three is told about 'seed', the protocol's own name
+    String seedKey = body.has("seed") ? "seed" : body.has("game") ? "game" : body.has("session_id") ? "session_id"
+        : null;
+    if (seedKey == null) {
+      throw new HttpError(400, "field 'seed' is missing: POST /reset needs the task seed, an integer, in 'seed' (or"
+          + " AgentGym's 'game' or 'session_id')", "seed");
+    }
     long seed = protocol(() -> EnvProtocol.longValue(body, seedKey, ""));
     Seat seat = Seat.FIRST;
     if (body.has("seat") && !body.get("seat").isJsonNull()) {

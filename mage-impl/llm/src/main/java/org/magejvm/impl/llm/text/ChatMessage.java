@@ -1,6 +1,7 @@
 package org.magejvm.impl.llm.text;
 
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 
 /**
  * One message of a chat conversation, as chat templates see it ({@code {"role": ..., "content": ...}}).
@@ -8,6 +9,7 @@ import java.util.Objects;
  * @param role {@code system}, {@code user}, {@code assistant} or {@code tool}
  * @param content the message text
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public record ChatMessage(String role, String content) {
 
   /**
