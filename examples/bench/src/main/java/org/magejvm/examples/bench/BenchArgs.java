@@ -53,6 +53,28 @@ final class BenchArgs {
   }
 
   /**
+   * An option naming a constant of an enum, case-insensitively.
+   *
+   * @param options the options
+   * @param key the option's key
+   * @param type the enum
+   * @param <E> the enum type
+   * @return the constant
+   * @throws IllegalArgumentException naming the option and the choices when the value names none
+   */
+  static <E extends Enum<E>> E enumOption(Map<String, String> options, String key, Class<E> type) {
+    String text = options.get(key);
+    for (E e : type.getEnumConstants()) {
+      if (e.name().equalsIgnoreCase(text.trim())) {
+        return e;
+      }
+    }
+    throw new IllegalArgumentException(key + "=" + text + ": expected one of " + java.util.Arrays.stream(
+        type.getEnumConstants()).map(e -> e.name().toLowerCase(java.util.Locale.ROOT))
+        .collect(java.util.stream.Collectors.joining(", ")));
+  }
+
+  /**
    * A comma-separated list of integers, such as {@code batches=1,8,64}.
    *
    * @param options the options

@@ -48,18 +48,6 @@ public final class MemoryBench {
 
   private MemoryBench() {}
 
-  /** The enum constant an option names, case-insensitively, or an error naming the option and the choices. */
-  private static <E extends Enum<E>> E choice(Map<String, String> options, String key, Class<E> type) {
-    String text = options.get(key);
-    for (E e : type.getEnumConstants()) {
-      if (e.name().equalsIgnoreCase(text.trim())) {
-        return e;
-      }
-    }
-    throw new IllegalArgumentException(key + "=" + text + ": expected one of " + Arrays.stream(type.getEnumConstants())
-        .map(e -> e.name().toLowerCase(Locale.ROOT)).collect(java.util.stream.Collectors.joining(", ")));
-  }
-
   /**
    * Runs the benchmark.
    *
@@ -79,9 +67,9 @@ public final class MemoryBench {
     options.put("recompute_layers", "auto");
     options.put("recompute_head", "auto");
     BenchArgs.apply(options, Arrays.copyOfRange(args, numbers, args.length));
-    AttentionKernel kernel = choice(options, "attention", AttentionKernel.class);
-    Recompute layers = choice(options, "recompute_layers", Recompute.class);
-    Recompute head = choice(options, "recompute_head", Recompute.class);
+    AttentionKernel kernel = BenchArgs.enumOption(options, "attention", AttentionKernel.class);
+    Recompute layers = BenchArgs.enumOption(options, "recompute_layers", Recompute.class);
+    Recompute head = BenchArgs.enumOption(options, "recompute_head", Recompute.class);
     Qwen3Config config = Qwen3Config.builder().setHiddenSize(v[0]).setNumHiddenLayers(v[1])
         .setNumAttentionHeads(v[2]).optNumKeyValueHeads(v[3]).optHeadDim(v[4]).setIntermediateSize(v[5])
         .setVocabSize(v[6]).optTieWordEmbeddings(true).build();

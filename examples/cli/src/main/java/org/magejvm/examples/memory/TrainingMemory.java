@@ -55,7 +55,7 @@ import org.magejvm.impl.llm.model.Qwen3Model;
  *   <tr><td>LoRA intermediates</td><td>n B L r m 4</td><td>x A^T of every adapted projection (B's gradient reads
  *       it)</td></tr>
  *   <tr><td>attention mask</td><td>explicit: B L^2 13; fused: 0</td><td>the causal and padding mask, built once per
- *       forward pass (once per layer and at a time when the layers are recomputed): a boolean and three float32
+ *       forward pass (recomputed layers included): a boolean and three float32
  *       arrays of shape (B, L, L); the fused kernel masks inside itself</td></tr>
  *   <tr><td>logits</td><td>kept head: B T (V (8 + x) + d a); recomputed head: B (L + T) d 4</td><td>teacher
  *       forcing scores the T response positions only: float32 logits and their log-softmax (and the weight-type

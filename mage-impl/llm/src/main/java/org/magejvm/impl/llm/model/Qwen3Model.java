@@ -391,6 +391,11 @@ public final class Qwen3Model implements AutoCloseable {
     private final NDArray top;
     private final NDArray hidden;
     private final ProjectionAdapter active;
+    /** The rows' and the prefix's rotary tables and explicit masks (null when fused), made once for every layer. */
+    private final NDArray[] rope;
+    private final NDArray bias;
+    private final NDArray[] prefixRope;
+    private final NDArray prefixBias;
     private boolean done;
 
     private Recomputed(NDArray prefixTokens, NDArray inputIds, int[] pads) {
@@ -425,6 +430,17 @@ public final class Qwen3Model implements AutoCloseable {
       GradMode noGrad = GradMode.disabled();
       try (NDScope scope = new NDScope()) {
         scope.suppressNotUsedWarning();
+        int[] none = new int[1];
+        rope = rotary(manager, padLeft, p, t);
+        bias = fused(t, p + t) ? null : attentionBias(manager, padLeft, p, t, p);
+        prefixRope = p == 0 ? null : rotary(manager, none, 0, p);
+        prefixBias = p == 0 || fused(p, p) ? null : attentionBias(manager, none, 0, p, 0);
+        for (NDArray a : new NDArray[] {rope[0], rope[1], bias, prefixRope == null ? null : prefixRope[0],
+            prefixRope == null ? null : prefixRope[1], prefixBias}) {
+          if (a != null) {
+            NDScope.unregister(a);
+          }
+        }
         last = embedded(ids);
         lastPrefix = this.prefixIds == null ? null : embedded(this.prefixIds);
         for (int l = 0; l < layers; l++) {
@@ -470,18 +486,12 @@ public final class Qwen3Model implements AutoCloseable {
         try {
           if (hp != null) {
             shared = new SharedPrefix(config.numHiddenLayers(), p);
-            int[] none = new int[1];
-            FusedPass fp = fused(p, p) ? new FusedPass(none, 0, 0, true) : null;
-            NDArray[] ropeP = rotary(manager, none, 0, p);
-            NDArray biasP = fp != null ? null : attentionBias(manager, none, 0, p, 0);
-            outPrefix = layer(l, w, active, hp, ropeP, biasP, fp, null, shared, 1, p, null);
+            FusedPass fp = prefixBias == null ? new FusedPass(new int[1], 0, 0, true) : null;
+            outPrefix = layer(l, w, active, hp, prefixRope, prefixBias, fp, null, shared, 1, p, null);
             shared.recording = false;
           }
-          int offset = p;
-          FusedPass fs = fused(t, offset + t) ? new FusedPass(padLeft.clone(), offset, p,
-              PyTorchNative.isGradMode() || t >= offset) : null;
-          NDArray[] rope = rotary(manager, padLeft, offset, t);
-          NDArray bias = fs != null ? null : attentionBias(manager, padLeft, offset, t, p);
+          // the fused kernel's choice of masking depends on the grad mode, which differs between the two stages
+          FusedPass fs = bias == null ? new FusedPass(padLeft, p, p, PyTorchNative.isGradMode() || t >= p) : null;
           NDArray out = layer(l, w, active, h, rope, bias, fs, null, shared, b, t, null);
           NDScope.unregister(out);
           if (outPrefix != null && prefixOutput) {
@@ -582,6 +592,14 @@ public final class Qwen3Model implements AutoCloseable {
       close(hidden);
       close(ids);
       close(prefixIds);
+      close(rope[0]);
+      close(rope[1]);
+      close(bias);
+      if (prefixRope != null) {
+        close(prefixRope[0]);
+        close(prefixRope[1]);
+      }
+      close(prefixBias);
     }
 
     private void close(NDArray a) {
