@@ -4,7 +4,9 @@ import java.util.Objects;
 import org.magejvm.api.annotation.Api;
 
 /**
- * Settings of a GiGPO/GRPO optimizer. Defaults follow the reference (see {@code docs/configuration.md}).
+ * Settings of a GiGPO/GRPO optimizer: how advantages are estimated and how the policy loss is formed. Defaults
+ * follow the reference (see {@code docs/configuration.md}). The step that applies the gradient (learning rate,
+ * weight decay, gradient clip) and the batching of the update are the trainer's settings, not this record's.
  *
  * @param normalization how group values become advantages
  * @param stepWeight omega, the weight of the step-level term
@@ -16,11 +18,6 @@ import org.magejvm.api.annotation.Api;
  * @param dualClip the dual-clip constant c for negative advantages
  * @param entropyCoefficient the entropy bonus weight
  * @param klCoefficient the k3 KL weight against the reference policy, 0 to disable
- * @param learningRate the AdamW learning rate
- * @param weightDecay the AdamW weight decay
- * @param gradientClip the global gradient-norm clip
- * @param miniBatchTurns the number of turns per optimizer step
- * @param epochs the number of passes over a batch
  * @param lossAggregation how the policy loss aggregates tokens
  */
 @Api(status = Api.Status.EXPERIMENTAL)
@@ -35,11 +32,6 @@ public record OptimizerConfig(
     double dualClip,
     double entropyCoefficient,
     double klCoefficient,
-    double learningRate,
-    double weightDecay,
-    double gradientClip,
-    int miniBatchTurns,
-    int epochs,
     LossAggregation lossAggregation) {
 
   /**
@@ -55,11 +47,6 @@ public record OptimizerConfig(
    * @param dualClip dual clip
    * @param entropyCoefficient entropy weight
    * @param klCoefficient KL weight
-   * @param learningRate learning rate
-   * @param weightDecay weight decay
-   * @param gradientClip gradient clip
-   * @param miniBatchTurns mini-batch size
-   * @param epochs epochs
    * @param lossAggregation loss aggregation
    */
   public OptimizerConfig {
@@ -73,47 +60,12 @@ public record OptimizerConfig(
     requireNonNegative("clipRatioHigh", clipRatioHigh);
     requireNonNegative("entropyCoefficient", entropyCoefficient);
     requireNonNegative("klCoefficient", klCoefficient);
-    requireNonNegative("learningRate", learningRate);
-    requireNonNegative("weightDecay", weightDecay);
-    requireNonNegative("gradientClip", gradientClip);
     if (!(dualClip > 1)) {
       throw new IllegalArgumentException("dualClip must be > 1, got " + dualClip);
     }
     if (clipRatioLow >= 1) {
       throw new IllegalArgumentException("clipRatioLow must be < 1, got " + clipRatioLow);
     }
-    if (miniBatchTurns < 1 || epochs < 1) {
-      throw new IllegalArgumentException(
-          "miniBatchTurns and epochs must be >= 1, got " + miniBatchTurns + " and " + epochs);
-    }
-  }
-
-  /**
-   * A config with {@link LossAggregation#TOKEN_MEAN} (the constructor before the aggregation became a setting).
-   *
-   * @param normalization normalization mode
-   * @param stepWeight omega
-   * @param grouping grouping
-   * @param anchorScope anchor scope
-   * @param epsilon epsilon
-   * @param clipRatioLow lower clip
-   * @param clipRatioHigh upper clip
-   * @param dualClip dual clip
-   * @param entropyCoefficient entropy weight
-   * @param klCoefficient KL weight
-   * @param learningRate learning rate
-   * @param weightDecay weight decay
-   * @param gradientClip gradient clip
-   * @param miniBatchTurns mini-batch size
-   * @param epochs epochs
-   */
-  public OptimizerConfig(NormalizationMode normalization, double stepWeight, Grouping grouping,
-      AnchorScope anchorScope, double epsilon, double clipRatioLow, double clipRatioHigh, double dualClip,
-      double entropyCoefficient, double klCoefficient, double learningRate, double weightDecay, double gradientClip,
-      int miniBatchTurns, int epochs) {
-    this(normalization, stepWeight, grouping, anchorScope, epsilon, clipRatioLow, clipRatioHigh, dualClip,
-        entropyCoefficient, klCoefficient, learningRate, weightDecay, gradientClip, miniBatchTurns, epochs,
-        LossAggregation.TOKEN_MEAN);
   }
 
   private static void requireNonNegative(String name, double v) {
@@ -145,11 +97,6 @@ public record OptimizerConfig(
         .optDualClip(dualClip)
         .optEntropyCoefficient(entropyCoefficient)
         .optKlCoefficient(klCoefficient)
-        .optLearningRate(learningRate)
-        .optWeightDecay(weightDecay)
-        .optGradientClip(gradientClip)
-        .optMiniBatchTurns(miniBatchTurns)
-        .optEpochs(epochs)
         .optLossAggregation(lossAggregation);
   }
 
@@ -165,11 +112,6 @@ public record OptimizerConfig(
     private double dualClip = 3.0;
     private double entropyCoefficient = 0.001;
     private double klCoefficient = 0.1;
-    private double learningRate = 1e-6;
-    private double weightDecay = 0.01;
-    private double gradientClip = 1.0;
-    private int miniBatchTurns = 64;
-    private int epochs = 1;
     private LossAggregation lossAggregation = LossAggregation.TOKEN_MEAN;
 
     private Builder() {}
@@ -265,51 +207,6 @@ public record OptimizerConfig(
     }
 
     /**
-     * @param v learning rate (default 1e-6)
-     * @return this builder
-     */
-    public Builder optLearningRate(double v) {
-      learningRate = v;
-      return this;
-    }
-
-    /**
-     * @param v weight decay (default 0.01)
-     * @return this builder
-     */
-    public Builder optWeightDecay(double v) {
-      weightDecay = v;
-      return this;
-    }
-
-    /**
-     * @param v gradient-norm clip (default 1.0)
-     * @return this builder
-     */
-    public Builder optGradientClip(double v) {
-      gradientClip = v;
-      return this;
-    }
-
-    /**
-     * @param v turns per optimizer step (default 64)
-     * @return this builder
-     */
-    public Builder optMiniBatchTurns(int v) {
-      miniBatchTurns = v;
-      return this;
-    }
-
-    /**
-     * @param v passes over each batch (default 1)
-     * @return this builder
-     */
-    public Builder optEpochs(int v) {
-      epochs = v;
-      return this;
-    }
-
-    /**
      * @param v how the policy loss aggregates tokens (default token-mean)
      * @return this builder
      */
@@ -321,8 +218,7 @@ public record OptimizerConfig(
     /** @return the validated config */
     public OptimizerConfig build() {
       return new OptimizerConfig(normalization, stepWeight, grouping, anchorScope, epsilon, clipRatioLow,
-          clipRatioHigh, dualClip, entropyCoefficient, klCoefficient, learningRate, weightDecay, gradientClip,
-          miniBatchTurns, epochs, lossAggregation);
+          clipRatioHigh, dualClip, entropyCoefficient, klCoefficient, lossAggregation);
     }
   }
 }

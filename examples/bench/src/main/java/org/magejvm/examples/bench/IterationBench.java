@@ -13,7 +13,6 @@ import org.magejvm.api.MetaEpisode;
 import org.magejvm.api.SamplingConfig;
 import org.magejvm.api.Turn;
 import org.magejvm.examples.quickstart.PromptCorpus;
-import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.llm.Qwen3Checkpoint;
 import org.magejvm.impl.llm.TinyCheckpoint;
@@ -40,7 +39,7 @@ import org.magejvm.spi.PromptStyle;
  * start shipped in the jar, {@link
  * org.magejvm.examples.quickstart.GameRecipe#quickStartConfig} (the {@code mage} preset with 8 tasks x 8
  * meta-episodes, compact prompts with the earlier attempts' moves, 16 new tokens, KL to a frozen copy, the anchor
- * check) through the recipe's {@code trainingConfig(MethodPreset.MAGE)}, the trainer from {@link
+ * check) through the recipe's {@code trainingConfig(TrainingPreset.MAGE)}, the trainer from {@link
  * MageTrainer#builder(TrainingConfig, DjlLanguagePolicy, EnvironmentRegistry)} with a resident-memory probe, and one
  * libtorch thread as the quick start uses. Keys, all optional:
  *
@@ -166,8 +165,8 @@ public final class IterationBench {
     opt.put("models", "tiny,10m");
     opt.put("warmup", "1");
     opt.put("iterations", "3");
-    opt.put("tasks", String.valueOf(MethodPreset.TRAINING_TASKS));
-    opt.put("group", String.valueOf(MethodPreset.MAGE.trainingGroupSize()));
+    opt.put("tasks", String.valueOf(TrainingPreset.TRAINING_TASKS));
+    opt.put("group", String.valueOf(TrainingPreset.MAGE.trainingGroupSize()));
     opt.put("layers10m", "12");
     opt.put("seed", "1");
     opt.put("skipzero", "false");
@@ -240,7 +239,7 @@ public final class IterationBench {
           .optMemoryProbe(MemoryProbe.processRss())
           .build()) {
         TrainingConfig.UpdateSettings d = tc.update();
-        RolloutConfig.Builder rolloutConfig = MethodPreset.MAGE.trainingRollout(provider)
+        RolloutConfig.Builder rolloutConfig = TrainingPreset.MAGE.trainingRollout(provider)
             .optTasks(tc.rollout().tasks())
             .optGroupSize(tc.rollout().groupSize())
             .optContextMode(ContextMode.HISTORY_ONLY)

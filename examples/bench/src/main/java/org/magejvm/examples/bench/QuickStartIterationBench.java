@@ -15,7 +15,7 @@ import java.util.Map;
 import org.magejvm.api.PolicyOptimizer;
 import org.magejvm.examples.quickstart.GameRecipe;
 import org.magejvm.examples.quickstart.ShippedWarmStart;
-import org.magejvm.impl.eval.MethodPreset;
+import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.llm.finetune.FineTuning;
 import org.magejvm.impl.llm.model.LibtorchThreads;
@@ -154,7 +154,7 @@ final class QuickStartIterationBench {
       recipe.tinyModel();
     }
     Path warm = recipe.warmStart();
-    TrainingConfig config = recipe.trainingConfig(MethodPreset.MAGE);
+    TrainingConfig config = recipe.trainingConfig(TrainingPreset.MAGE);
     Qwen3Config modelConfig = Qwen3Config.fromFile(warm);
     Flops flops = Flops.of(modelConfig);
     TrainingConfig.UpdateSettings u = config.update();

@@ -364,9 +364,9 @@ public final class UpdateBench {
           model.close();
           throw new IllegalArgumentException("mode must be full or lora, got " + mode);
       }
-      OptimizerConfig oc = OptimizerConfig.builder().optKlCoefficient(0).optLearningRate(1e-5).build();
+      OptimizerConfig oc = OptimizerConfig.builder().optKlCoefficient(0).build();
       PolicyOptimizer po = ProviderRegistry.discover(PolicyOptimizerProvider.class).require("gigpo").create(oc);
-      AdamW optimizer = new AdamW(tuning.trainableParameters(), AdamWConfig.of(oc));
+      AdamW optimizer = new AdamW(tuning.trainableParameters(), AdamWConfig.builder().optLearningRate(1e-5).build());
       return new Setup(model, adapter, tuning, optimizer, po);
     }
 

@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.magejvm.examples.quickstart.GameRecipe;
-import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.spi.EnvironmentRegistry;
 import org.magejvm.impl.train.TrainingConfig;
 import org.magejvm.impl.train.TrainingPreset;
@@ -131,8 +130,8 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
     int evalSize = evalMetaEpisodes != null ? evalMetaEpisodes : goalkeeper ? 140 : 48;
     recipe.addTo(Limits.of(spec)
         .count("--iterations", iterations, 0, Limits.MAX_ITERATIONS, Limits.SANE)
-        .count("--tasks", tasks, 1, Limits.MAX_META_EPISODES / MethodPreset.MAGE.trainingGroupSize(),
-            Limits.MEMORY + " (x " + MethodPreset.MAGE.trainingGroupSize() + " per group)")
+        .count("--tasks", tasks, 1, Limits.MAX_META_EPISODES / TrainingPreset.MAGE.trainingGroupSize(),
+            Limits.MEMORY + " (x " + TrainingPreset.MAGE.trainingGroupSize() + " per group)")
         .count("--eval-meta-episodes", evalSize, 1, Limits.MAX_META_EPISODES, Limits.MEMORY)
         .count("--seeds count", trainingSeeds.size(), 1, Limits.MAX_SEEDS, Limits.SANE))
         .check();

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.magejvm.examples.lora.LoraTraining;
-import org.magejvm.impl.eval.MethodPreset;
+import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.impl.llm.Qwen3Checkpoint;
 import org.magejvm.spi.EnvironmentRegistry;
 import picocli.CommandLine;
@@ -42,7 +42,7 @@ final class LoraCommand implements Callable<Integer>, Limits.OptionPhase {
       description = "MAGE iterations; 0 only evaluates (default: ${DEFAULT-VALUE}).")
   int iterations;
 
-  @Option(names = "--tasks", paramLabel = "B", defaultValue = "" + MethodPreset.TRAINING_TASKS,
+  @Option(names = "--tasks", paramLabel = "B", defaultValue = "" + TrainingPreset.TRAINING_TASKS,
       description = "Task groups per iteration (default: ${DEFAULT-VALUE}, the preset's).")
   int tasks;
 
@@ -50,7 +50,7 @@ final class LoraCommand implements Callable<Integer>, Limits.OptionPhase {
       description = "Meta-episodes per group (default: ${DEFAULT-VALUE}, the preset's).")
   int groupSize;
 
-  @Option(names = "--eval-meta-episodes", paramLabel = "M", defaultValue = "" + MethodPreset.EVALUATION_META_EPISODES,
+  @Option(names = "--eval-meta-episodes", paramLabel = "M", defaultValue = "" + TrainingPreset.EVALUATION_META_EPISODES,
       description = "Meta-episodes per evaluation (default: ${DEFAULT-VALUE}, the preset's).")
   int evalMetaEpisodes;
 

@@ -19,7 +19,7 @@ import org.magejvm.impl.eval.Evaluation;
 import org.magejvm.impl.eval.EvaluationConfig;
 import org.magejvm.impl.eval.EvaluationMetrics;
 import org.magejvm.impl.eval.Evaluator;
-import org.magejvm.impl.eval.MethodPreset;
+import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.impl.eval.OutcomeRates;
 import org.magejvm.impl.rollout.RolloutConfig;
 import org.magejvm.impl.rollout.Seeds;
@@ -160,7 +160,7 @@ final class PlayCommand implements Callable<Integer>, Limits.OptionPhase {
     options.putAll(envOptions);
     EvaluationConfig.Builder b = preset == null
         ? EvaluationConfig.builder().setEnvironmentId(env)
-        : MethodPreset.parse(preset).evaluation(provider);
+        : TrainingPreset.parse(preset).evaluation(provider);
     b.optMetaEpisodes(metaEpisodes).rollout(r -> {
       r.optSeed(seed).optEnvironmentOptions(options).optEarlyStop(!noEarlyStop).optReflectionControl(control);
       r.optPromptStyle(promptStyle != null ? parsePromptStyle(promptStyle)
@@ -284,7 +284,7 @@ final class PlayCommand implements Callable<Integer>, Limits.OptionPhase {
     s.put("policy", policyLabel());
     s.put("opponent", r.fixedOpponent().orElse(""));
     s.put("seat", r.fixedOpponent().isPresent() ? r.seating().toString() : "");
-    s.put("preset", preset == null ? "" : MethodPreset.parse(preset).id());
+    s.put("preset", preset == null ? "" : TrainingPreset.parse(preset).id());
     s.put("context_mode", r.contextMode().name().toLowerCase(Locale.ROOT));
     s.put("reflection_control", r.reflectionControl().name().toLowerCase(Locale.ROOT));
     s.put("prompt_style", r.promptStyle().name().toLowerCase(Locale.ROOT));

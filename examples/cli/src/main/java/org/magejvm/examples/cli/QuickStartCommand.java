@@ -12,7 +12,7 @@ import org.magejvm.examples.quickstart.GameRecipe;
 import org.magejvm.examples.quickstart.GoalkeeperQuickStart;
 import org.magejvm.examples.quickstart.KuhnQuickStart;
 import org.magejvm.impl.env.keeper.GoalkeeperProvider;
-import org.magejvm.impl.eval.MethodPreset;
+import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.impl.train.ChartListener;
 import org.magejvm.impl.train.MetricsFileListener;
 import org.magejvm.impl.train.ProgressBarListener;
@@ -171,9 +171,9 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
         recipe.tinyModel();
       }
       if (game == GameRecipe.GOALKEEPER) {
-        keeper = new GoalkeeperQuickStart(registry, progress).run(settings, MethodPreset.MAGE, listeners);
+        keeper = new GoalkeeperQuickStart(registry, progress).run(settings, TrainingPreset.MAGE, listeners);
       } else {
-        result = new KuhnQuickStart(registry, progress).run(settings, MethodPreset.MAGE, listeners);
+        result = new KuhnQuickStart(registry, progress).run(settings, TrainingPreset.MAGE, listeners);
       }
     }
     if (json) {

@@ -12,7 +12,6 @@ import java.util.Objects;
 import org.magejvm.api.SamplingConfig;
 import org.magejvm.impl.eval.EvaluationConfig;
 import org.magejvm.impl.eval.Evaluator;
-import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.llm.Qwen3Checkpoint;
 import org.magejvm.impl.llm.finetune.FineTuning;
@@ -115,7 +114,7 @@ public final class LoraTraining {
     }
   }
 
-  private static final MethodPreset PRESET = MethodPreset.MAGE;
+  private static final TrainingPreset PRESET = TrainingPreset.MAGE;
 
   private final EnvironmentRegistry registry;
   private final PrintWriter out;

@@ -22,7 +22,6 @@ import org.magejvm.api.Turn;
 import org.magejvm.impl.env.keeper.GoalkeeperEnvironment;
 import org.magejvm.impl.env.keeper.GoalkeeperProvider;
 import org.magejvm.impl.eval.EvaluationMetrics;
-import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.llm.Qwen3Checkpoint;
 import org.magejvm.impl.llm.TinyCheckpoint;
@@ -689,7 +688,7 @@ public final class GameRecipe {
    * @return the meta-episodes
    */
   public List<MetaEpisode> probeMetaEpisodes(int count) {
-    RolloutConfig config = rollout(MethodPreset.MAGE, count).optGroupSize(1)
+    RolloutConfig config = rollout(TrainingPreset.MAGE, count).optGroupSize(1)
         .optSeed(Seeds.derive(settings.seed(), 14, 0)).build();
     try (LanguagePolicy mix = new MixedScripted(provider, game.fixedPolicy(), Seeds.derive(settings.seed(), 15, 0),
         Math.max(0.5, settings.repeatShare()))) {
@@ -706,12 +705,12 @@ public final class GameRecipe {
   private List<Transcript> transcripts(int count) {
     if (reflectiveWarmStart()) {
       return Transcript.ofAllTurns(registry, count,
-          round -> rollout(MethodPreset.MAGE, 16).optGroupSize(4).optSeed(Seeds.derive(settings.seed(), 9, round))
+          round -> rollout(TrainingPreset.MAGE, 16).optGroupSize(4).optSeed(Seeds.derive(settings.seed(), 9, round))
               .build(),
           round -> provider.scriptedPolicy(game.reflectivePolicy(), Seeds.derive(settings.seed(), 10, round)));
     }
     return Transcript.ofPlayTurns(registry, count,
-        round -> rollout(MethodPreset.MAGE, 16).optGroupSize(4).optSeed(Seeds.derive(settings.seed(), 9, round))
+        round -> rollout(TrainingPreset.MAGE, 16).optGroupSize(4).optSeed(Seeds.derive(settings.seed(), 9, round))
             .build(),
         round -> new MixedScripted(provider, game.fixedPolicy(), Seeds.derive(settings.seed(), 10, round),
             settings.repeatShare()));
@@ -736,7 +735,7 @@ public final class GameRecipe {
    */
   private List<Transcript> actingTranscripts(int count) {
     return Transcript.ofTurns(registry, count,
-        round -> rollout(MethodPreset.MAGE, 16).optGroupSize(4).optSeed(Seeds.derive(settings.seed(), 19, round))
+        round -> rollout(TrainingPreset.MAGE, 16).optGroupSize(4).optSeed(Seeds.derive(settings.seed(), 19, round))
             .build(),
         round -> provider.scriptedPolicy(game.reflectivePolicy(), Seeds.derive(settings.seed(), 20, round)),
         t -> !t.isReflection() && t.episodeIndex() > 0);
@@ -748,7 +747,7 @@ public final class GameRecipe {
    */
   private String reflectiveCorpus() {
     StringBuilder sb = new StringBuilder();
-    RolloutConfig c = rollout(MethodPreset.MAGE, 8).optGroupSize(1).optSeed(Seeds.derive(settings.seed(), 16, 0))
+    RolloutConfig c = rollout(TrainingPreset.MAGE, 8).optGroupSize(1).optSeed(Seeds.derive(settings.seed(), 16, 0))
         .build();
     try (LanguagePolicy p = provider.scriptedPolicy(game.reflectivePolicy(), Seeds.derive(settings.seed(), 17, 0))) {
       for (MetaEpisode m : new MetaEpisodeRunner(registry).run(c, p).metaEpisodes()) {
@@ -769,7 +768,7 @@ public final class GameRecipe {
    * @param tasks task groups
    * @return the builder
    */
-  public RolloutConfig.Builder rollout(MethodPreset method, int tasks) {
+  public RolloutConfig.Builder rollout(TrainingPreset method, int tasks) {
     ContextMode trained = settings.training().rollout().contextMode();
     RolloutConfig.Builder b = method.trainingRollout(provider)
         .optTasks(tasks)
@@ -797,30 +796,9 @@ public final class GameRecipe {
   }
 
   /**
-   * The training config of a method in this recipe: the settings' config ({@link Settings#training()}) with the
-   * method's returns, estimator, group size, attempts and context swapped in (single-episode methods see no earlier
-   * attempt; multi-episode ones keep the config's context), so that every method trains on the same budget, the
-   * same prompts and the same update settings.
-   *
-   * @param method a training method
-   * @return its config
-   */
-  public TrainingConfig trainingConfig(MethodPreset method) {
-    TrainingConfig base = settings.training();
-    TrainingConfig m = TrainingPreset.parse(method.id()).config(provider);
-    return base.toBuilder()
-        .set("preset", method == MethodPreset.MAGE ? base.preset() : m.preset())
-        .set("credit.meta_return", m.credit().metaReturn())
-        .set("advantages.estimator", m.advantages().estimator())
-        .set("rollout.group_size", m.rollout().groupSize())
-        .set("rollout.episodes", m.rollout().episodes())
-        .set("rollout.context_mode", method.multiEpisode() ? base.rollout().contextMode() : ContextMode.NONE)
-        .build();
-  }
-
-  /**
-   * The training config of a training preset in this recipe: {@link #trainingConfig(MethodPreset)} of the preset's
-   * method, and for {@code mage-reference} also the keys in which that preset differs from {@code mage} (the
+   * The training config of a training preset in this recipe: the settings' config with the preset's method swapped
+   * in (returns, estimator, group size, attempts and context, as {@code methodConfig} describes), and for {@code
+   * mage-reference} also the keys in which that preset differs from {@code mage} (the
    * environment's attempt discount and invalid-action penalty, per-attempt episode scores, global anchors, learning
    * rate 1e-6, KL weight 0.1, no anchor check, old log-probabilities recomputed). Its context stays the config's:
    * the recipe's prompts show the earlier attempts' moves and outcomes, since a model of this size writes no useful
@@ -834,7 +812,7 @@ public final class GameRecipe {
     if (!preset.trains()) {
       throw new IllegalArgumentException("preset '" + preset.id() + "' trains nothing");
     }
-    TrainingConfig c = trainingConfig(preset.method());
+    TrainingConfig c = methodConfig(preset == TrainingPreset.MAGE_REFERENCE ? TrainingPreset.MAGE : preset);
     if (preset != TrainingPreset.MAGE_REFERENCE) {
       return c;
     }
@@ -850,6 +828,28 @@ public final class GameRecipe {
         .set("checks.max_anchor_drop", r.checks().maxAnchorDrop())
         .set("checks.anchor_policy", r.checks().anchorPolicy())
         .set("update.old_log_probs", r.update().oldLogProbs())
+        .build();
+  }
+
+  /**
+   * The training config of a method in this recipe: the settings' config ({@link Settings#training()}) with the
+   * method's returns, estimator, group size, attempts and context swapped in (single-episode methods see no earlier
+   * attempt; multi-episode ones keep the config's context), so that every method trains on the same budget, the
+   * same prompts and the same update settings.
+   *
+   * @param method a training preset other than {@code mage-reference}
+   * @return its config
+   */
+  private TrainingConfig methodConfig(TrainingPreset method) {
+    TrainingConfig base = settings.training();
+    TrainingConfig m = method.config(provider);
+    return base.toBuilder()
+        .set("preset", method == TrainingPreset.MAGE ? base.preset() : m.preset())
+        .set("credit.meta_return", m.credit().metaReturn())
+        .set("advantages.estimator", m.advantages().estimator())
+        .set("rollout.group_size", m.rollout().groupSize())
+        .set("rollout.episodes", m.rollout().episodes())
+        .set("rollout.context_mode", method.multiEpisode() ? base.rollout().contextMode() : ContextMode.NONE)
         .build();
   }
 
@@ -914,7 +914,7 @@ public final class GameRecipe {
     List<String> sets = game.evaluationSets();
     for (int i = 0; i < sets.size(); i++) {
       String opp = sets.get(i);
-      RolloutConfig.Builder b = rollout(MethodPreset.MAGE, settings.evalMetaEpisodes())
+      RolloutConfig.Builder b = rollout(TrainingPreset.MAGE, settings.evalMetaEpisodes())
           .optGroupSize(1)
           .optContextMode(context)
           .optReflectionControl(control)

@@ -15,7 +15,7 @@ import org.magejvm.api.PolicyRequest;
 import org.magejvm.api.SamplingConfig;
 import org.magejvm.api.Turn;
 import org.magejvm.impl.env.keeper.GoalkeeperEnvironment;
-import org.magejvm.impl.eval.MethodPreset;
+import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.rollout.MetaEpisodeRunner;
 import org.magejvm.impl.rollout.RolloutConfig;
@@ -180,7 +180,7 @@ public final class GoalkeeperProbe {
       int j = (i / spots) % (spots - 1);
       firstDive[i] = j + 1 < spot[i] ? j + 1 : j + 2; // the j-th spot other than spot[i]
     }
-    RolloutConfig config = recipe.rollout(MethodPreset.MAGE, n)
+    RolloutConfig config = recipe.rollout(TrainingPreset.MAGE, n)
         .optTaskSeeds(seeds)
         .optGroupSize(1)
         .optEpisodes(2)

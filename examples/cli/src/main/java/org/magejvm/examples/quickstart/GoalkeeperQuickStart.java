@@ -15,7 +15,7 @@ import org.magejvm.impl.env.AttemptCeiling;
 import org.magejvm.impl.env.keeper.GoalkeeperCeilings;
 import org.magejvm.impl.env.keeper.GoalkeeperProvider;
 import org.magejvm.impl.eval.EvaluationMetrics;
-import org.magejvm.impl.eval.MethodPreset;
+import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.rollout.ReflectionControl;
 import org.magejvm.impl.rollout.RolloutResult;
@@ -119,11 +119,11 @@ public final class GoalkeeperQuickStart {
    *
    * @param settings the recipe settings (the training config's environment must be Goalkeeper; its context mode is
    *     the one trained and evaluated)
-   * @param method the training method (the quick start uses {@link MethodPreset#MAGE})
+   * @param method the training method (the quick start uses {@link TrainingPreset#MAGE})
    * @param listeners training listeners (progress, metrics file, charts)
    * @return the rows, ceilings, probes and example reflections
    */
-  public Report run(GameRecipe.Settings settings, MethodPreset method, List<TrainingListener> listeners) {
+  public Report run(GameRecipe.Settings settings, TrainingPreset method, List<TrainingListener> listeners) {
     GameRecipe recipe = new GameRecipe(registry, GameRecipe.GOALKEEPER, settings, out);
     TrainingConfig config = recipe.trainingConfig(method);
     ContextMode mode = config.rollout().contextMode();

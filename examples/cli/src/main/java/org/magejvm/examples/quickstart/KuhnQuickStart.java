@@ -11,7 +11,7 @@ import org.magejvm.api.ContextMode;
 import org.magejvm.impl.env.kuhn.KuhnObjectiveOptimum;
 import org.magejvm.impl.env.kuhn.KuhnOptimumPolicy;
 import org.magejvm.impl.env.kuhn.KuhnPokerProvider;
-import org.magejvm.impl.eval.MethodPreset;
+import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.train.TrainingConfig;
 import org.magejvm.impl.train.TrainingListener;
@@ -47,7 +47,7 @@ public final class KuhnQuickStart {
    * Runs the quick start.
    *
    * @param settings the recipe settings
-   * @param method the training method (the quick start uses {@link MethodPreset#MAGE})
+   * @param method the training method (the quick start uses {@link TrainingPreset#MAGE})
    * @param listeners training listeners (progress, metrics file, charts)
    * @return {@code before}, {@code after}, {@code after_without_history} (the trained model with no earlier
    *     attempts in its prompt: every attempt is then a fresh sample of its first-attempt play, so the difference to
@@ -56,7 +56,7 @@ public final class KuhnQuickStart {
    *     first-attempt state, {@code spread}, {@code history_shift}, {@code repeat_probability})
    */
   public Map<String, Map<String, Map<String, Number>>> run(
-      GameRecipe.Settings settings, MethodPreset method, List<TrainingListener> listeners) {
+      GameRecipe.Settings settings, TrainingPreset method, List<TrainingListener> listeners) {
     GameRecipe recipe = new GameRecipe(registry, settings, out);
     Path warm = recipe.warmStart();
     Map<String, Map<String, Map<String, Number>>> result = new LinkedHashMap<>();

@@ -140,7 +140,7 @@ class PlayCommandTest {
     assertThat(run("play", "--env", "cli-guess", "--seat", "third").err()).contains("'first' or 'second'");
     assertThat(run("play", "--env", "cli-guess", "--context-mode", "all").err())
         .contains("unknown context mode 'all'", "history_only");
-    assertThat(run("play", "--env", "cli-guess", "--preset", "ppo").err()).contains("lamer, mage");
+    assertThat(run("play", "--env", "cli-guess", "--preset", "ppo").err()).contains("unknown preset 'ppo'").contains("mage, mage-reference, lamer");
     assertThat(run("play").code()).isEqualTo(2);
   }
 

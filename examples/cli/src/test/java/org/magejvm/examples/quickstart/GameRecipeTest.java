@@ -14,7 +14,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.magejvm.api.Episode;
 import org.magejvm.api.MetaEpisode;
 import org.magejvm.api.Turn;
-import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.impl.rollout.MetaEpisodeRunner;
 import org.magejvm.impl.rollout.RolloutConfig;
 import org.magejvm.impl.train.TrainingConfig;
@@ -41,7 +40,7 @@ class GameRecipeTest {
   }
 
   private static List<MetaEpisode> play(GameRecipe recipe, double repeat) {
-    return play(recipe, recipe.rollout(MethodPreset.MAGE, 16).optGroupSize(4).optSeed(5).build(), repeat);
+    return play(recipe, recipe.rollout(TrainingPreset.MAGE, 16).optGroupSize(4).optSeed(5).build(), repeat);
   }
 
   private static List<MetaEpisode> play(GameRecipe recipe, RolloutConfig config, double repeat) {
@@ -169,7 +168,7 @@ class GameRecipeTest {
       GameRecipe ttt = new GameRecipe(REGISTRY, GameRecipe.TIC_TAC_TOE, small(dir).optRepeatShare(repeat).build(),
           new PrintWriter(Writer.nullWriter()));
       // a deterministic opponent answers a repeated line with the same moves, so every repeat stays legal
-      RolloutConfig config = ttt.rollout(MethodPreset.MAGE, 16).optGroupSize(4).optSeed(5)
+      RolloutConfig config = ttt.rollout(TrainingPreset.MAGE, 16).optGroupSize(4).optSeed(5)
           .optFixedOpponent("preferred-center-first").build();
       int[] counts = repeats(play(ttt, config, repeat));
       assertThat(counts[1]).isGreaterThan(20);
@@ -230,15 +229,15 @@ class GameRecipeTest {
   @Test
   void everyMethodOfTheComparisonTrainsOnTheSameBudgetAndUpdateSettings(@TempDir Path dir) {
     GameRecipe r = recipe(dir, 0.5);
-    TrainingConfig mage = r.trainingConfig(MethodPreset.MAGE);
+    TrainingConfig mage = r.trainingConfig(TrainingPreset.MAGE);
     assertThat(mage).isEqualTo(config());
-    TrainingConfig gigpo = r.trainingConfig(MethodPreset.GIGPO);
+    TrainingConfig gigpo = r.trainingConfig(TrainingPreset.GIGPO);
     assertThat(gigpo.preset()).isEqualTo("gigpo");
     assertThat(gigpo.rollout().episodes()).isEqualTo(1);
     assertThat(gigpo.rollout().groupSize()).isEqualTo(24);
     assertThat(gigpo.rollout().contextMode()).isEqualTo(org.magejvm.api.ContextMode.NONE);
     assertThat(gigpo.credit().metaReturn()).isEqualTo(org.magejvm.api.MetaReturn.SINGLE_EPISODE);
-    TrainingConfig lamer = r.trainingConfig(MethodPreset.LAMER);
+    TrainingConfig lamer = r.trainingConfig(TrainingPreset.LAMER);
     assertThat(lamer.credit().metaReturn()).isEqualTo(org.magejvm.api.MetaReturn.CUMULATIVE);
     assertThat(lamer.rollout().contextMode()).isEqualTo(mage.rollout().contextMode());
     for (TrainingConfig c : List.of(gigpo, lamer)) {
@@ -310,8 +309,8 @@ class GameRecipeTest {
     GameRecipe.Settings s = small(dir).optTraining(config().with("rollout.step_timeout_seconds", 7)).build()
         .toBuilder().optSeed(9).build();
     GameRecipe timed = new GameRecipe(REGISTRY, GameRecipe.TIC_TAC_TOE, s, new PrintWriter(Writer.nullWriter()));
-    assertThat(timed.rollout(MethodPreset.MAGE, 2).build().stepTimeout()).contains(limit);
-    assertThat(recipe(dir, 0.5).rollout(MethodPreset.MAGE, 2).build().stepTimeout()).isEmpty();
+    assertThat(timed.rollout(TrainingPreset.MAGE, 2).build().stepTimeout()).contains(limit);
+    assertThat(recipe(dir, 0.5).rollout(TrainingPreset.MAGE, 2).build().stepTimeout()).isEmpty();
   }
 
   @Test

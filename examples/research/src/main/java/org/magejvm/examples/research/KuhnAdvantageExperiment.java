@@ -24,7 +24,7 @@ import org.magejvm.impl.env.kuhn.KuhnObjectiveOptimum;
 import org.magejvm.impl.env.kuhn.KuhnOptimumPolicy;
 import org.magejvm.impl.env.kuhn.KuhnPokerProvider;
 import org.magejvm.impl.env.kuhn.KuhnState;
-import org.magejvm.impl.eval.MethodPreset;
+import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.impl.rollout.MetaEpisodeRunner;
 import org.magejvm.impl.rollout.RolloutConfig;
 import org.magejvm.impl.rollout.RolloutResult;
@@ -106,11 +106,11 @@ public final class KuhnAdvantageExperiment {
     for (EpisodeScore score : EpisodeScore.values()) {
       sums.put(score, new LinkedHashMap<>());
       credits.put(score, new CreditAssigner(CreditConfig.forEnvironment(provider.defaults())
-          .optMetaReturn(MethodPreset.MAGE.metaReturn().orElseThrow()).optInvalidPenalty(25)
+          .optMetaReturn(TrainingPreset.MAGE.metaReturn().orElseThrow()).optInvalidPenalty(25)
           .optEpisodeScore(score).build()));
     }
     for (int it = 0; it < iterations; it++) {
-      RolloutConfig config = MethodPreset.MAGE.trainingRollout(provider).optTasks(16)
+      RolloutConfig config = TrainingPreset.MAGE.trainingRollout(provider).optTasks(16)
           .optContextMode(ContextMode.HISTORY_ONLY).optPromptStyle(PromptStyle.COMPACT).optSeed(seed + it).build();
       RolloutResult batch = new MetaEpisodeRunner(registry).run(config, new SoftOptimum(eps, seed + it, best));
       List<MetaEpisode> metaEpisodes = batch.metaEpisodes();

@@ -292,7 +292,7 @@ public final class MethodsExperiment {
         r.episodes(), metaEpisodes, metaEpisodes * r.episodes(),
         r.earlyStop() && r.episodes() > 1 ? " (a meta-episode ends at its first success)" : "");
     out.flush();
-    boolean multiEpisode = method.method().multiEpisode();
+    boolean multiEpisode = method.multiEpisode();
     ContextMode context = multiEpisode ? settings.training().rollout().contextMode() : ContextMode.NONE;
     List<Map<String, Double>> perSeed = new ArrayList<>();
     for (long seed : trainingSeeds) {

@@ -1,6 +1,5 @@
 package org.magejvm.impl.train;
 
-import org.magejvm.api.OptimizerConfig;
 import org.magejvm.api.annotation.Api;
 
 /**
@@ -88,21 +87,6 @@ public record AdamWConfig(
   /** @return a builder preset with the defaults */
   public static Builder builder() {
     return new Builder();
-  }
-
-  /**
-   * The optimizer part of the API's training settings: its learning rate, weight decay and gradient clip, with
-   * the default betas, epsilon and no warm-up.
-   *
-   * @param config the training settings
-   * @return the AdamW settings
-   */
-  public static AdamWConfig of(OptimizerConfig config) {
-    return builder()
-        .optLearningRate(config.learningRate())
-        .optWeightDecay(config.weightDecay())
-        .optGradientClip(config.gradientClip())
-        .build();
   }
 
   /** @return a builder preset with this config's values */

@@ -199,11 +199,6 @@ final class TrainerFactory {
         .optEntropyCoefficient(l.entropyCoefficient())
         .optKlCoefficient(l.klCoefficient())
         .optLossAggregation(l.aggregation())
-        .optLearningRate(c.adamw().learningRate())
-        .optWeightDecay(c.adamw().weightDecay())
-        .optGradientClip(c.adamw().gradientClip())
-        .optMiniBatchTurns(c.update().miniBatchTurns())
-        .optEpochs(c.update().epochs())
         .build();
   }
 

@@ -5,13 +5,20 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.Optional;
 import org.magejvm.api.AnchorScope;
 import org.magejvm.api.ContextMode;
+import org.magejvm.api.Grouping;
 import org.magejvm.api.MetaReturn;
 import org.magejvm.api.OptimizerConfig;
+import org.magejvm.api.SamplingConfig;
 import org.magejvm.api.annotation.Api;
+import org.magejvm.impl.credit.CreditConfig;
 import org.magejvm.impl.credit.EpisodeScore;
-import org.magejvm.impl.eval.MethodPreset;
+import org.magejvm.impl.eval.EvaluationConfig;
+import org.magejvm.impl.rollout.OpponentSampling;
+import org.magejvm.impl.rollout.RolloutConfig;
+import org.magejvm.impl.rollout.Seating;
 import org.magejvm.spi.EnvironmentDefaults;
 import org.magejvm.spi.EnvironmentProvider;
 import org.magejvm.spi.PromptStyle;
@@ -43,6 +50,11 @@ import org.magejvm.spi.PromptStyle;
  *       with reflections); they train nothing, and {@code mage train} refuses them.</li>
  * </ul>
  *
+ * <p>Each preset is also a method of the paper's comparison, with its own rollout, credit, optimizer and evaluation
+ * settings ({@link #trainingRollout}, {@link #credit}, {@link #optimizerConfig}, {@link #evaluation}): single-episode
+ * methods train on one attempt and are evaluated on the environment's N attempts without context ({@link
+ * ContextMode#NONE}), so that their success rate over k attempts compares with the meta-learners'.
+ *
  * <p>Common to all: 16 task groups per iteration, opponent-stationary groups (one opponent per group from the
  * environment's training pool), half the groups seated second in two-player games, early stop after a win, the
  * environment's response limit, validation every 5 iterations on 128 meta-episodes per set, a checkpoint every 10,
@@ -51,29 +63,37 @@ import org.magejvm.spi.PromptStyle;
 @Api(status = Api.Status.EXPERIMENTAL)
 public enum TrainingPreset {
   /** MAGE with the settings under which the quick start learns; see the class comment. */
-  MAGE("mage", MethodPreset.MAGE,
+  MAGE("mage", "gigpo", MetaReturn.DIFFERENTIAL, ContextMode.REFLECTION_ONLY, true, 8,
       "MAGE, final-attempt objective (gamma_traj 1), reflections in the prompt (reflection_only),"
           + " whole-meta-episode episode score, prompt anchors, invalid penalty 25, an AdamW step per 64 turns at lr"
           + " 5e-4, KL 1.0, anchor check 0.01 on the environment's format player: the settings under which the quick"
           + " start learns (measured on a tiny model; lower adamw.learning_rate for real checkpoints)"),
   /** MAGE exactly as the reference code trains it. */
-  MAGE_REFERENCE("mage-reference", MethodPreset.MAGE,
+  MAGE_REFERENCE("mage-reference", "gigpo", MetaReturn.DIFFERENTIAL, ContextMode.REFLECTION_ONLY, true, 8,
       "MAGE as the reference code trains it: differential return, the environment's attempt discount (0.6),"
           + " reflections, per-attempt episode score, global anchors, lr 1e-6, KL 0.1; the fidelity tests pin it"),
-  /** LaMer with the reference's settings. */
-  LAMER("lamer", MethodPreset.LAMER,
+  /** LaMer with the reference's settings: meta-episodes with reflections, cumulative cross-episode returns. */
+  LAMER("lamer", "gigpo", MetaReturn.CUMULATIVE, ContextMode.REFLECTION_ONLY, true, 8,
       "LaMer: cumulative cross-episode returns with reflections, otherwise the reference's settings"),
-  /** Single-episode GiGPO with the reference's settings. */
-  GIGPO("gigpo", MethodPreset.GIGPO,
+  /** Single-episode GiGPO with the reference's settings (the upstream algorithm). */
+  GIGPO("gigpo", "gigpo", MetaReturn.SINGLE_EPISODE, ContextMode.NONE, false, 24,
       "GiGPO on single episodes (groups of 24), the reference's settings: the no-meta-learning baseline"),
-  /** Single-episode GRPO with the reference's settings. */
-  GRPO("grpo", MethodPreset.GRPO,
+  /** Single-episode GRPO with the reference's settings (episode-level advantages only). */
+  GRPO("grpo", "grpo", MetaReturn.SINGLE_EPISODE, ContextMode.NONE, false, 24,
       "GRPO on single episodes (groups of 24, episode-level advantages only), the reference's settings"),
-  /** Prompting only, evaluation-only. */
-  REACT("react", MethodPreset.REACT, "evaluation only: N independent attempts, no memory; trains nothing"),
-  /** Prompting with reflections, evaluation-only. */
-  REFLEXION("reflexion", MethodPreset.REFLEXION,
+  /** Prompting only, one attempt without memory; evaluation-only. */
+  REACT("react", "", null, ContextMode.NONE, false, 1,
+      "evaluation only: N independent attempts, no memory; trains nothing"),
+  /** Prompting with reflections between attempts; evaluation-only. */
+  REFLEXION("reflexion", "", null, ContextMode.REFLECTION_ONLY, true, 1,
       "evaluation only: N attempts with written reflections between them; trains nothing");
+
+  /** Episode groups per training batch in every training preset (the reference's {@code train_batch_size}). */
+  public static final int TRAINING_TASKS = 16;
+  /** Meta-episodes per evaluation (the reference's {@code val_batch_size}). */
+  public static final int EVALUATION_META_EPISODES = 128;
+  /** The share of groups whose agent sits second when training on a two-player game. */
+  public static final double TRAINING_SECOND_SEAT_RATIO = 0.5;
 
   /**
    * Every preset's {@code update.micro_batch_tokens}: at most this many token slots per forward and backward pass.
@@ -83,6 +103,9 @@ public enum TrainingPreset {
    * (docs/benchmarks.md).
    */
   public static final int DEFAULT_MICRO_BATCH_TOKENS = 8192;
+
+  /** Turns per AdamW step in the reference ({@code ppo_mini_batch_size}), with one pass over each batch. */
+  public static final int REFERENCE_MINI_BATCH_TURNS = 64;
 
   /** The anchor check's limit in the {@code mage} preset: the largest mean per-token log-probability drop. */
   public static final double MAGE_MAX_ANCHOR_DROP = 0.01;
@@ -94,12 +117,21 @@ public enum TrainingPreset {
   public static final String MAGE_ANCHOR_POLICY = "random";
 
   private final String id;
-  private final MethodPreset method;
+  private final String optimizerId;
+  private final MetaReturn metaReturn;
+  private final ContextMode trainingContextMode;
+  private final boolean multiEpisode;
+  private final int trainingGroupSize;
   private final String description;
 
-  TrainingPreset(String id, MethodPreset method, String description) {
+  TrainingPreset(String id, String optimizerId, MetaReturn metaReturn, ContextMode trainingContextMode,
+      boolean multiEpisode, int trainingGroupSize, String description) {
     this.id = id;
-    this.method = method;
+    this.optimizerId = optimizerId;
+    this.metaReturn = metaReturn;
+    this.trainingContextMode = trainingContextMode;
+    this.multiEpisode = multiEpisode;
+    this.trainingGroupSize = trainingGroupSize;
     this.description = description;
   }
 
@@ -108,14 +140,120 @@ public enum TrainingPreset {
     return id;
   }
 
-  /** @return the method this preset trains or evaluates (its context modes and evaluation rollout) */
-  public MethodPreset method() {
-    return method;
-  }
-
   /** @return whether the preset trains (react and reflexion only evaluate) */
   public boolean trains() {
-    return method.trains();
+    return metaReturn != null;
+  }
+
+  /** @return the id of the {@link org.magejvm.api.PolicyOptimizerProvider} it trains with, if it trains */
+  public Optional<String> optimizerId() {
+    return trains() ? Optional.of(optimizerId) : Optional.empty();
+  }
+
+  /** @return how rewards become returns, if it trains */
+  public Optional<MetaReturn> metaReturn() {
+    return Optional.ofNullable(metaReturn);
+  }
+
+  /** @return whether the method plays several episodes per meta-episode (with reflections) */
+  public boolean multiEpisode() {
+    return multiEpisode;
+  }
+
+  /** @return the context mode of its own rollouts */
+  public ContextMode trainingContextMode() {
+    return trainingContextMode;
+  }
+
+  /** @return G, meta-episodes per group when training */
+  public int trainingGroupSize() {
+    return trainingGroupSize;
+  }
+
+  /** @return the context mode it is evaluated in: its training context, or none for single-episode methods */
+  public ContextMode evaluationContextMode() {
+    return trainingContextMode;
+  }
+
+  /**
+   * @param defaults the environment's defaults
+   * @return episodes per meta-episode when training: the environment's N, or 1 for single-episode methods
+   */
+  public int trainingEpisodes(EnvironmentDefaults defaults) {
+    return multiEpisode ? defaults.episodes() : 1;
+  }
+
+  /**
+   * The training rollout of this preset's method on an environment, as the reference runs it; adjust the returned
+   * builder (seed, tasks, ...) as needed. A {@link TrainingConfig}'s own rollout is {@code config(provider)}'s.
+   *
+   * @param provider the environment
+   * @return a builder preset with the method's rollout settings
+   * @throws IllegalStateException if the preset does not train
+   */
+  public RolloutConfig.Builder trainingRollout(EnvironmentProvider provider) {
+    requireTrains();
+    EnvironmentDefaults d = provider.defaults();
+    return RolloutConfig.builder()
+        .setEnvironmentId(provider.id())
+        .optTasks(TRAINING_TASKS)
+        .optGroupSize(trainingGroupSize)
+        .optEpisodes(trainingEpisodes(d))
+        .optMaxTurns(d.maxTurns())
+        .optContextMode(trainingContextMode)
+        .optEarlyStop(true)
+        .optSeating(provider.twoPlayer() ? Seating.mixed(TRAINING_SECOND_SEAT_RATIO) : Seating.first())
+        .optOpponentSampling(OpponentSampling.PER_GROUP)
+        .optSampling(SamplingConfig.training(d.maxResponseTokens()));
+  }
+
+  /**
+   * The reference's credit assignment of this preset's method on an environment.
+   *
+   * @param defaults the environment's defaults (discounts and penalties)
+   * @return the credit config
+   * @throws IllegalStateException if the preset does not train
+   */
+  public CreditConfig credit(EnvironmentDefaults defaults) {
+    requireTrains();
+    return CreditConfig.forEnvironment(defaults).optMetaReturn(metaReturn).build();
+  }
+
+  /**
+   * The reference's optimizer settings: its defaults with opponent-stationary grouping.
+   *
+   * @return the optimizer config
+   * @throws IllegalStateException if the preset does not train
+   */
+  public OptimizerConfig optimizerConfig() {
+    requireTrains();
+    return OptimizerConfig.builder().optGrouping(Grouping.OPPONENT_STATIONARY).build();
+  }
+
+  /**
+   * The evaluation of this preset's method on an environment: 128 meta-episodes of N episodes against the
+   * environment's evaluation opponent and seat, in the method's evaluation context mode, with the reference's
+   * evaluation sampling.
+   *
+   * @param provider the environment
+   * @return a builder preset with the evaluation settings
+   */
+  public EvaluationConfig.Builder evaluation(EnvironmentProvider provider) {
+    EnvironmentDefaults d = provider.defaults();
+    return EvaluationConfig.builder()
+        .setEnvironmentId(provider.id())
+        .optMetaEpisodes(EVALUATION_META_EPISODES)
+        .rollout(r -> r.optEpisodes(d.episodes())
+            .optMaxTurns(d.maxTurns())
+            .optContextMode(evaluationContextMode())
+            .optEarlyStop(true)
+            .optSampling(SamplingConfig.evaluation(d.maxResponseTokens())));
+  }
+
+  private void requireTrains() {
+    if (!trains()) {
+      throw new IllegalStateException("preset '" + id + "' does not train; it has only evaluation settings");
+    }
   }
 
   /** @return one line: what the preset sets and why */
@@ -156,26 +294,26 @@ public enum TrainingPreset {
     EnvironmentDefaults d = provider.defaults();
     OptimizerConfig o = OptimizerConfig.defaults();
     AdamWConfig a = AdamWConfig.defaults();
-    MetaReturn metaReturn = method.metaReturn().orElse(MetaReturn.SINGLE_EPISODE);
+    MetaReturn returns = metaReturn().orElse(MetaReturn.SINGLE_EPISODE);
     return new TrainingConfig(id,
         new TrainingConfig.EnvironmentSettings(provider.id(), Map.of(), null),
-        new TrainingConfig.RolloutSettings(MethodPreset.TRAINING_TASKS, method.trains() ? method.trainingGroupSize() : 1,
-            method.trainingEpisodes(d) == 1 && !method.trains() ? d.episodes() : method.trainingEpisodes(d),
-            d.maxTurns(), method.trainingContextMode(), PromptStyle.VERBOSE, true,
-            provider.twoPlayer() ? "mixed:" + MethodPreset.TRAINING_SECOND_SEAT_RATIO : "first", 0, 0.25),
+        new TrainingConfig.RolloutSettings(TRAINING_TASKS, trains() ? trainingGroupSize : 1,
+            trainingEpisodes(d) == 1 && !trains() ? d.episodes() : trainingEpisodes(d),
+            d.maxTurns(), trainingContextMode, PromptStyle.VERBOSE, true,
+            provider.twoPlayer() ? "mixed:" + TRAINING_SECOND_SEAT_RATIO : "first", 0, 0.25),
         new TrainingConfig.SamplingSettings(1.0, 1.0, 0, d.maxResponseTokens()),
-        new TrainingConfig.CreditSettings(metaReturn, d.stepGamma(), d.trajGamma(), d.invalidPenalty(),
+        new TrainingConfig.CreditSettings(returns, d.stepGamma(), d.trajGamma(), d.invalidPenalty(),
             d.lengthPenalty(), d.maxResponseTokens(), EpisodeScore.ATTEMPT),
-        new TrainingConfig.AdvantageSettings(method.optimizerId().orElse("gigpo"), o.normalization(), o.stepWeight(),
+        new TrainingConfig.AdvantageSettings(optimizerId().orElse("gigpo"), o.normalization(), o.stepWeight(),
             o.grouping(), o.anchorScope(), o.epsilon()),
         new TrainingConfig.LossSettings(o.clipRatioLow(), o.clipRatioHigh(), o.dualClip(), o.entropyCoefficient(),
             o.klCoefficient(), o.lossAggregation()),
-        new TrainingConfig.AdamWSettings(o.learningRate(), a.beta1(), a.beta2(), a.eps(), o.weightDecay(),
-            o.gradientClip(), 0),
-        new TrainingConfig.UpdateSettings(o.miniBatchTurns(), 8, DEFAULT_MICRO_BATCH_TOKENS, o.epochs(),
+        new TrainingConfig.AdamWSettings(a.learningRate(), a.beta1(), a.beta2(), a.eps(), a.weightDecay(),
+            a.gradientClip(), 0),
+        new TrainingConfig.UpdateSettings(REFERENCE_MINI_BATCH_TURNS, 8, DEFAULT_MICRO_BATCH_TOKENS, 1,
             OldLogProbs.RECOMPUTE, true),
         new TrainingConfig.CheckSettings(0, 0, 256, null),
-        new TrainingConfig.ValidationSettings(5, MethodPreset.EVALUATION_META_EPISODES, true),
+        new TrainingConfig.ValidationSettings(5, EVALUATION_META_EPISODES, true),
         new TrainingConfig.CheckpointSettings(10, 3),
         new TrainingConfig.FineTuningSettings(TrainingConfig.FineTuningSettings.FULL, 16, 32, List.of("all-linear"),
             null, null),

@@ -669,7 +669,6 @@ class AdamWTest {
     AdamWConfig d = AdamWConfig.defaults();
     assertThat(d).isEqualTo(new AdamWConfig(1e-6, 0.9, 0.999, 1e-8, 0.01, 1.0, 0));
     assertThat(d.toBuilder().build()).isEqualTo(d);
-    assertThat(AdamWConfig.of(org.magejvm.api.OptimizerConfig.defaults())).isEqualTo(d);
     assertThatThrownBy(() -> AdamWConfig.builder().optLearningRate(-1).build()).hasMessageContaining("learningRate");
     assertThatThrownBy(() -> AdamWConfig.builder().optLearningRate(Double.NaN).build())
         .hasMessageContaining("learningRate");

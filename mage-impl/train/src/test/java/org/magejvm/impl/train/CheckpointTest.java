@@ -197,7 +197,7 @@ class CheckpointTest {
   private static org.magejvm.api.PolicyOptimizer optimizerOf() {
     return org.magejvm.api.plugin.ProviderRegistry.discover(org.magejvm.api.PolicyOptimizerProvider.class)
         .require("gigpo").create(org.magejvm.api.OptimizerConfig.builder().optKlCoefficient(0.1)
-            .optLearningRate(1e-2).build());
+            .build());
   }
 
   @Test

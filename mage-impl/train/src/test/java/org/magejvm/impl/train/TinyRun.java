@@ -91,7 +91,8 @@ final class TinyRun implements AutoCloseable {
     EnvironmentRegistry registry = EnvironmentRegistry.empty().register(new VowelProvider());
     policy = Qwen3Checkpoint.loadPolicy(modelDir, Qwen3Checkpoint.Options.cpu().withThinking(false));
     Qwen3Model model = MageTrainer.modelOf(policy);
-    OptimizerConfig oc = OptimizerConfig.builder().optKlCoefficient(0.1).optLearningRate(1e-2).build();
+    OptimizerConfig oc = OptimizerConfig.builder().optKlCoefficient(0.1).build();
+    AdamWConfig adamWConfig = AdamWConfig.builder().optLearningRate(1e-2).build();
     PolicyOptimizer optimizer = ProviderRegistry.discover(PolicyOptimizerProvider.class).require("gigpo")
         .create(oc);
     CheckpointWeights weights;
@@ -100,14 +101,14 @@ final class TinyRun implements AutoCloseable {
       adapter = LoraAdapter.create(model, LoraConfig.builder().setRank(loraRank).optAlpha(2.0 * loraRank)
           .optAllLinear().build(), SEED);
       fineTuning = FineTuning.lora(model, adapter);
-      adamw = new AdamW(fineTuning.trainableParameters(), AdamWConfig.of(oc));
+      adamw = new AdamW(fineTuning.trainableParameters(), adamWConfig);
       weights = CheckpointWeights.of(fineTuning, modelDir);
     } else {
       model.weights().requireGradients(true);
       reference = Qwen3Checkpoint.loadModel(modelDir, ai.djl.Device.cpu(), DataType.FLOAT32);
       adapter = null;
       fineTuning = null;
-      adamw = new AdamW(model.weights().parameters(), AdamWConfig.of(oc));
+      adamw = new AdamW(model.weights().parameters(), adamWConfig);
       weights = CheckpointWeights.full(model, modelDir);
     }
     RolloutConfig rollout = RolloutConfig.builder()

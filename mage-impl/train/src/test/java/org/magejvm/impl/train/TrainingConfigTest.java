@@ -16,7 +16,6 @@ import org.magejvm.api.MetaReturn;
 import org.magejvm.api.OptimizerConfig;
 import org.magejvm.impl.credit.CreditConfig;
 import org.magejvm.impl.credit.EpisodeScore;
-import org.magejvm.impl.eval.MethodPreset;
 import org.magejvm.spi.EnvironmentProvider;
 import org.magejvm.spi.EnvironmentRegistry;
 import org.magejvm.spi.PromptStyle;
@@ -95,7 +94,7 @@ class TrainingConfigTest {
       for (TrainingPreset p : List.of(TrainingPreset.MAGE_REFERENCE, TrainingPreset.LAMER, TrainingPreset.GIGPO,
           TrainingPreset.GRPO)) {
         TrainingConfig c = p.config(provider);
-        MethodPreset m = p.method();
+        TrainingPreset m = p;
         assertThat(TrainerFactory.credit(c)).as(p.id() + " " + game)
             .isEqualTo(CreditConfig.forEnvironment(provider.defaults()).optMetaReturn(m.metaReturn().orElseThrow())
                 .build());
@@ -103,7 +102,9 @@ class TrainingConfigTest {
         assertThat(m.optimizerConfig()).isEqualTo(OptimizerConfig.defaults().toBuilder()
             .optGrouping(Grouping.OPPONENT_STATIONARY).build());
         assertThat(c.advantages().estimator()).isEqualTo(m.optimizerId().orElseThrow());
-        assertThat(TrainerFactory.adamWConfig(c)).isEqualTo(AdamWConfig.of(m.optimizerConfig()));
+        assertThat(TrainerFactory.adamWConfig(c)).isEqualTo(AdamWConfig.defaults());
+        assertThat(c.update().miniBatchTurns()).isEqualTo(64);
+        assertThat(c.update().epochs()).isEqualTo(1);
         assertThat(TrainerFactory.rollout(c, provider).optSeed(3).build())
             .isEqualTo(m.trainingRollout(provider).optSeed(3).build());
         assertThat(c.checks().maxAnchorDrop()).isZero();
