@@ -193,6 +193,21 @@ public final class JsonHttpServer implements AutoCloseable {
     workers.shutdownNow();
   }
 
+  /**
+   * Checks an API key as {@link Builder#optApiKey} does, for a server's own builder that takes the key before it
+   * builds this one (so that a bad key fails where it is given, with the same message).
+   *
+   * @param key the key, or null for none
+   * @return {@code key}
+   * @throws IllegalArgumentException when the key is blank or begins or ends with white space
+   */
+  public static String checkApiKey(String key) {
+    if (key != null && (key.isBlank() || !key.strip().equals(key))) {
+      throw new IllegalArgumentException("the API key must not be blank or begin or end with white space");
+    }
+    return key;
+  }
+
   // ------------------------------------------------------------------------------------------------ internals
 
   private byte[] errorBody(int status, String message) {
@@ -485,10 +500,7 @@ public final class JsonHttpServer implements AutoCloseable {
      * @throws IllegalArgumentException when the key is blank or begins or ends with white space
      */
     public Builder optApiKey(String key, Set<String> openPaths) {
-      if (key != null && (key.isBlank() || !key.strip().equals(key))) {
-        throw new IllegalArgumentException("the API key must not be blank or begin or end with white space");
-      }
-      this.apiKey = key;
+      this.apiKey = checkApiKey(key);
       this.openPaths = Set.copyOf(openPaths);
       return this;
     }

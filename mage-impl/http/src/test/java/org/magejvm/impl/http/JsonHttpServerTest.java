@@ -244,4 +244,18 @@ class JsonHttpServerTest {
           HttpResponse.BodyHandlers.ofString()).body()).startsWith("data: 0");
     }
   }
+
+  @Test
+  void anApiKeyIsCheckedAlikeByTheBuilderAndByServersThatTakeItFirst() {
+    assertThat(JsonHttpServer.checkApiKey("sk-1")).isEqualTo("sk-1");
+    assertThat(JsonHttpServer.checkApiKey(null)).isNull();
+    for (String bad : new String[] {"", "  ", " sk-1", "sk-1\n"}) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> JsonHttpServer.checkApiKey(bad))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("the API key must not be blank or begin or end with white space");
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> JsonHttpServer.builder().optApiKey(bad, Set.of()))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("the API key must not be blank or begin or end with white space");
+    }
+  }
 }

@@ -20,4 +20,9 @@ final class HttpError extends RuntimeException {
   static HttpError badRequest(String param, String code, String message) {
     return new HttpError(400, "invalid_request_error", param, code, message);
   }
+
+  /** The 503 of a request that arrives, or still waits, while the server shuts down. */
+  static HttpError shuttingDown() {
+    return new HttpError(503, "server_error", null, "shutting_down", "the server is shutting down");
+  }
 }
