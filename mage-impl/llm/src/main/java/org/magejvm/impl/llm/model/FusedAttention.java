@@ -2,7 +2,6 @@ package org.magejvm.impl.llm.model;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.types.Shape;
-import java.io.IOException;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -39,15 +38,9 @@ final class FusedAttention {
   }
 
   private static Optional<FusedAttention> load() {
-    try {
-      String code = ScriptedDecodeStep.resource(RESOURCE);
-      return Optional.of(new FusedAttention(PyTorchNative.loadScript(
-          ScriptedDecodeStep.archive("FusedAttention", "fused_attention", code))));
-    } catch (IOException | RuntimeException e) {
-      LOG.warn("libtorch could not load the fused attention module; attention runs the explicit path ({})",
-          e.getMessage());
-      return Optional.empty();
-    }
+    return ScriptModule.load(RESOURCE, "FusedAttention", "fused_attention", LOG,
+        "libtorch could not load the fused attention module; attention runs the explicit path ({})")
+        .map(FusedAttention::new);
   }
 
   /** @return the calls made in this JVM so far */

@@ -2,7 +2,6 @@ package org.magejvm.impl.llm.model;
 
 import ai.djl.Device;
 import ai.djl.ndarray.NDArray;
-import ai.djl.ndarray.NDArrays;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.NDScope;
 import ai.djl.ndarray.types.DataType;
@@ -55,13 +54,12 @@ public final class Qwen3Model implements AutoCloseable {
   private final Qwen3Config config;
   private final DataType dtype;
   private final DataType normType;
-  private final NDArray invFreq;
+  /** The rotary tables' frequencies and the rotate-half matrix. */
+  private final Rotary rotary;
   /** Constants as arrays: DJL turns every Java scalar operand into a new array (about 25 us each on a CPU). */
   private final NDArray eps;
   private final NDArray minusHalf;
   private final NDArray queryScale;
-  /** (hd, hd) signed permutation with x @ rotateHalf = concat(-x[half:], x[:half]). */
-  private final NDArray rotateHalf;
   /** The attached adapter, or null. */
   private ProjectionAdapter adapter;
   /** Whether {@link ScriptedDecodeStep} can run this model's layers (no biases, a dtype it knows). */
@@ -88,32 +86,20 @@ public final class Qwen3Model implements AutoCloseable {
     this.config = weights.config();
     this.dtype = weights.dtype();
     this.normType = Qwen3Weights.normDtype(dtype);
-    int half = config.headDim() / 2;
-    double[] inv = new double[half];
-    for (int i = 0; i < half; i++) {
-      inv[i] = 1.0 / Math.pow(config.ropeTheta(), (2.0 * i) / config.headDim());
-    }
-    // duplicate(): an array created from Java memory only aliases that buffer; the copy owns its storage
-    invFreq = constant(weights.manager(), inv, new Shape(half));
-    eps = constant(weights.manager(), new double[] {config.rmsNormEps()}, new Shape());
-    minusHalf = constant(weights.manager(), new double[] {-0.5}, new Shape());
-    queryScale = constant(weights.manager(), new double[] {1.0 / Math.sqrt(config.headDim())}, new Shape());
-    int hd = config.headDim();
-    double[] r = new double[hd * hd];
-    for (int j = 0; j < half; j++) {
-      r[(j + half) * hd + j] = -1;
-      r[j * hd + j + half] = 1;
-    }
-    rotateHalf = constant(weights.manager(), r, new Shape(hd, hd));
+    rotary = new Rotary(config, weights.manager(), normType);
+    eps = constant(weights.manager(), new double[] {config.rmsNormEps()}, new Shape(), normType);
+    minusHalf = constant(weights.manager(), new double[] {-0.5}, new Shape(), normType);
+    queryScale = constant(weights.manager(), new double[] {1.0 / Math.sqrt(config.headDim())}, new Shape(),
+        normType);
     scriptable = ScriptedDecodeStep.scalarType(dtype) >= 0 && ScriptedDecodeStep.scalarType(normType) >= 0
         && weights.layers().stream().allMatch(l -> l.qBias() == null && l.kBias() == null && l.vBias() == null
             && l.oBias() == null && (config.qkNorm() == (l.qNorm() != null && l.kNorm() != null)));
   }
 
-  /** A model-lifetime array of the norm type that owns its storage and is outside any caller's scope. */
-  private NDArray constant(NDManager m, double[] values, Shape shape) {
+  /** A model-lifetime array of the given (norm) type that owns its storage and is outside any caller's scope. */
+  static NDArray constant(NDManager m, double[] values, Shape shape, DataType type) {
     // duplicate(): an array created from Java memory only borrows that buffer; the copy owns its storage
-    try (NDArray d = m.create(values, shape); NDArray t = d.toType(normType, false)) {
+    try (NDArray d = m.create(values, shape); NDArray t = d.toType(type, false)) {
       NDArray c = t.duplicate();
       NDScope.unregister(c);
       return c;
@@ -148,14 +134,14 @@ public final class Qwen3Model implements AutoCloseable {
   }
 
   /** Whether a pass of {@code t} slots per row over {@code s} key slots uses the fused kernel. */
-  private boolean fused(int t, int s) {
+  boolean fused(int t, int s) {
     AttentionKernel k = attention;
     return t > 1 && (k == AttentionKernel.FUSED || k == AttentionKernel.AUTO && s >= FUSED_FROM_KEYS)
         && FusedAttention.instance().isPresent();
   }
 
   /** The fused kernel's view of a pass: padding, the first query's slot, a shared prefix, how masks are made. */
-  private record FusedPass(int[] padLeft, int offset, int prefix, boolean padQueries) {}
+  record FusedPass(int[] padLeft, int offset, int prefix, boolean padQueries) {}
 
   /** @return whether a decoding step of this model runs as one TorchScript call when it can */
   public boolean scriptedDecoding() {
@@ -329,33 +315,6 @@ public final class Qwen3Model implements AutoCloseable {
   }
 
   /**
-   * The per-layer keys and values of a shared prefix: recorded while the prefix passes through the layers, then
-   * put before every row's own keys and values.
-   */
-  private static final class SharedPrefix implements AutoCloseable {
-    final NDArray[] keys;
-    final NDArray[] values;
-    final int length;
-    boolean recording = true;
-
-    SharedPrefix(int layers, int length) {
-      keys = new NDArray[layers];
-      values = new NDArray[layers];
-      this.length = length;
-    }
-
-    @Override
-    public void close() {
-      for (int i = 0; i < keys.length; i++) {
-        if (keys[i] != null) {
-          keys[i].close();
-          values[i].close();
-        }
-      }
-    }
-  }
-
-  /**
    * A forward pass for training whose layers' activations are recomputed in the backward pass instead of kept
    * (activation checkpointing): it keeps only each layer's input, about {@code 4 B T D} bytes a layer instead of the
    * layer's every intermediate (norms, projections, MLP, attention), and the backward pass runs each layer forward
@@ -374,144 +333,13 @@ public final class Qwen3Model implements AutoCloseable {
    * @return the pass, to be closed after its backward pass
    */
   public Recomputed forwardRecomputed(NDArray prefixIds, NDArray inputIds, int[] padLeft) {
-    return new Recomputed(prefixIds, inputIds, padLeft);
+    return new RecomputedPass(this, prefixIds, inputIds, padLeft);
   }
 
   /** A forward pass whose layers run again in the backward pass; see {@link #forwardRecomputed}. */
-  public final class Recomputed implements AutoCloseable {
-    private final NDManager manager;
-    private final int b;
-    private final int t;
-    private final int p;
-    private final int[] padLeft;
-    private final NDArray ids;
-    private final NDArray prefixIds;
-    private final NDArray[] inputs;
-    private final NDArray[] prefixInputs;
-    private final NDArray top;
-    private final NDArray hidden;
-    private final ProjectionAdapter active;
-    /** The rows' and the prefix's rotary tables and explicit masks (null when fused), made once for every layer. */
-    private final NDArray[] rope;
-    private final NDArray bias;
-    private final NDArray[] prefixRope;
-    private final NDArray prefixBias;
-    private boolean done;
-
-    private Recomputed(NDArray prefixTokens, NDArray inputIds, int[] pads) {
-      Shape shape = inputIds.getShape();
-      if (shape.dimension() != 2 || pads.length != shape.get(0)) {
-        throw new IllegalArgumentException("inputIds must be (batch, tokens) with one padding count per row, got "
-            + shape + " and " + pads.length + " counts");
-      }
-      if (prefixTokens != null && (prefixTokens.getShape().dimension() != 2 || prefixTokens.getShape().get(0) != 1
-          || prefixTokens.getShape().get(1) < 1)) {
-        throw new IllegalArgumentException("prefixIds must be (1, P) with P >= 1, got " + prefixTokens.getShape());
-      }
-      manager = inputIds.getManager();
-      b = (int) shape.get(0);
-      t = (int) shape.get(1);
-      p = prefixTokens == null ? 0 : (int) prefixTokens.getShape().get(1);
-      padLeft = pads.clone();
-      active = adapter != null && adapter.isEnabled() ? adapter : null;
-      int layers = config.numHiddenLayers();
-      inputs = new NDArray[layers];
-      prefixInputs = new NDArray[layers];
-      // copies that own their storage (the embedding's backward pass keeps the ids)
-      ids = inputIds.toType(DataType.INT64, false).duplicate();
-      this.prefixIds = prefixTokens == null ? null : prefixTokens.toType(DataType.INT64, false).duplicate();
-      // this pass outlives any scope of its caller's: it frees them itself
-      NDScope.unregister(ids);
-      if (this.prefixIds != null) {
-        NDScope.unregister(this.prefixIds);
-      }
-      NDArray last;
-      NDArray lastPrefix;
-      GradMode noGrad = GradMode.disabled();
-      try (NDScope scope = new NDScope()) {
-        scope.suppressNotUsedWarning();
-        int[] none = new int[1];
-        rope = rotary(manager, padLeft, p, t);
-        bias = fused(t, p + t) ? null : attentionBias(manager, padLeft, p, t, p);
-        prefixRope = p == 0 ? null : rotary(manager, none, 0, p);
-        prefixBias = p == 0 || fused(p, p) ? null : attentionBias(manager, none, 0, p, 0);
-        for (NDArray a : new NDArray[] {rope[0], rope[1], bias, prefixRope == null ? null : prefixRope[0],
-            prefixRope == null ? null : prefixRope[1], prefixBias}) {
-          if (a != null) {
-            NDScope.unregister(a);
-          }
-        }
-        last = embedded(ids);
-        lastPrefix = this.prefixIds == null ? null : embedded(this.prefixIds);
-        for (int l = 0; l < layers; l++) {
-          inputs[l] = last;
-          prefixInputs[l] = lastPrefix;
-          NDScope.unregister(last);
-          if (lastPrefix != null) {
-            NDScope.unregister(lastPrefix);
-          }
-          NDArray[] out = layerPair(l, last, lastPrefix, l + 1 < layers);
-          last = out[0];
-          lastPrefix = out[1];
-        }
-        NDScope.unregister(last);
-      } finally {
-        noGrad.close();
-      }
-      top = last;
-      top.setRequiresGradient(true);
-      try (NDScope scope = new NDScope()) {
-        scope.suppressNotUsedWarning();
-        hidden = rmsNorm(top, weights.finalNorm());
-        NDScope.unregister(hidden);
-      }
-    }
-
-    private NDArray embedded(NDArray tokens) {
-      NDArray x = tokens.getNDArrayInternal().embedding(tokens, weights.embed(), SparseFormat.DENSE)
-          .singletonOrThrow();
-      return x.toType(normType, false);
-    }
-
-    /**
-     * Runs layer {@code l} over the rows (and the prefix, whose keys and values the rows see), as {@link
-     * Qwen3Model#forward} runs it; returns the rows' output and, when {@code prefixOutput}, the prefix's.
-     */
-    private NDArray[] layerPair(int l, NDArray h, NDArray hp, boolean prefixOutput) {
-      Qwen3Weights.Layer w = weights.layers().get(l);
-      try (NDScope scope = new NDScope()) {
-        scope.suppressNotUsedWarning();
-        SharedPrefix shared = null;
-        NDArray outPrefix = null;
-        try {
-          if (hp != null) {
-            shared = new SharedPrefix(config.numHiddenLayers(), p);
-            FusedPass fp = prefixBias == null ? new FusedPass(new int[1], 0, 0, true) : null;
-            outPrefix = layer(l, w, active, hp, prefixRope, prefixBias, fp, null, shared, 1, p, null);
-            shared.recording = false;
-          }
-          // the fused kernel's choice of masking depends on the grad mode, which differs between the two stages
-          FusedPass fs = bias == null ? new FusedPass(padLeft, p, p, PyTorchNative.isGradMode() || t >= p) : null;
-          NDArray out = layer(l, w, active, h, rope, bias, fs, null, shared, b, t, null);
-          NDScope.unregister(out);
-          if (outPrefix != null && prefixOutput) {
-            NDScope.unregister(outPrefix);
-          } else {
-            outPrefix = null;
-          }
-          return new NDArray[] {out, outPrefix};
-        } finally {
-          if (shared != null) {
-            shared.close();
-          }
-        }
-      }
-    }
-
+  public interface Recomputed extends AutoCloseable {
     /** @return the final-normed hidden states (B, T, D), connected to the graph of the final norm */
-    public NDArray hidden() {
-      return hidden;
-    }
+    NDArray hidden();
 
     /**
      * Carries the gradient of the caller's backward pass from the hidden states through every layer (recomputed one
@@ -520,93 +348,11 @@ public final class Qwen3Model implements AutoCloseable {
      *
      * @param collector the active gradient collector
      */
-    public void backward(ai.djl.training.GradientCollector collector) {
-      if (done) {
-        throw new IllegalStateException("backward was already called");
-      }
-      done = true;
-      if (!top.hasGradient()) {
-        return;
-      }
-      NDArray g = top.getGradient().duplicate();
-      NDArray gp = null;
-      for (int l = inputs.length - 1; l >= 0; l--) {
-        NDArray x = inputs[l];
-        NDArray xp = prefixInputs[l];
-        x.setRequiresGradient(true);
-        if (xp != null) {
-          xp.setRequiresGradient(true);
-        }
-        try (NDScope scope = new NDScope()) {
-          scope.suppressNotUsedWarning();
-          NDArray[] out = layerPair(l, x, xp, gp != null);
-          NDScope.register(out[0]);
-          NDArray objective = out[0].mul(g).sum();
-          if (out[1] != null) {
-            NDScope.register(out[1]);
-            objective = objective.add(out[1].mul(gp).sum());
-          }
-          collector.backward(objective);
-        }
-        g.close();
-        if (gp != null) {
-          gp.close();
-        }
-        g = gradientOf(x);
-        gp = xp == null ? null : gradientOf(xp);
-      }
-      if (weights.embed().hasGradient()) {
-        try (NDScope scope = new NDScope()) {
-          scope.suppressNotUsedWarning();
-          NDArray objective = embedded(ids).mul(g).sum();
-          if (prefixIds != null && gp != null) {
-            objective = objective.add(embedded(prefixIds).mul(gp).sum());
-          }
-          collector.backward(objective);
-        }
-      }
-      g.close();
-      if (gp != null) {
-        gp.close();
-      }
-    }
-
-    /** The gradient a leaf received, as an array of its own (zeros where none reached it). */
-    private NDArray gradientOf(NDArray leaf) {
-      if (!leaf.hasGradient()) {
-        return leaf.zerosLike();
-      }
-      try (NDArray grad = leaf.getGradient()) {
-        return grad.duplicate();
-      }
-    }
+    void backward(ai.djl.training.GradientCollector collector);
 
     /** Frees the kept layer inputs and the hidden states. */
     @Override
-    public void close() {
-      for (int l = 0; l < inputs.length; l++) {
-        close(inputs[l]);
-        close(prefixInputs[l]);
-      }
-      close(top);
-      close(hidden);
-      close(ids);
-      close(prefixIds);
-      close(rope[0]);
-      close(rope[1]);
-      close(bias);
-      if (prefixRope != null) {
-        close(prefixRope[0]);
-        close(prefixRope[1]);
-      }
-      close(prefixBias);
-    }
-
-    private void close(NDArray a) {
-      if (a != null) {
-        a.close();
-      }
-    }
+    void close();
   }
 
   /** {@link #forward(NDArray, int[], KvCache)}, showing every module's output to {@code probe} when it is not null. */
@@ -645,14 +391,14 @@ public final class Qwen3Model implements AutoCloseable {
       // the fused kernel masks inside libtorch, from the padding: no (B, 1, 1, T, S) mask is built
       FusedPass fusedPass = fused(t, offset + t)
           ? new FusedPass(padLeft.clone(), offset, sharedPrefix, PyTorchNative.isGradMode() || t >= offset) : null;
-      NDArray bias = fusedPass != null ? null : attentionBias(m, padLeft, offset, t, sharedPrefix);
+      NDArray bias = fusedPass != null ? null : AttentionMask.bias(m, padLeft, offset, t, sharedPrefix, normType);
       List<Qwen3Weights.Layer> layers = weights.layers();
-      ProjectionAdapter active = adapter != null && adapter.isEnabled() ? adapter : null;
+      ProjectionAdapter active = activeAdapter();
       if (t == 1 && cache != null && probe == null && prefix == null && active == null && scriptedDecoding()
           && !PyTorchNative.isGradMode()) {
-        result = ScriptedDecodeStep.instance().orElseThrow().run(m, h, scriptWeights(), cache.keyArrays(),
-            cache.valueArrays(), rope[0], rope[1], rotateHalf, bias, new NDArray[] {eps, minusHalf, queryScale},
-            offset, config, dtype, normType);
+        result = ScriptedDecodeStep.instance().orElseThrow().run(m, h, ScriptedDecodeStep.weights(weights),
+            cache.keyArrays(), cache.valueArrays(), rope[0], rope[1], rotary.rotateHalf(), bias,
+            new NDArray[] {eps, minusHalf, queryScale}, offset, config, dtype, normType);
         NDScope.unregister(result);
         cache.advance(t);
         return result;
@@ -677,30 +423,6 @@ public final class Qwen3Model implements AutoCloseable {
       cache.advance(t);
     }
     return result;
-  }
-
-  /** The arrays {@link ScriptedDecodeStep#run} takes, in its order. */
-  private NDArray[] scriptWeights() {
-    List<Qwen3Weights.Layer> layers = weights.layers();
-    NDArray[] w = new NDArray[11 * layers.size() + 1];
-    for (int l = 0; l < layers.size(); l++) {
-      Qwen3Weights.Layer layer = layers.get(l);
-      int i = 11 * l;
-      w[i] = layer.inputNorm();
-      w[i + 1] = layer.qProj();
-      w[i + 2] = layer.kProj();
-      w[i + 3] = layer.vProj();
-      // without q/k norms the script never reads these two; any array fills the slots
-      w[i + 4] = layer.qNorm() != null ? layer.qNorm() : layer.inputNorm();
-      w[i + 5] = layer.kNorm() != null ? layer.kNorm() : layer.inputNorm();
-      w[i + 6] = layer.oProj();
-      w[i + 7] = layer.postNorm();
-      w[i + 8] = layer.gateProj();
-      w[i + 9] = layer.upProj();
-      w[i + 10] = layer.downProj();
-    }
-    w[w.length - 1] = weights.finalNorm();
-    return w;
   }
 
   /**
@@ -807,7 +529,11 @@ public final class Qwen3Model implements AutoCloseable {
     }
   }
 
-  private NDArray layer(int index, Qwen3Weights.Layer w, ProjectionAdapter lora, NDArray h, NDArray[] rope,
+  /**
+   * Runs decoder layer {@code index} over {@code h} (B, T, D): the one implementation of a layer, which every pass
+   * runs ({@link ScriptedDecodeStep}'s script mirrors it operation for operation).
+   */
+  NDArray layer(int index, Qwen3Weights.Layer w, ProjectionAdapter lora, NDArray h, NDArray[] rope,
       NDArray bias, FusedPass fusedPass, KvCache cache, SharedPrefix prefix, int b, int t, Probe probe) {
     int heads = config.numAttentionHeads();
     int kvHeads = config.numKeyValueHeads();
@@ -826,8 +552,8 @@ public final class Qwen3Model implements AutoCloseable {
       q = seen(probe, index, "self_attn.q_norm", rmsNorm(q, w.qNorm()), w.qNorm());
       k = seen(probe, index, "self_attn.k_norm", rmsNorm(k, w.kNorm()), w.kNorm());
     }
-    q = applyRotary(q, rope).mul(queryScale);
-    k = applyRotary(k, rope);
+    q = rotary.apply(q, rope).mul(queryScale);
+    k = rotary.apply(k, rope);
     NDArray kt = t == 1 ? k.toType(dtype, false).reshape(b, kvHeads, 1, hd)
         : k.toType(dtype, false).transpose(0, 2, 1, 3);
     NDArray vt = t == 1 ? v.reshape(b, kvHeads, 1, hd) : v.transpose(0, 2, 1, 3);
@@ -890,7 +616,7 @@ public final class Qwen3Model implements AutoCloseable {
   }
 
   /** Shown the output of each module, in the order of the forward pass, by {@link #firstNonFinite}. */
-  private interface Probe {
+  interface Probe {
     void output(String module, NDArray value, NDArray weight);
   }
 
@@ -989,69 +715,26 @@ public final class Qwen3Model implements AutoCloseable {
     return x.getNDArrayInternal().linear(x, weight, bias).singletonOrThrow();
   }
 
-  private NDArray rmsNorm(NDArray x, NDArray scale) {
+  /** @return the adapter when one is attached and enabled, else null */
+  ProjectionAdapter activeAdapter() {
+    return adapter != null && adapter.isEnabled() ? adapter : null;
+  }
+
+  /** RMSNorm of {@code x} in the norm type, times {@code scale}. */
+  NDArray rmsNorm(NDArray x, NDArray scale) {
     NDArray xf = x.toType(normType, false);
     NDArray inv = xf.square().mean(new int[] {-1}, true).add(eps).pow(minusHalf);
     return xf.mul(inv).mul(scale);
   }
 
   /** cos and sin (B, T, 1, hd) for each row's positions (slot minus padding, clamped at 0 on padding slots). */
-  private NDArray[] rotary(NDManager m, int[] padLeft, int offset, int t) {
-    int b = padLeft.length;
-    float[] pos = new float[b * t];
-    for (int i = 0; i < b; i++) {
-      if (padLeft[i] < 0) {
-        throw new IllegalArgumentException("padLeft[" + i + "] = " + padLeft[i] + " is negative");
-      }
-      for (int j = 0; j < t; j++) {
-        pos[i * t + j] = Math.max(0, offset + j - padLeft[i]);
-      }
-    }
-    NDArray p = m.create(pos, new Shape(b, t, 1)).toType(normType, false);
-    NDArray freqs = p.mul(invFreq);
-    NDArray emb = freqs.concat(freqs, -1).expandDims(2);
-    return new NDArray[] {emb.cos(), emb.sin()};
+  NDArray[] rotary(NDManager m, int[] padLeft, int offset, int t) {
+    return rotary.tables(m, padLeft, offset, t);
   }
 
-  private NDArray applyRotary(NDArray x, NDArray[] rope) {
-    // rotate-half as a product with a fixed signed permutation: one operation instead of slice, slice, neg, concat
-    return x.mul(rope[0]).add(x.matMul(rotateHalf).mul(rope[1]));
-  }
-
-  /**
-   * The additive attention mask (B, 1, 1, T, S): 0 where query slot {@code offset+i} may see key slot {@code j}
-   * (j at most the query slot and not padding, or j the query slot itself), minus infinity elsewhere. With a shared
-   * prefix of {@code sharedPrefix} slots (rows after {@link #forwardSharedPrefix}'s prefix), those slots are seen by
-   * every query and each row's padding starts after them. Null where every entry would be 0: a decoding step (one
-   * new slot per row) without padding, whose mask would cost about fifteen native calls and change nothing.
-   */
-  private NDArray attentionBias(NDManager m, int[] padLeft, int offset, int t, int sharedPrefix) {
-    if (t == 1 && sharedPrefix == 0 && Arrays.stream(padLeft).allMatch(p -> p == 0)) {
-      return null;
-    }
-    return maskArray(m, padLeft, offset, t, sharedPrefix);
-  }
-
-  /** {@link #attentionBias}, always as an array. */
+  /** The additive attention mask (B, 1, 1, T, S), always as an array; see {@link AttentionMask#array}. */
   NDArray maskArray(NDManager m, int[] padLeft, int offset, int t, int sharedPrefix) {
-    int b = padLeft.length;
-    int s = offset + t;
-    NDArray keySlot = m.arange(0f, (float) s, 1f).reshape(1, 1, s);
-    NDArray querySlot = m.arange((float) offset, (float) s, 1f).reshape(1, t, 1);
-    float[] pads = new float[b];
-    for (int i = 0; i < b; i++) {
-      pads[i] = sharedPrefix + padLeft[i];
-    }
-    NDArray pad = m.create(pads, new Shape(b, 1, 1));
-    NDArray visible = keySlot.gte(pad);
-    if (sharedPrefix > 0) {
-      visible = visible.logicalOr(keySlot.lt((float) sharedPrefix));
-    }
-    NDArray allowed = keySlot.lte(querySlot).logicalAnd(visible).logicalOr(keySlot.eq(querySlot));
-    // torch.where broadcasts, but DJL's where insists on equal shapes
-    NDArray zero = m.zeros(allowed.getShape(), normType);
-    NDArray minusInf = m.full(allowed.getShape(), Float.NEGATIVE_INFINITY, normType);
-    return NDArrays.where(allowed, zero, minusInf).reshape(b, 1, 1, t, s);
+    return AttentionMask.array(m, padLeft, offset, t, sharedPrefix, normType);
   }
 
   /** Releases the weights (and every manager created from {@link #newManager()}). */

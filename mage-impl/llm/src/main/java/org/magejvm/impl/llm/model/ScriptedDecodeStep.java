@@ -3,16 +3,10 @@ package org.magejvm.impl.llm.model;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.zip.CRC32;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,17 +17,14 @@ import org.slf4j.LoggerFactory;
  * operation for operation, so both compute the same values to the bit ({@code ScriptedDecodeStepTest} checks that on
  * every dtype the CPU runs).
  *
- * <p>The archive libtorch loads is built here, in memory, in the format {@code torch.jit.save} writes: the code as
- * {@code code/__torch__.py}, the module object as a pickle of a few opcodes ({@code data.pkl}), an empty constants
- * table and the format version. No Python and no file is involved. Where libtorch refuses it (a future libtorch that dropped
- * the format), the step is unavailable and the model decodes from Java as before, after one warning.
+ * <p>{@link ScriptModule} packs the code into the archive libtorch loads, in memory. Where libtorch refuses it (a
+ * future libtorch that dropped the format), the step is unavailable and the model decodes from Java as before, after
+ * one warning.
  */
 final class ScriptedDecodeStep {
 
   private static final Logger LOG = LoggerFactory.getLogger(ScriptedDecodeStep.class);
   private static final String RESOURCE = "/org/magejvm/impl/llm/model/decode_step.torchscript";
-  /** An empty tuple, pickle protocol 2. */
-  private static final byte[] EMPTY_CONSTANTS = {(byte) 0x80, 2, ')', '.'};
 
   /** Steps run through the script in this JVM (tests check that the scripted path ran, not the Java one). */
   private static final AtomicLong RUNS = new AtomicLong();
@@ -55,33 +46,14 @@ final class ScriptedDecodeStep {
   }
 
   private static Optional<ScriptedDecodeStep> load() {
-    try {
-      return Optional.of(new ScriptedDecodeStep(PyTorchNative.loadScript(archive(code()))));
-    } catch (IOException | RuntimeException e) {
-      LOG.warn("libtorch could not load the scripted decoding step; decoding runs from Java ({})", e.getMessage());
-      return Optional.empty();
-    }
+    return ScriptModule.load(RESOURCE, "DecodeStep", "decode_step", LOG,
+        "libtorch could not load the scripted decoding step; decoding runs from Java ({})")
+        .map(ScriptedDecodeStep::new);
   }
 
   /** @return the TorchScript code of the step */
   static String code() {
-    return resource(RESOURCE);
-  }
-
-  /**
-   * @param name a class-path resource's absolute name
-   * @return its text
-   * @throws IllegalStateException when it is missing
-   */
-  static String resource(String name) {
-    try (InputStream in = ScriptedDecodeStep.class.getResourceAsStream(name)) {
-      if (in == null) {
-        throw new IllegalStateException("the resource " + name + " is missing from the class path");
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + name, e);
-    }
+    return ScriptModule.resource(RESOURCE);
   }
 
   /**
@@ -91,54 +63,7 @@ final class ScriptedDecodeStep {
    * @return the archive's bytes (a zip of stored entries under {@code decode_step/})
    */
   static byte[] archive(String code) throws IOException {
-    return archive("DecodeStep", "decode_step", code);
-  }
-
-  /**
-   * Packs TorchScript code into an archive such as {@code torch.jit.save} writes for a module without parameters.
-   *
-   * @param className the module's class in the code (an ASCII identifier)
-   * @param folder the archive's top folder
-   * @param code the source of the class
-   * @return the archive's bytes (a zip of stored entries under {@code folder/})
-   */
-  static byte[] archive(String className, String folder, String code) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
-      zip.setMethod(ZipOutputStream.STORED);
-      entry(zip, folder + "/data.pkl", pickle(className));
-      entry(zip, folder + "/code/__torch__.py", code.getBytes(StandardCharsets.UTF_8));
-      entry(zip, folder + "/constants.pkl", EMPTY_CONSTANTS);
-      entry(zip, folder + "/version", "3\n".getBytes(StandardCharsets.US_ASCII));
-    }
-    return bytes.toByteArray();
-  }
-
-  private static void entry(ZipOutputStream zip, String name, byte[] data) throws IOException {
-    ZipEntry e = new ZipEntry(name);
-    CRC32 crc = new CRC32();
-    crc.update(data);
-    e.setSize(data.length);
-    e.setCompressedSize(data.length);
-    e.setCrc(crc.getValue());
-    e.setTime(315532800000L); // 1980-01-01, as torch.jit.save leaves it: the same bytes on every run
-    zip.putNextEntry(e);
-    zip.write(data);
-    zip.closeEntry();
-  }
-
-  /** {@code __torch__.CLASS} with {@code training = False}, as pickle protocol 2. */
-  private static byte[] pickle(String className) {
-    ByteArrayOutputStream p = new ByteArrayOutputStream();
-    p.write(0x80); // PROTO 2
-    p.write(2);
-    p.writeBytes(("c__torch__\n" + className + "\n").getBytes(StandardCharsets.US_ASCII)); // GLOBAL
-    p.writeBytes(new byte[] {')', (byte) 0x81, '}'}); // EMPTY_TUPLE, NEWOBJ, EMPTY_DICT
-    p.write('X'); // BINUNICODE "training"
-    p.writeBytes(new byte[] {8, 0, 0, 0});
-    p.writeBytes("training".getBytes(StandardCharsets.US_ASCII));
-    p.writeBytes(new byte[] {(byte) 0x89, 's', 'b', '.'}); // NEWFALSE, SETITEM, BUILD, STOP
-    return p.toByteArray();
+    return ScriptModule.archive("DecodeStep", "decode_step", code);
   }
 
   /** @return the steps run through the script in this JVM so far */
@@ -163,6 +88,33 @@ final class ScriptedDecodeStep {
       default:
         return -1;
     }
+  }
+
+  /**
+   * @param weights the model's parameters
+   * @return the arrays {@link #run} takes as its {@code weights}, in its order
+   */
+  static NDArray[] weights(Qwen3Weights weights) {
+    List<Qwen3Weights.Layer> layers = weights.layers();
+    NDArray[] w = new NDArray[11 * layers.size() + 1];
+    for (int l = 0; l < layers.size(); l++) {
+      Qwen3Weights.Layer layer = layers.get(l);
+      int i = 11 * l;
+      w[i] = layer.inputNorm();
+      w[i + 1] = layer.qProj();
+      w[i + 2] = layer.kProj();
+      w[i + 3] = layer.vProj();
+      // without q/k norms the script never reads these two; any array fills the slots
+      w[i + 4] = layer.qNorm() != null ? layer.qNorm() : layer.inputNorm();
+      w[i + 5] = layer.kNorm() != null ? layer.kNorm() : layer.inputNorm();
+      w[i + 6] = layer.oProj();
+      w[i + 7] = layer.postNorm();
+      w[i + 8] = layer.gateProj();
+      w[i + 9] = layer.upProj();
+      w[i + 10] = layer.downProj();
+    }
+    w[w.length - 1] = weights.finalNorm();
+    return w;
   }
 
   /**
