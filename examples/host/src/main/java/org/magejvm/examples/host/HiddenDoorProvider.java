@@ -3,21 +3,18 @@ package org.magejvm.examples.host;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.magejvm.api.AnchorKey;
-import org.magejvm.api.Opponent;
-import org.magejvm.api.Outcome;
 import org.magejvm.api.PolicyRequest;
-import org.magejvm.api.Seat;
 import org.magejvm.spi.BaseEnvironmentProvider;
 import org.magejvm.spi.Environment;
 import org.magejvm.spi.EnvironmentDefaults;
+import org.magejvm.spi.ParsedAction;
 import org.magejvm.spi.PastEpisode;
 import org.magejvm.spi.PromptContext;
 import org.magejvm.spi.PromptRenderer;
-import org.magejvm.spi.StepResult;
 import org.magejvm.spi.Tags;
 import org.magejvm.spi.policy.RandomPolicy;
 import org.magejvm.spi.policy.ScriptedPolicy;
+import org.magejvm.spi.small.HiddenNumberEnvironment;
 
 /**
  * The host's own game, {@code hidden-door}: a prize is behind one of five doors, the same door in every attempt of a
@@ -53,72 +50,59 @@ public final class HiddenDoorProvider extends BaseEnvironmentProvider<Environmen
   /** What a scripted player reads: the doors the clues so far leave, {@code low} to {@code high}. */
   record Clues(int low, int high) {}
 
-  /** One meta-episode: the task seed hides the prize; {@link #restart()} keeps it for the next attempt. */
-  static final class Game implements Environment {
-    private int prize;
-    private int low;
-    private int high;
-    private int pick;
-
+  /** One pick and the prize's door; its text, which earlier attempts list, carries the clue: {@code 3 (go right)}. */
+  record Pick(int door, int prize) implements HiddenNumberEnvironment.Feedback {
     @Override
-    public String id() {
-      return ID;
+    public boolean won() {
+      return door == prize;
     }
 
     @Override
-    public String reset(long seed, Opponent opponent, Seat seat) {
-      prize = 1 + new Random(seed).nextInt(5);
-      low = 1;
-      high = 5;
-      return restart();
+    public String text() {
+      return door + (won() ? " (found)" : door < prize ? " (go right)" : " (go left)");
+    }
+  }
+
+  /**
+   * One meta-episode: the task seed hides the prize behind one of five doors, and {@link HiddenNumberEnvironment}
+   * keeps it there for every attempt; the game says how a pick is read and judged and what the player sees.
+   */
+  static final class Game extends HiddenNumberEnvironment<Pick, Clues> {
+    Game() {
+      super(ID, new Terms("doors", "prize", "attempt"), 5);
     }
 
     @Override
-    public String restart() {
-      pick = 0;
-      return observation();
-    }
-
-    @Override
-    public StepResult step(String response) {
+    protected ParsedAction<Integer> parse(String response) {
       String text = Tags.first(response == null ? "" : response, "action").orElse("").strip();
-      if (!text.matches("[1-5]")) {
-        return StepResult.invalid(observation(), 0, anchor(), text, "expected <action>N</action>, N from 1 to 5");
+      return text.matches("[1-5]") ? ParsedAction.of(Integer.parseInt(text), text)
+          : ParsedAction.failure(text, "expected <action>N</action>, N from 1 to 5");
+    }
+
+    @Override
+    protected Pick judge(int door, int prize) {
+      return new Pick(door, prize);
+    }
+
+    @Override
+    protected String question() {
+      return "Doors 1 to 5.";
+    }
+
+    @Override
+    protected String answered(Pick pick) {
+      return "Door " + pick.door() + (pick.won() ? ": the prize." : ": empty.");
+    }
+
+    @Override
+    protected Clues snapshot(List<Pick> earlier) {
+      int low = 1;
+      int high = 5;
+      for (Pick p : earlier) {
+        low = p.door() < p.prize() ? Math.max(low, p.door() + 1) : low;
+        high = p.door() > p.prize() ? Math.min(high, p.door() - 1) : high;
       }
-      AnchorKey anchor = anchor();
-      pick = Integer.parseInt(text);
-      low = pick < prize ? Math.max(low, pick + 1) : low;
-      high = pick > prize ? Math.min(high, pick - 1) : high;
-      boolean won = pick == prize;
-      // the action as earlier attempts list it carries its clue
-      String action = pick + (won ? " (found)" : pick < prize ? " (go right)" : " (go left)");
-      return StepResult.valid(observation(), anchor, action).optReward(won ? 10 : 0).optScore(won ? 1 : 0)
-          .optOutcome(won ? Outcome.WON : Outcome.LOST).build();
-    }
-
-    @Override
-    public String observation() {
-      return pick == 0 ? "Doors 1 to 5." : "Door " + pick + (pick == prize ? ": the prize." : ": empty.");
-    }
-
-    @Override
-    public AnchorKey anchor() {
-      return new AnchorKey(observation(), "");
-    }
-
-    @Override
-    public List<String> legalActions() {
-      return pick == 0 ? List.of("1", "2", "3", "4", "5") : List.of();
-    }
-
-    @Override
-    public Clues state() {
       return new Clues(low, high);
-    }
-
-    @Override
-    public boolean isDone() {
-      return pick != 0;
     }
 
     @Override

@@ -1,9 +1,8 @@
 package org.magejvm.impl.env.guess;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.BiFunction;
 import org.magejvm.impl.env.AttemptCeiling;
+import org.magejvm.spi.small.HiddenNumberEnvironment;
 
 /**
  * The exact ceilings of Guess the Number with a hidden number uniform on 1..N and K attempts, as the paper's
@@ -65,20 +64,7 @@ public final class GuessNumberCeilings {
     if (max < 2 || attempts < 1) {
       throw new IllegalArgumentException("need max >= 2 and attempts >= 1, got " + max + " and " + attempts);
     }
-    int[] wonAt = new int[attempts];
-    int[] reached = new int[attempts];
-    for (int hidden = 1; hidden <= max; hidden++) {
-      List<GuessNumberEnvironment.Clue> clues = new ArrayList<>();
-      for (int k = 0; k < attempts; k++) {
-        reached[k]++;
-        int guess = player.apply(new GuessNumberEnvironment.State(max, clues), k);
-        if (guess == hidden) {
-          wonAt[k]++;
-          break;
-        }
-        clues.add(new GuessNumberEnvironment.Clue(guess, Integer.compare(guess, hidden)));
-      }
-    }
-    return AttemptCeiling.ofCounts(wonAt, reached, max);
+    HiddenNumberEnvironment.Tally t = new GuessNumberEnvironment(max).playEveryNumber(attempts, player);
+    return AttemptCeiling.ofCounts(t.wonAt(), t.reached(), max);
   }
 }

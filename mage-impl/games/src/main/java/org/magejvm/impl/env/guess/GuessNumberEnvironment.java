@@ -1,17 +1,10 @@
 package org.magejvm.impl.env.guess;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
-import org.magejvm.api.AnchorKey;
-import org.magejvm.api.Opponent;
-import org.magejvm.api.Outcome;
-import org.magejvm.api.Seat;
 import org.magejvm.impl.env.NumberAnswer;
-import org.magejvm.spi.Environment;
 import org.magejvm.spi.ParsedAction;
 import org.magejvm.spi.PromptRenderer;
-import org.magejvm.spi.StepResult;
+import org.magejvm.spi.small.HiddenNumberEnvironment;
 
 /**
  * One meta-episode of Guess the Number: the task seed draws a hidden number from 1 to {@code max}; every attempt is
@@ -21,10 +14,10 @@ import org.magejvm.spi.StepResult;
  * form of what a prompt with the earlier attempts shows). A guess's action text, which is what a prompt's history of
  * earlier attempts lists, carries its clue: {@code 4 is too high}.
  */
-public final class GuessNumberEnvironment implements Environment {
+public final class GuessNumberEnvironment
+    extends HiddenNumberEnvironment<GuessNumberEnvironment.Clue, GuessNumberEnvironment.State> {
 
-  /** The reward of a right guess. */
-  public static final double WIN_REWARD = 10.0;
+  private static final Terms TERMS = new Terms("max", "hidden", "attempt");
 
   /**
    * What a wrong guess revealed.
@@ -32,8 +25,15 @@ public final class GuessNumberEnvironment implements Environment {
    * @param guess the guessed number
    * @param sign -1 when the guess was too low, +1 when too high, 0 when right
    */
-  public record Clue(int guess, int sign) {
+  public record Clue(int guess, int sign) implements HiddenNumberEnvironment.Feedback {
+    /** @return whether the guess was right */
+    @Override
+    public boolean won() {
+      return sign == 0;
+    }
+
     /** @return the clue as the prompts write it ({@code 4 is too high}) */
+    @Override
     public String text() {
       return guess + (sign < 0 ? " is too low" : sign > 0 ? " is too high" : " is right");
     }
@@ -79,34 +79,11 @@ public final class GuessNumberEnvironment implements Environment {
     }
   }
 
-  private final int max;
-  private final List<Clue> clues = new ArrayList<>();
-  private final List<String> legal;
-  private int hidden;
-  private Clue current;
-  private boolean done;
-  private boolean reset;
-
   /**
    * @param max the largest number, at least 2
    */
   public GuessNumberEnvironment(int max) {
-    if (max < 2) {
-      throw new IllegalArgumentException("max must be >= 2, got " + max);
-    }
-    this.max = max;
-    legal = NumberAnswer.range(max);
-  }
-
-  @Override
-  public String id() {
-    return GuessNumberProvider.ID;
-  }
-
-  /** @return the hidden number (for tests and analysis) */
-  public int hidden() {
-    requireReset();
-    return hidden;
+    super(GuessNumberProvider.ID, TERMS, max);
   }
 
   /**
@@ -117,87 +94,37 @@ public final class GuessNumberEnvironment implements Environment {
    * @return a number from 1 to max
    */
   public static int hiddenNumber(long seed, int max) {
-    return 1 + new Random(seed).nextInt(max);
+    return draw(seed, max);
   }
 
   @Override
-  public String reset(long seed, Opponent opponent, Seat seat) {
-    hidden = hiddenNumber(seed, max);
-    clues.clear();
-    current = null;
-    done = false;
-    reset = true;
-    return observation();
+  protected ParsedAction<Integer> parse(String response) {
+    return parse(response, size());
   }
 
   @Override
-  public String restart() {
-    requireReset();
-    if (current != null) {
-      clues.add(current);
-    }
-    current = null;
-    done = false;
-    return observation();
+  protected Clue judge(int guess, int hidden) {
+    return new Clue(guess, Integer.compare(guess, hidden));
   }
 
   @Override
-  public StepResult step(String response) {
-    requireReset();
-    if (done) {
-      throw new IllegalStateException("this attempt of " + GuessNumberProvider.ID + " is over; call restart() or"
-          + " reset() before stepping again");
-    }
-    AnchorKey anchor = anchor();
-    ParsedAction<Integer> parsed = parse(response, max);
-    if (!parsed.ok()) {
-      return StepResult.invalid(observation(), 0, anchor, parsed.text(), parsed.error());
-    }
-    int guess = parsed.action();
-    current = new Clue(guess, Integer.compare(guess, hidden));
-    done = true;
-    boolean won = guess == hidden;
-    // the action as the history shows it carries its clue: earlier attempts are listed by their actions alone
-    return StepResult.valid(observation(), anchor, current.text())
-        .optReward(won ? WIN_REWARD : 0)
-        .optScore(won ? 1 : 0)
-        .optOutcome(won ? Outcome.WON : Outcome.LOST)
-        .build();
+  protected String question() {
+    return "A hidden whole number from 1 to " + size() + " (the same in every attempt). Your guess?";
   }
 
   @Override
-  public String observation() {
-    requireReset();
-    if (current == null) {
-      return "A hidden whole number from 1 to " + max + " (the same in every attempt). Your guess?";
-    }
-    return "You guessed " + current.text() + ".";
+  protected String answered(Clue clue) {
+    return "You guessed " + clue.text() + ".";
   }
 
   @Override
-  public AnchorKey anchor() {
-    return new AnchorKey(observation(), "");
-  }
-
-  @Override
-  public List<String> legalActions() {
-    return done || !reset ? List.of() : legal;
-  }
-
-  @Override
-  public State state() {
-    requireReset();
-    return new State(max, clues);
-  }
-
-  @Override
-  public boolean isDone() {
-    return done;
+  protected State snapshot(List<Clue> earlier) {
+    return new State(size(), earlier);
   }
 
   @Override
   public PromptRenderer promptRenderer() {
-    return new GuessNumberPromptRenderer(max);
+    return new GuessNumberPromptRenderer(size());
   }
 
   /**
@@ -209,16 +136,5 @@ public final class GuessNumberEnvironment implements Environment {
    */
   public static ParsedAction<Integer> parse(String response, int max) {
     return NumberAnswer.parse(response, max, "a whole number", "guess");
-  }
-
-  private void requireReset() {
-    if (!reset) {
-      throw new IllegalStateException(GuessNumberProvider.ID + ": reset() was never called");
-    }
-  }
-
-  @Override
-  public String toString() {
-    return GuessNumberProvider.ID + "(max " + max + (reset ? ", hidden " + hidden : "") + ")";
   }
 }

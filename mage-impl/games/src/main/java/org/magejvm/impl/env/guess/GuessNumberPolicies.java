@@ -2,18 +2,25 @@ package org.magejvm.impl.env.guess;
 
 import java.util.Random;
 import org.magejvm.api.PolicyRequest;
-import org.magejvm.spi.policy.ScriptedPolicy;
+import org.magejvm.spi.policy.StatePolicy;
 
 /** The scripted players of Guess the Number. */
 final class GuessNumberPolicies {
 
   private GuessNumberPolicies() {}
 
+  /** A player that reads the environment's state. */
+  private abstract static class Player extends StatePolicy<GuessNumberEnvironment.State> {
+    Player(String name, long seed) {
+      super(name, seed, GuessNumberEnvironment.State.class, GuessNumberProvider.ID, "players");
+    }
+  }
+
   /**
    * The best player that reads its earlier attempts: it guesses the middle of the range the clues leave (binary
    * search), so it needs at most ceil(log2(max + 1)) attempts.
    */
-  static final class Bisect extends ScriptedPolicy {
+  static final class Bisect extends Player {
     Bisect(long seed) {
       super(GuessNumberProvider.BISECT_POLICY, seed);
     }
@@ -38,7 +45,7 @@ final class GuessNumberPolicies {
    * The best player that never reads its earlier attempts: it knows only which attempt it plays and guesses a
    * different number in each (1, 2, 3, ...), so k attempts cover k numbers.
    */
-  static final class Sweep extends ScriptedPolicy {
+  static final class Sweep extends Player {
     Sweep(long seed) {
       super(GuessNumberProvider.SWEEP_POLICY, seed);
     }
@@ -59,7 +66,7 @@ final class GuessNumberPolicies {
   }
 
   /** A player that never reads its earlier attempts and always guesses the middle of the whole range. */
-  static final class Middle extends ScriptedPolicy {
+  static final class Middle extends Player {
     Middle(long seed) {
       super(GuessNumberProvider.MIDDLE_POLICY, seed);
     }
@@ -68,14 +75,5 @@ final class GuessNumberPolicies {
     protected String chooseAction(PolicyRequest request, Random random) {
       return Integer.toString((1 + state(request).max()) / 2);
     }
-  }
-
-  private static GuessNumberEnvironment.State state(PolicyRequest request) {
-    if (!(request.state() instanceof GuessNumberEnvironment.State)) {
-      throw new IllegalArgumentException("the request carries no " + GuessNumberProvider.ID + " state (got "
-          + (request.state() == null ? "null" : request.state().getClass().getName()) + "); scripted "
-          + GuessNumberProvider.ID + " players need the environment's state");
-    }
-    return (GuessNumberEnvironment.State) request.state();
   }
 }

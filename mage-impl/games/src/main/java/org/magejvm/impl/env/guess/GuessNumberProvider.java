@@ -1,9 +1,8 @@
 package org.magejvm.impl.env.guess;
 
-import java.util.Map;
-import org.magejvm.spi.BaseEnvironmentProvider;
 import org.magejvm.spi.EnvironmentDefaults;
 import org.magejvm.spi.policy.RandomPolicy;
+import org.magejvm.spi.small.HiddenNumberProvider;
 
 /**
  * Guess the Number ({@code mage-guess-number}), the meta-learning sanity game: a hidden whole number from 1 to {@code
@@ -17,7 +16,7 @@ import org.magejvm.spi.policy.RandomPolicy;
  * middle of the range: 1/7), {@code sweep} (a different number each attempt, the best history-blind player) and
  * {@code bisect} (binary search over the clues of the earlier attempts, the best adaptive player).
  */
-public final class GuessNumberProvider extends BaseEnvironmentProvider<GuessNumberEnvironment> {
+public final class GuessNumberProvider extends HiddenNumberProvider<GuessNumberEnvironment> {
 
   /** The provider id. */
   public static final String ID = "mage-guess-number";
@@ -39,10 +38,7 @@ public final class GuessNumberProvider extends BaseEnvironmentProvider<GuessNumb
   public static final String BISECT_POLICY = "bisect";
 
   /** One guess per attempt, 3 attempts, the games' discounts and penalties, short answers. */
-  private static final EnvironmentDefaults DEFAULTS = EnvironmentDefaults.builder()
-      .setMaxTurns(1).setEpisodes(3).setStepGamma(0.95).setTrajGamma(0.6)
-      .setInvalidPenalty(2.0).setLengthPenalty(1.0).setMaxResponseTokens(64)
-      .build();
+  private static final EnvironmentDefaults DEFAULTS = smallGameDefaults().build();
 
   /** Creates the provider (ServiceLoader needs a public no-argument constructor). */
   public GuessNumberProvider() {
@@ -50,30 +46,15 @@ public final class GuessNumberProvider extends BaseEnvironmentProvider<GuessNumb
         .optDescription("Guess the Number: a hidden number stays the same in every attempt; each wrong guess is"
             + " answered too low or too high (the meta-learning sanity game)")
         .setDefaults(DEFAULTS)
-        .addOption(MAX_OPTION, "the largest number, 2 to " + LARGEST_MAX + " (default " + DEFAULT_MAX + ")")
         .addScriptedPolicy(RANDOM_POLICY, RandomPolicy::new)
         .addScriptedPolicy(MIDDLE_POLICY, GuessNumberPolicies.Middle::new)
         .addScriptedPolicy(SWEEP_POLICY, GuessNumberPolicies.Sweep::new)
-        .addScriptedPolicy(BISECT_POLICY, GuessNumberPolicies.Bisect::new));
+        .addScriptedPolicy(BISECT_POLICY, GuessNumberPolicies.Bisect::new),
+        new SizeOption(MAX_OPTION, "the largest number", DEFAULT_MAX, 2, LARGEST_MAX));
   }
 
-  /**
-   * @throws IllegalArgumentException naming the option when {@code max} is not a whole number from 2 to 64
-   */
   @Override
-  protected GuessNumberEnvironment newEnvironment(Map<String, String> options) {
-    String text = options.getOrDefault(MAX_OPTION, Integer.toString(DEFAULT_MAX));
-    int max;
-    try {
-      max = Integer.parseInt(text.strip());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("option '" + MAX_OPTION + "' must be a whole number from 2 to "
-          + LARGEST_MAX + ", got '" + text + "'");
-    }
-    if (max < 2 || max > LARGEST_MAX) {
-      throw new IllegalArgumentException("option '" + MAX_OPTION + "' must be from 2 to " + LARGEST_MAX + ", got "
-          + max);
-    }
+  protected GuessNumberEnvironment newEnvironment(int max) {
     return new GuessNumberEnvironment(max);
   }
 }

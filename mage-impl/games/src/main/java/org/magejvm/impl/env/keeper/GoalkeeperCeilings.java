@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
 import org.magejvm.impl.env.AttemptCeiling;
+import org.magejvm.spi.small.HiddenNumberEnvironment;
 
 /**
  * The exact ceilings of Goalkeeper with the striker's spot uniform on 1..N and K attempts.
@@ -87,20 +88,7 @@ public final class GoalkeeperCeilings {
     if (spots < 2 || attempts < 1) {
       throw new IllegalArgumentException("need spots >= 2 and attempts >= 1, got " + spots + " and " + attempts);
     }
-    int[] wonAt = new int[attempts];
-    int[] reached = new int[attempts];
-    for (int striker = 1; striker <= spots; striker++) {
-      List<GoalkeeperEnvironment.Penalty> penalties = new ArrayList<>();
-      for (int k = 0; k < attempts; k++) {
-        reached[k]++;
-        int dive = keeper.apply(new GoalkeeperEnvironment.State(spots, penalties), k);
-        if (dive == striker) {
-          wonAt[k]++;
-          break;
-        }
-        penalties.add(new GoalkeeperEnvironment.Penalty(dive, striker));
-      }
-    }
-    return AttemptCeiling.ofCounts(wonAt, reached, spots);
+    HiddenNumberEnvironment.Tally t = new GoalkeeperEnvironment(spots).playEveryNumber(attempts, keeper);
+    return AttemptCeiling.ofCounts(t.wonAt(), t.reached(), spots);
   }
 }

@@ -1,19 +1,12 @@
 package org.magejvm.impl.env.keeper;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Random;
-import org.magejvm.api.AnchorKey;
-import org.magejvm.api.Opponent;
-import org.magejvm.api.Outcome;
-import org.magejvm.api.Seat;
 import org.magejvm.api.util.SplitMix64;
 import org.magejvm.impl.env.NumberAnswer;
-import org.magejvm.spi.Environment;
 import org.magejvm.spi.ParsedAction;
 import org.magejvm.spi.PromptRenderer;
-import org.magejvm.spi.StepResult;
+import org.magejvm.spi.small.HiddenNumberEnvironment;
 
 /**
  * One meta-episode of Goalkeeper: the task seed draws the striker's spot from 1 to {@code spots}, and the striker
@@ -23,10 +16,10 @@ import org.magejvm.spi.StepResult;
  * the next penalty with the same striker. A dive's action text, which is what a prompt's history of earlier attempts
  * lists, carries where the shot went: {@code dove 3, shot 5}.
  */
-public final class GoalkeeperEnvironment implements Environment {
+public final class GoalkeeperEnvironment
+    extends HiddenNumberEnvironment<GoalkeeperEnvironment.Penalty, GoalkeeperEnvironment.State> {
 
-  /** The reward of a save. */
-  public static final double WIN_REWARD = 10.0;
+  private static final Terms TERMS = new Terms("spots", "striker", "penalty");
 
   /**
    * One penalty already taken.
@@ -34,13 +27,20 @@ public final class GoalkeeperEnvironment implements Environment {
    * @param dive the spot the agent dove to
    * @param shot the spot the shot went to
    */
-  public record Penalty(int dive, int shot) {
+  public record Penalty(int dive, int shot) implements HiddenNumberEnvironment.Feedback {
     /** @return whether the dive saved the shot */
     public boolean saved() {
       return dive == shot;
     }
 
+    /** @return whether the dive saved the shot, which wins the attempt */
+    @Override
+    public boolean won() {
+      return saved();
+    }
+
     /** @return the penalty as the prompts write it ({@code dove 3, shot 5} or {@code dove 5, saved}) */
+    @Override
     public String text() {
       return saved() ? "dove " + dive + ", saved" : "dove " + dive + ", shot " + shot;
     }
@@ -69,34 +69,16 @@ public final class GoalkeeperEnvironment implements Environment {
     }
   }
 
-  private final int spots;
-  private final List<Penalty> penalties = new ArrayList<>();
-  private final List<String> legal;
-  private int striker;
-  private Penalty current;
-  private boolean done;
-  private boolean reset;
-
   /**
    * @param spots how many spots the goal has, at least 2
    */
   public GoalkeeperEnvironment(int spots) {
-    if (spots < 2) {
-      throw new IllegalArgumentException("spots must be >= 2, got " + spots);
-    }
-    this.spots = spots;
-    legal = NumberAnswer.range(spots);
-  }
-
-  @Override
-  public String id() {
-    return GoalkeeperProvider.ID;
+    super(GoalkeeperProvider.ID, TERMS, spots);
   }
 
   /** @return the striker's spot (for tests and analysis) */
   public int striker() {
-    requireReset();
-    return striker;
+    return hidden();
   }
 
   /**
@@ -107,7 +89,7 @@ public final class GoalkeeperEnvironment implements Environment {
    * @return a spot from 1 to spots
    */
   public static int strikerSpot(long seed, int spots) {
-    return 1 + new Random(seed).nextInt(spots);
+    return draw(seed, spots);
   }
 
   /**
@@ -129,109 +111,39 @@ public final class GoalkeeperEnvironment implements Environment {
       throw new IllegalArgumentException("a balanced set needs at least 2 spots and 1 seed per spot, got " + spots
           + " spots and " + perSpot);
     }
-    List<List<Long>> bySpot = new ArrayList<>();
-    for (int s = 0; s < spots; s++) {
-      bySpot.add(new ArrayList<>());
-    }
-    int full = 0;
-    for (int i = 0; full < spots; i++) {
-      long seed = SplitMix64.nth(base, i + 1) >>> 33;
-      List<Long> bucket = bySpot.get(strikerSpot(seed, spots) - 1);
-      if (bucket.size() < perSpot) {
-        bucket.add(seed);
-        if (bucket.size() == perSpot) {
-          full++;
-        }
-      }
-    }
-    List<Long> out = new ArrayList<>(spots * perSpot);
-    for (int j = 0; j < perSpot; j++) {
-      for (List<Long> bucket : bySpot) {
-        out.add(bucket.get(j));
-      }
-    }
-    return out;
+    return HiddenNumberEnvironment.balancedTaskSeeds(base, spots, perSpot);
   }
 
   @Override
-  public String reset(long seed, Opponent opponent, Seat seat) {
-    striker = strikerSpot(seed, spots);
-    penalties.clear();
-    current = null;
-    done = false;
-    reset = true;
-    return observation();
+  protected ParsedAction<Integer> parse(String response) {
+    return parse(response, size());
   }
 
   @Override
-  public String restart() {
-    requireReset();
-    if (current != null) {
-      penalties.add(current);
-    }
-    current = null;
-    done = false;
-    return observation();
+  protected Penalty judge(int dive, int striker) {
+    return new Penalty(dive, striker);
   }
 
   @Override
-  public StepResult step(String response) {
-    requireReset();
-    if (done) {
-      throw new IllegalStateException("this penalty of " + GoalkeeperProvider.ID + " is over; call restart() or"
-          + " reset() before stepping again");
-    }
-    AnchorKey anchor = anchor();
-    ParsedAction<Integer> parsed = parse(response, spots);
-    if (!parsed.ok()) {
-      return StepResult.invalid(observation(), 0, anchor, parsed.text(), parsed.error());
-    }
-    current = new Penalty(parsed.action(), striker);
-    done = true;
-    boolean saved = current.saved();
-    // the action as the history shows it carries where the shot went
-    return StepResult.valid(observation(), anchor, current.text())
-        .optReward(saved ? WIN_REWARD : 0)
-        .optScore(saved ? 1 : 0)
-        .optOutcome(saved ? Outcome.WON : Outcome.LOST)
-        .build();
+  protected String question() {
+    return "A penalty: the striker shoots at one of the spots 1 to " + size() + " (the same in every attempt)."
+        + " Your dive?";
   }
 
   @Override
-  public String observation() {
-    requireReset();
-    if (current == null) {
-      return "A penalty: the striker shoots at one of the spots 1 to " + spots + " (the same in every attempt)."
-          + " Your dive?";
-    }
-    return current.saved() ? "You dove to " + current.dive() + " and saved it."
-        : "You dove to " + current.dive() + "; the shot went to " + current.shot() + ".";
+  protected String answered(Penalty p) {
+    return p.saved() ? "You dove to " + p.dive() + " and saved it."
+        : "You dove to " + p.dive() + "; the shot went to " + p.shot() + ".";
   }
 
   @Override
-  public AnchorKey anchor() {
-    return new AnchorKey(observation(), "");
-  }
-
-  @Override
-  public List<String> legalActions() {
-    return done || !reset ? List.of() : legal;
-  }
-
-  @Override
-  public State state() {
-    requireReset();
-    return new State(spots, penalties);
-  }
-
-  @Override
-  public boolean isDone() {
-    return done;
+  protected State snapshot(List<Penalty> earlier) {
+    return new State(size(), earlier);
   }
 
   @Override
   public PromptRenderer promptRenderer() {
-    return new GoalkeeperPromptRenderer(spots);
+    return new GoalkeeperPromptRenderer(size());
   }
 
   /**
@@ -243,16 +155,5 @@ public final class GoalkeeperEnvironment implements Environment {
    */
   public static ParsedAction<Integer> parse(String response, int spots) {
     return NumberAnswer.parse(response, spots, "a spot number", "spot");
-  }
-
-  private void requireReset() {
-    if (!reset) {
-      throw new IllegalStateException(GoalkeeperProvider.ID + ": reset() was never called");
-    }
-  }
-
-  @Override
-  public String toString() {
-    return GoalkeeperProvider.ID + "(spots " + spots + (reset ? ", striker " + striker : "") + ")";
   }
 }

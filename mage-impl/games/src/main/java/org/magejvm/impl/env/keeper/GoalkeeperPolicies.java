@@ -7,18 +7,25 @@ import java.util.Random;
 import org.magejvm.api.PolicyRequest;
 import org.magejvm.api.Turn;
 import org.magejvm.spi.ParsedAction;
-import org.magejvm.spi.policy.ScriptedPolicy;
+import org.magejvm.spi.policy.StatePolicy;
 
 /** The scripted keepers of Goalkeeper. */
 final class GoalkeeperPolicies {
 
   private GoalkeeperPolicies() {}
 
+  /** A keeper that reads the environment's state. */
+  private abstract static class Keeper extends StatePolicy<GoalkeeperEnvironment.State> {
+    Keeper(String name, long seed) {
+      super(name, seed, GoalkeeperEnvironment.State.class, GoalkeeperProvider.ID, "keepers");
+    }
+  }
+
   /**
    * The best keeper that reads its earlier attempts: it dives where the last shot went (the middle spot before any
    * shot), so it saves every penalty from the second on.
    */
-  static final class Follow extends ScriptedPolicy {
+  static final class Follow extends Keeper {
     Follow(long seed) {
       super(GoalkeeperProvider.FOLLOW_POLICY, seed);
     }
@@ -41,7 +48,7 @@ final class GoalkeeperPolicies {
    * The best keeper that never reads its earlier attempts: it knows only which attempt it plays and dives to a
    * different spot in each (1, 2, 3, ...), so k attempts cover k spots.
    */
-  static final class Sweep extends ScriptedPolicy {
+  static final class Sweep extends Keeper {
     Sweep(long seed) {
       super(GoalkeeperProvider.SWEEP_POLICY, seed);
     }
@@ -62,7 +69,7 @@ final class GoalkeeperPolicies {
   }
 
   /** A keeper that never reads its earlier attempts and always dives to the middle spot. */
-  static final class Stay extends ScriptedPolicy {
+  static final class Stay extends Keeper {
     Stay(long seed) {
       super(GoalkeeperProvider.STAY_POLICY, seed);
     }
@@ -87,7 +94,7 @@ final class GoalkeeperPolicies {
    * cheaper gain than ignoring them: what is left to discover is that a lesson naming the shot's spot beats a fresh
    * guess. The guess's words are the ones the prompt puts before the shot's spot ({@code shot 5}), token for token.
    */
-  static final class RandomPlan extends ScriptedPolicy {
+  static final class RandomPlan extends Keeper {
     private final Map<String, Integer> plans = new HashMap<>();
 
     RandomPlan(long seed) {
@@ -141,14 +148,5 @@ final class GoalkeeperPolicies {
       ParsedAction<Integer> dive = GoalkeeperEnvironment.parse(turns.get(turns.size() - 1).response(), spots);
       return dive.ok() ? dive.action() : 0;
     }
-  }
-
-  private static GoalkeeperEnvironment.State state(PolicyRequest request) {
-    if (!(request.state() instanceof GoalkeeperEnvironment.State)) {
-      throw new IllegalArgumentException("the request carries no " + GoalkeeperProvider.ID + " state (got "
-          + (request.state() == null ? "null" : request.state().getClass().getName()) + "); scripted "
-          + GoalkeeperProvider.ID + " keepers need the environment's state");
-    }
-    return (GoalkeeperEnvironment.State) request.state();
   }
 }

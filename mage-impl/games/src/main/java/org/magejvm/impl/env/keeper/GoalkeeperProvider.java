@@ -1,9 +1,8 @@
 package org.magejvm.impl.env.keeper;
 
-import java.util.Map;
-import org.magejvm.spi.BaseEnvironmentProvider;
 import org.magejvm.spi.EnvironmentDefaults;
 import org.magejvm.spi.policy.RandomPolicy;
+import org.magejvm.spi.small.HiddenNumberProvider;
 
 /**
  * Goalkeeper ({@code mage-goalkeeper}), the quick start's showcase of adaptation: a striker with a fixed habit shoots
@@ -19,7 +18,7 @@ import org.magejvm.spi.policy.RandomPolicy;
  * shot's spot at random among those it has not just tried, and dives there next (0.405): lessons in the right format
  * whose guesses carry nothing the keeper did not know before the shot.
  */
-public final class GoalkeeperProvider extends BaseEnvironmentProvider<GoalkeeperEnvironment> {
+public final class GoalkeeperProvider extends HiddenNumberProvider<GoalkeeperEnvironment> {
 
   /** The provider id. */
   public static final String ID = "mage-goalkeeper";
@@ -47,10 +46,7 @@ public final class GoalkeeperProvider extends BaseEnvironmentProvider<Goalkeeper
   public static final String FOLLOW_POLICY = "follow";
 
   /** One dive per attempt, 3 attempts, the games' discounts and penalties, short answers. */
-  private static final EnvironmentDefaults DEFAULTS = EnvironmentDefaults.builder()
-      .setMaxTurns(1).setEpisodes(3).setStepGamma(0.95).setTrajGamma(0.6)
-      .setInvalidPenalty(2.0).setLengthPenalty(1.0).setMaxResponseTokens(64)
-      .build();
+  private static final EnvironmentDefaults DEFAULTS = smallGameDefaults().build();
 
   /** Creates the provider (ServiceLoader needs a public no-argument constructor). */
   public GoalkeeperProvider() {
@@ -58,32 +54,17 @@ public final class GoalkeeperProvider extends BaseEnvironmentProvider<Goalkeeper
         .optDescription("Goalkeeper: a striker shoots every penalty of a meta-episode at the same spot; after each"
             + " dive the keeper sees where the shot went (the quick start's showcase of adaptation)")
         .setDefaults(DEFAULTS)
-        .addOption(SPOTS_OPTION, "the number of spots, 2 to " + LARGEST_SPOTS + " (default " + DEFAULT_SPOTS + ")")
         .addScriptedPolicy(RANDOM_POLICY, RandomPolicy::new)
         .addScriptedPolicy(STAY_POLICY, GoalkeeperPolicies.Stay::new)
         .addScriptedPolicy(SWEEP_POLICY, GoalkeeperPolicies.Sweep::new)
         .addScriptedPolicy(FOLLOW_POLICY, GoalkeeperPolicies.Follow::new)
         .addScriptedPolicy(RANDOM_PLAN_POLICY, GoalkeeperPolicies.RandomPlan::new)
-        .optFormatPolicy(RANDOM_PLAN_POLICY));
+        .optFormatPolicy(RANDOM_PLAN_POLICY),
+        new SizeOption(SPOTS_OPTION, "the number of spots", DEFAULT_SPOTS, 2, LARGEST_SPOTS));
   }
 
-  /**
-   * @throws IllegalArgumentException naming the option when {@code spots} is not a whole number from 2 to 64
-   */
   @Override
-  protected GoalkeeperEnvironment newEnvironment(Map<String, String> options) {
-    String text = options.getOrDefault(SPOTS_OPTION, Integer.toString(DEFAULT_SPOTS));
-    int spots;
-    try {
-      spots = Integer.parseInt(text.strip());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("option '" + SPOTS_OPTION + "' must be a whole number from 2 to "
-          + LARGEST_SPOTS + ", got '" + text + "'");
-    }
-    if (spots < 2 || spots > LARGEST_SPOTS) {
-      throw new IllegalArgumentException("option '" + SPOTS_OPTION + "' must be from 2 to " + LARGEST_SPOTS
-          + ", got " + spots);
-    }
+  protected GoalkeeperEnvironment newEnvironment(int spots) {
     return new GoalkeeperEnvironment(spots);
   }
 }

@@ -1,7 +1,6 @@
 package org.magejvm.impl.env.keeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
@@ -9,120 +8,138 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.magejvm.api.ContextMode;
 import org.magejvm.api.LanguagePolicy;
+import org.magejvm.api.MetaEpisode;
 import org.magejvm.api.SamplingConfig;
+import org.magejvm.api.Turn;
 import org.magejvm.impl.env.AttemptCeiling;
 import org.magejvm.impl.eval.EvaluationMetrics;
 import org.magejvm.impl.rollout.MetaEpisodeRunner;
 import org.magejvm.impl.rollout.RolloutConfig;
-import org.magejvm.impl.rollout.RolloutResult;
-import org.magejvm.spi.EnvironmentProvider;
-import org.magejvm.spi.EnvironmentRegistry;
+import org.magejvm.spi.ParsedAction;
 import org.magejvm.spi.PromptStyle;
-import org.magejvm.spi.StepResult;
+import org.magejvm.testkit.HiddenNumberGameContract;
 
-/** Goalkeeper: rules, prompts, scripted keepers and the exact ceilings. */
-class GoalkeeperTest {
+/** Goalkeeper: rules, prompts, scripted keepers and the exact ceilings (the contract), and the adaptive keeper. */
+class GoalkeeperTest extends HiddenNumberGameContract<GoalkeeperEnvironment, GoalkeeperEnvironment.State> {
 
-  private static final EnvironmentRegistry REGISTRY = EnvironmentRegistry.discover();
+  @Override
+  protected String providerId() {
+    return GoalkeeperProvider.ID;
+  }
 
-  @Test
-  void theStrikerKeepsItsSpotAndEveryPenaltyShowsWhereTheShotWent() {
-    GoalkeeperEnvironment env = new GoalkeeperEnvironment(7);
-    env.reset(42, null, null);
-    int spot = env.striker();
-    assertThat(spot).isEqualTo(GoalkeeperEnvironment.strikerSpot(42, 7)).isBetween(1, 7);
-    int wrong = spot == 7 ? 6 : spot + 1;
-    StepResult r = env.step("<action>" + wrong + "</action>");
-    assertThat(r.actionValid()).isTrue();
-    assertThat(r.won()).isFalse();
-    assertThat(env.isDone()).isTrue();
-    assertThat(env.observation()).isEqualTo("You dove to " + wrong + "; the shot went to " + spot + ".");
-    env.restart();
-    assertThat(env.striker()).isEqualTo(spot);
-    assertThat(env.state().penalties()).containsExactly(new GoalkeeperEnvironment.Penalty(wrong, spot));
-    assertThat(env.state().lastShot()).contains(spot);
-    StepResult saved = env.step("I dive <action>" + spot + "</action>");
-    assertThat(saved.reward()).isEqualTo(GoalkeeperEnvironment.WIN_REWARD);
-    assertThat(saved.won()).isTrue();
-    assertThat(saved.score()).isEqualTo(1.0);
+  @Override
+  protected GoalkeeperEnvironment newEnvironment(int size) {
+    return new GoalkeeperEnvironment(size);
+  }
+
+  @Override
+  protected int draw(long seed, int size) {
+    return GoalkeeperEnvironment.strikerSpot(seed, size);
+  }
+
+  @Override
+  protected ParsedAction<Integer> parse(String response, int size) {
+    return GoalkeeperEnvironment.parse(response, size);
+  }
+
+  @Override
+  protected String sizeName() {
+    return "spots";
+  }
+
+  @Override
+  protected List<String> scriptedPolicies() {
+    return List.of("random", "stay", "sweep", "follow", "random-plan");
+  }
+
+  @Override
+  protected String middlePolicy() {
+    return "stay";
+  }
+
+  @Override
+  protected String adaptivePolicy() {
+    return "follow";
+  }
+
+  @Override
+  protected String missed(int dive, int spot) {
+    return "You dove to " + dive + "; the shot went to " + spot + ".";
+  }
+
+  @Override
+  protected String historyLine(int dive, int spot) {
+    return "dove " + dive + ", shot " + spot;
+  }
+
+  @Override
+  protected void checkEarlier(GoalkeeperEnvironment.State state, int wrong, int spot) {
+    assertThat(state.penalties()).containsExactly(new GoalkeeperEnvironment.Penalty(wrong, spot));
+    assertThat(state.lastShot()).contains(spot);
     assertThat(new GoalkeeperEnvironment.Penalty(spot, spot).text()).isEqualTo("dove " + spot + ", saved");
-    assertThatThrownBy(() -> env.step("<action>1</action>")).isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("restart()");
-    // a new task forgets the penalties
-    env.reset(43, null, null);
-    assertThat(env.state().penalties()).isEmpty();
-    assertThat(env.state().lastShot()).isEmpty();
+  }
+
+  @Override
+  protected void checkFresh(GoalkeeperEnvironment.State state) {
+    assertThat(state.penalties()).isEmpty();
+    assertThat(state.lastShot()).isEmpty();
+  }
+
+  @Override
+  protected Rates historyBlind(int spots, int attempts) {
+    AttemptCeiling c = GoalkeeperCeilings.historyBlind(spots, attempts);
+    return new Rates(c.passAt(), c.perAttempt());
+  }
+
+  @Override
+  protected Rates adaptive(int spots, int attempts) {
+    AttemptCeiling c = GoalkeeperCeilings.adaptive(spots, attempts);
+    return new Rates(c.passAt(), c.perAttempt());
+  }
+
+  @Override
+  protected double adaptiveFormula(int spots, int attempts) {
+    return attempts == 1 ? 1.0 / spots : 1.0;
+  }
+
+  @Override
+  protected List<MetaEpisode> rollout(String policy, long policySeed, ContextMode context, PromptStyle style,
+      int tasks, long seed) {
+    RolloutConfig config = RolloutConfig.builder().setEnvironmentId(GoalkeeperProvider.ID).optTasks(tasks)
+        .optGroupSize(1).optContextMode(context).optPromptStyle(style)
+        .optSampling(SamplingConfig.training(16)).optSeed(seed).build();
+    try (LanguagePolicy p = REGISTRY.require(GoalkeeperProvider.ID).scriptedPolicy(policy, policySeed)) {
+      return new MetaEpisodeRunner(REGISTRY).run(config, p).metaEpisodes();
+    }
+  }
+
+  @Override
+  protected Map<String, Number> metrics(List<MetaEpisode> metaEpisodes) {
+    return EvaluationMetrics.of(metaEpisodes, 3).toMap();
   }
 
   @Test
-  void unreadableAndOutOfRangeDivesAreInvalidAndNameTheProblem() {
-    GoalkeeperEnvironment env = new GoalkeeperEnvironment(7);
-    assertThatThrownBy(env::observation).hasMessageContaining("reset() was never called");
-    env.reset(1, null, null);
-    assertThat(env.step("<action>8</action>").actionValid()).isFalse();
-    assertThat(GoalkeeperEnvironment.parse("<action>8</action>", 7).error()).contains("from 1 to 7, got 8");
-    assertThat(GoalkeeperEnvironment.parse("<action>left</action>", 7).error()).contains("'left'");
-    assertThat(GoalkeeperEnvironment.parse("4", 7).error()).contains("no <action>");
-    assertThat(GoalkeeperEnvironment.parse("", 7).error()).contains("empty");
-    assertThat(env.isDone()).isFalse();
-    assertThatThrownBy(() -> new GoalkeeperEnvironment(1)).hasMessageContaining("spots must be >= 2");
-    EnvironmentProvider p = REGISTRY.require(GoalkeeperProvider.ID);
-    assertThatThrownBy(() -> p.create(Map.of("spots", "65"))).hasMessageContaining("'spots'")
-        .hasMessageContaining("65");
-    assertThatThrownBy(() -> p.create(Map.of("spots", "x"))).hasMessageContaining("'x'");
-    assertThat(p.create(Map.of("spots", "3")).legalActions()).isEmpty();
-    assertThat(p.scriptedPolicies()).containsExactly("random", "stay", "sweep", "follow", "random-plan");
-    assertThat(p.twoPlayer()).isFalse();
-  }
-
-  @Test
-  void theCeilingsAreTheFormulasForEveryGoalAndAttemptCount() {
-    AttemptCeiling blind = GoalkeeperCeilings.historyBlind(7, 3);
+  void theAdaptiveKeeperSavesEveryPenaltyFromTheSecondOn() {
     AttemptCeiling adaptive = GoalkeeperCeilings.adaptive(7, 3);
-    assertRates(blind.passAt(), 1 / 7.0, 2 / 7.0, 3 / 7.0);
-    assertRates(blind.perAttempt(), 1 / 7.0, 1 / 6.0, 1 / 5.0);
     assertRates(adaptive.passAt(), 1 / 7.0, 1.0, 1.0);
     assertThat(adaptive.perAttempt().get(0)).isCloseTo(1 / 7.0, within(1e-12));
     assertThat(adaptive.perAttempt().get(1)).isEqualTo(1.0);
     // nobody is left for the third attempt
     assertThat(adaptive.perAttempt().get(2)).isNaN();
-    assertThat(adaptive.passAt().get(2) - blind.passAt().get(2)).isGreaterThan(0.5);
-    for (int n = 2; n <= 20; n++) {
-      for (int k = 1; k <= 4; k++) {
-        assertThat(GoalkeeperCeilings.historyBlind(n, k).passAt().get(k - 1)).as("blind %d %d", n, k)
-            .isCloseTo(Math.min(1.0, (double) k / n), within(1e-12));
-        assertThat(GoalkeeperCeilings.adaptive(n, k).passAt().get(k - 1)).as("adaptive %d %d", n, k)
-            .isCloseTo(k == 1 ? 1.0 / n : 1.0, within(1e-12));
-      }
-    }
   }
 
-  /** No deterministic keeper does better than the ceilings (stochastic ones mix deterministic ones). */
+  /**
+   * No deterministic keeper does better than the adaptive ceiling (stochastic ones mix deterministic ones): every
+   * keeper whose dive is a function of what it has seen. Every shot goes to the striker's spot, so before attempt i &gt;
+   * 0 it has seen that spot (and its own earlier dives, themselves functions of it): a keeper is a first dive and, for
+   * each later attempt, a table from the spot seen to a dive.
+   */
   @Test
-  void bruteForceOverEveryKeeperFindsNothingAboveTheCeilings() {
-    for (int n = 2; n <= 6; n++) {
+  void bruteForceOverEveryKeeperFindsNothingAboveTheAdaptiveCeiling() {
+    for (int n = 2; n <= 4; n++) {
       for (int k = 1; k <= 3; k++) {
-        // history-blind: every sequence of k dives
-        int best = 0;
-        int sequences = (int) Math.pow(n, k);
-        for (int code = 0; code < sequences; code++) {
-          java.util.Set<Integer> covered = new java.util.HashSet<>();
-          int c = code;
-          for (int i = 0; i < k; i++) {
-            covered.add(1 + c % n);
-            c /= n;
-          }
-          best = Math.max(best, covered.size());
-        }
-        assertThat((double) best / n).as("blind %d %d", n, k)
-            .isCloseTo(GoalkeeperCeilings.historyBlind(n, k).passAt().get(k - 1), within(1e-12));
-        // adaptive: every keeper whose dive is a function of what it has seen; every shot goes to the striker's
-        // spot, so before attempt i > 0 it has seen that spot (and its own earlier dives, themselves functions of
-        // it): a keeper is a first dive and, for each later attempt, a table from the spot seen to a dive
-        if (n <= 4) {
-          assertThat((double) bestKeeper(n, k) / n).as("adaptive %d %d", n, k)
-              .isCloseTo(GoalkeeperCeilings.adaptive(n, k).passAt().get(k - 1), within(1e-12));
-        }
+        assertThat((double) bestKeeper(n, k) / n).as("adaptive %d %d", n, k)
+            .isCloseTo(GoalkeeperCeilings.adaptive(n, k).passAt().get(k - 1), within(1e-12));
       }
     }
   }
@@ -153,61 +170,11 @@ class GoalkeeperTest {
   }
 
   @Test
-  void theScriptedKeepersReachTheirCeilingsInRealRollouts() {
-    Map<String, Number> follow = play("follow", ContextMode.HISTORY_ONLY);
-    Map<String, Number> sweep = play("sweep", ContextMode.NONE);
-    Map<String, Number> stay = play("stay", ContextMode.NONE);
-    assertThat(follow.get("success_rate[1]").doubleValue()).isEqualTo(1.0);
-    assertThat(follow.get("per_attempt_success[1]").doubleValue()).isEqualTo(1.0);
-    // 700 meta-episodes: the rates are within sampling error of 3/7 and 1/7
-    assertThat(sweep.get("success_rate[2]").doubleValue()).isCloseTo(3 / 7.0, within(0.06));
-    assertThat(stay.get("success_rate[2]").doubleValue()).isCloseTo(1 / 7.0, within(0.05));
-    assertThat(stay.get("per_attempt_success[1]").doubleValue()).isZero();
-    assertThat(follow.get("invalid_action_rate").doubleValue()).isZero();
-  }
-
-  @Test
-  void thePromptsShowEveryEarlierDiveAndWhereTheShotWent() {
-    RolloutConfig config = RolloutConfig.builder().setEnvironmentId(GoalkeeperProvider.ID).optTasks(1)
-        .optGroupSize(1).optContextMode(ContextMode.HISTORY_ONLY).optPromptStyle(PromptStyle.COMPACT)
-        .optSampling(SamplingConfig.training(16)).optSeed(5).build();
-    try (LanguagePolicy stay = REGISTRY.require(GoalkeeperProvider.ID).scriptedPolicy("stay", 1)) {
-      RolloutResult r = new MetaEpisodeRunner(REGISTRY).run(config, stay);
-      var turns = r.metaEpisodes().get(0).turns();
-      int spot = GoalkeeperEnvironment.strikerSpot(r.metaEpisodes().get(0).seed(), 7);
-      // this seed's spot is not the middle one, so all three attempts are played
-      assertThat(spot).isNotEqualTo(4);
-      assertThat(turns).hasSize(3);
-      assertThat(turns.get(2).prompt()).contains("Try 1: dove 4, shot " + spot)
-          .contains("Try 2: dove 4, shot " + spot).contains("Try 3 now. Reply <action>N</action>.");
-      assertThat(turns.get(0).prompt()).doesNotContain("Try 1:");
-    }
-    // without the history every attempt's prompt is the first one's (the runner shows no attempt index either)
-    RolloutConfig none = RolloutConfig.builder().setEnvironmentId(GoalkeeperProvider.ID).optTasks(1)
-        .optGroupSize(1).optContextMode(ContextMode.NONE).optPromptStyle(PromptStyle.VERBOSE)
-        .optSampling(SamplingConfig.training(16)).optSeed(5).build();
-    try (LanguagePolicy stay = REGISTRY.require(GoalkeeperProvider.ID).scriptedPolicy("stay", 1)) {
-      var turns = new MetaEpisodeRunner(REGISTRY).run(none, stay).metaEpisodes().get(0).turns();
-      assertThat(turns).hasSize(3);
-      assertThat(turns.get(2).prompt()).isEqualTo(turns.get(0).prompt()).doesNotContain("# Earlier attempts")
-          .contains("This is attempt #1");
-    }
-  }
-
-  private static Map<String, Number> play(String policy, ContextMode context) {
-    RolloutConfig config = RolloutConfig.builder().setEnvironmentId(GoalkeeperProvider.ID).optTasks(700)
-        .optGroupSize(1).optContextMode(context).optPromptStyle(PromptStyle.COMPACT)
-        .optSampling(SamplingConfig.training(16)).optSeed(11).build();
-    try (LanguagePolicy p = REGISTRY.require(GoalkeeperProvider.ID).scriptedPolicy(policy, 3)) {
-      RolloutResult r = new MetaEpisodeRunner(REGISTRY).run(config, p);
-      return EvaluationMetrics.of(r.metaEpisodes(), 3).toMap();
-    }
-  }
-
-  private static void assertRates(List<Double> actual, double... expected) {
-    assertThat(actual).hasSize(expected.length);
-    for (int i = 0; i < expected.length; i++) {
-      assertThat(actual.get(i)).as("k=" + i).isCloseTo(expected[i], within(1e-12));
-    }
+  void withoutTheHistoryEveryAttemptsPromptIsTheFirstOnes() {
+    // the runner shows no attempt index either
+    List<Turn> turns = rollout("stay", 1, ContextMode.NONE, PromptStyle.VERBOSE, 1, 5).get(0).turns();
+    assertThat(turns).hasSize(3);
+    assertThat(turns.get(2).prompt()).isEqualTo(turns.get(0).prompt()).doesNotContain("# Earlier attempts")
+        .contains("This is attempt #1");
   }
 }
