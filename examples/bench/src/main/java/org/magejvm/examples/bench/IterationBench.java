@@ -22,7 +22,7 @@ import org.magejvm.impl.rollout.RolloutConfig;
 import org.magejvm.impl.rollout.RolloutResult;
 import org.magejvm.impl.train.MageTrainer;
 import org.magejvm.impl.train.MemoryProbe;
-import org.magejvm.impl.train.PolicyUpdater;
+import org.magejvm.impl.train.update.PolicyUpdater;
 import org.magejvm.impl.train.TrainingConfig;
 import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.spi.EnvironmentProvider;

@@ -1,5 +1,6 @@
 package org.magejvm.examples.bench;
 
+import org.magejvm.impl.train.TrainerBuilder;
 import ai.djl.engine.Engine;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,10 +14,10 @@ import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.llm.Qwen3Checkpoint;
 import org.magejvm.impl.llm.TinyCheckpoint;
 import org.magejvm.impl.llm.model.Qwen3Config;
-import org.magejvm.impl.train.AdamW;
+import org.magejvm.impl.train.update.AdamW;
 import org.magejvm.impl.train.MageTrainer;
-import org.magejvm.impl.train.MetricsFileListener;
-import org.magejvm.impl.train.TrainingCheckpoint;
+import org.magejvm.impl.train.listen.MetricsFileListener;
+import org.magejvm.impl.train.checkpoint.TrainingCheckpoint;
 import org.magejvm.impl.train.TrainingConfig;
 import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.spi.EnvironmentProvider;
@@ -137,7 +138,7 @@ public final class TrainerSoakBench {
     try (DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(modelDir,
             Qwen3Checkpoint.Options.cpu().withSeed(seed).withThinking(!compact));
         MetricsFileListener metrics = new MetricsFileListener(runDir)) {
-      MageTrainer.Builder b = MageTrainer.builder(tc, policy, registry).addListener(metrics);
+      TrainerBuilder b = MageTrainer.builder(tc, policy, registry).addListener(metrics);
       if (checkpointEvery > 0) {
         b.optCheckpointDirectory(runDir.resolve(TrainingCheckpoint.CHECKPOINTS_DIR), modelDir,
             new com.google.gson.JsonObject());

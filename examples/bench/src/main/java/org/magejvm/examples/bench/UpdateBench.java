@@ -27,9 +27,9 @@ import org.magejvm.impl.llm.generate.TeacherForcing;
 import org.magejvm.impl.llm.generate.TokenScores;
 import org.magejvm.impl.llm.model.Qwen3Config;
 import org.magejvm.impl.llm.model.Qwen3Model;
-import org.magejvm.impl.train.AdamW;
-import org.magejvm.impl.train.AdamWConfig;
-import org.magejvm.impl.train.StepReport;
+import org.magejvm.impl.train.update.AdamW;
+import org.magejvm.impl.train.update.AdamWConfig;
+import org.magejvm.impl.train.update.StepReport;
 
 /**
  * Measures one policy-gradient update step on the CPU with random weights: teacher-forced log-probabilities and

@@ -1,5 +1,6 @@
 package org.magejvm.examples.cli;
 
+import org.magejvm.impl.train.TrainerBuilder;
 import java.nio.file.Path;
 import java.util.List;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
@@ -101,7 +102,7 @@ final class RemoteRolloutOptions {
    * @param defaultPushDir where pushed adapters go without --push-dir
    * @return the remote policy, for the caller to close
    */
-  OpenAiCompletionsPolicy apply(MageTrainer.Builder trainer, DjlLanguagePolicy policy, VllmAdapterLoader loader,
+  OpenAiCompletionsPolicy apply(TrainerBuilder trainer, DjlLanguagePolicy policy, VllmAdapterLoader loader,
       Path defaultPushDir) {
     Object lock = new Object();
     OpenAiCompletionsPolicy.Builder b = OpenAiCompletionsPolicy.builder().setModel(adapterName)

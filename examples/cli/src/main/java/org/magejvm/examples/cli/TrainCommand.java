@@ -1,5 +1,6 @@
 package org.magejvm.examples.cli;
 
+import org.magejvm.impl.train.TrainerBuilder;
 import org.magejvm.examples.quickstart.PromptCorpus;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -17,13 +18,10 @@ import org.magejvm.impl.llm.TinyCheckpoint;
 import org.magejvm.impl.llm.finetune.LoraAdapter;
 import org.magejvm.impl.llm.finetune.PeftAdapters;
 import org.magejvm.impl.rollout.Seeds;
-import org.magejvm.impl.train.ChartListener;
-import org.magejvm.impl.train.CheckpointManager;
-import org.magejvm.impl.train.LoggingListener;
+import org.magejvm.impl.train.checkpoint.CheckpointManager;
 import org.magejvm.impl.train.MageTrainer;
-import org.magejvm.impl.train.MetricsFileListener;
-import org.magejvm.impl.train.ProgressBarListener;
-import org.magejvm.impl.train.TrainingCheckpoint;
+import org.magejvm.impl.train.listen.MetricsFileListener;
+import org.magejvm.impl.train.checkpoint.TrainingCheckpoint;
 import org.magejvm.impl.train.TrainingConfig;
 import org.magejvm.impl.train.TrainingException;
 import org.magejvm.impl.train.TrainingPreset;
@@ -294,21 +292,10 @@ final class TrainCommand implements Callable<Integer>, Limits.OptionPhase {
       DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(modelDir, Qwen3Checkpoint.Options.cpu()
           .withSeed(c.seed()));
       resources.add(policy);
-      MageTrainer.Builder tb = MageTrainer.builder(c, policy, registry);
+      TrainerBuilder tb = MageTrainer.builder(c, policy, registry);
       resources.add(0, tb);
-      tb.optCheckpointDirectory(runDir.resolve(TrainingCheckpoint.CHECKPOINTS_DIR), modelDir, run.toJson());
-      MetricsFileListener metrics = new MetricsFileListener(runDir);
-      resources.add(0, metrics);
-      ProgressBarListener bar = new ProgressBarListener(Boolean.TRUE.equals(progress));
-      if (Boolean.FALSE.equals(progress)) {
-        bar = null;
-      } else {
-        resources.add(0, bar);
-      }
-      tb.addListener(metrics).addListener(new LoggingListener()).addListener(new ChartListener(runDir));
-      if (bar != null && bar.enabled()) {
-        tb.addListener(bar);
-      }
+      // the library's run directory: config.json, metrics.jsonl, log lines, charts, progress bar, checkpoints
+      tb.optBaseModel(modelDir).optRunDirectory(runDir, run.toJson()).optProgressBar(progress);
       if (loader != null) {
         resources.add(0, remoteRollouts.apply(tb, policy, loader, runDir.resolve(RemoteRolloutOptions.PUSH_DIR)));
       }
@@ -334,13 +321,10 @@ final class TrainCommand implements Callable<Integer>, Limits.OptionPhase {
             remoteRollouts.adapterName);
       }
       pw.flush();
-      Map<String, Object> last = trainer.fit(c.iterations());
-      if (bar != null) {
-        bar.close();
-      }
+      Map<String, Object> last = trainer.fit();
       CheckpointManager checkpoints = trainer.checkpoints().orElseThrow();
       pw.printf(Locale.ROOT, "done: %d iterations; metrics %s; charts %s; checkpoints %s%n", trainer.iteration(),
-          metrics.file(), runDir.resolve("charts"), checkpoints.directory());
+          runDir.resolve(MetricsFileListener.FILE_NAME), runDir.resolve("charts"), checkpoints.directory());
       checkpoints.best().ifPresent(b -> pw.println("best checkpoint by " + checkpoints.bestMetric().orElseThrow()
           + ": " + b));
       if (adapter != null) {

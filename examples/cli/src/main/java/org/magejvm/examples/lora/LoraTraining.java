@@ -1,5 +1,6 @@
 package org.magejvm.examples.lora;
 
+import org.magejvm.impl.train.TrainerBuilder;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -118,7 +119,7 @@ public final class LoraTraining {
 
   private final EnvironmentRegistry registry;
   private final PrintWriter out;
-  private java.util.function.BiConsumer<MageTrainer.Builder, DjlLanguagePolicy> trainerCustomizer = (b, p) -> { };
+  private java.util.function.BiConsumer<TrainerBuilder, DjlLanguagePolicy> trainerCustomizer = (b, p) -> { };
 
   /**
    * @param registry where the environment is found
@@ -134,7 +135,7 @@ public final class LoraTraining {
    *     policy sync), given the trained policy
    * @return this
    */
-  public LoraTraining optTrainerCustomizer(java.util.function.BiConsumer<MageTrainer.Builder, DjlLanguagePolicy> c) {
+  public LoraTraining optTrainerCustomizer(java.util.function.BiConsumer<TrainerBuilder, DjlLanguagePolicy> c) {
     this.trainerCustomizer = Objects.requireNonNull(c, "customizer");
     return this;
   }
@@ -153,7 +154,7 @@ public final class LoraTraining {
       Qwen3Model model = MageTrainer.modelOf(policy);
       TrainingConfig config = trainingConfig(provider, s);
       // the builder attaches the adapter (new, or the saved one) and owns it until the trainer is built
-      try (MageTrainer.Builder builder = MageTrainer.builder(config, policy, registry)) {
+      try (TrainerBuilder builder = MageTrainer.builder(config, policy, registry)) {
         LoraAdapter adapter = builder.fineTuning().flatMap(FineTuning::adapter).orElseThrow();
         out.printf(Locale.ROOT, "%s on the %s (%s): %,d base parameters frozen; LoRA r=%d alpha=%s on %d projections"
                 + " per layer, %,d trainable parameters%s%n", s.model(), model.device().isGpu() ? "GPU" : "CPU",

@@ -78,7 +78,7 @@ public final class KuhnQuickStart {
       out.flush();
       recipe.train(config, policy, listeners);
       Path trained = settings.workDir().resolve(TRAINED_DIR);
-      org.magejvm.impl.train.ModelSaver.saveReplacing(org.magejvm.impl.train.MageTrainer.modelOf(policy), warm, trained);
+      org.magejvm.impl.train.checkpoint.ModelSaver.saveReplacing(org.magejvm.impl.train.MageTrainer.modelOf(policy), warm, trained);
       out.println("Trained model (Hugging Face layout): " + trained);
       Map<String, Map<String, Number>> after = recipe.evaluate(policy, trainedMode);
       printTable("After training", after, ceiling);
@@ -226,8 +226,8 @@ public final class KuhnQuickStart {
     Map<String, double[]> none = new LinkedHashMap<>();
     none.put("before training", new double[b.length]);
     none.put("after training", new double[b.length]);
-    return org.magejvm.impl.train.TrainingCharts.writeComparison(
-        workDir.resolve(org.magejvm.impl.train.TrainingCharts.DIRECTORY), "bet_probability",
+    return org.magejvm.impl.train.listen.TrainingCharts.writeComparison(
+        workDir.resolve(org.magejvm.impl.train.listen.TrainingCharts.DIRECTORY), "bet_probability",
         "P(BET) in a first attempt by seat, card and betting", "P(BET)", labels, means, none).get(0);
   }
 

@@ -19,8 +19,8 @@ import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.llm.Qwen3Checkpoint;
 import org.magejvm.impl.llm.TinyCheckpoint;
 import org.magejvm.impl.llm.finetune.PeftAdapters;
-import org.magejvm.impl.train.Transcript;
-import org.magejvm.impl.train.TranscriptReader;
+import org.magejvm.impl.train.supervised.Transcript;
+import org.magejvm.impl.train.supervised.TranscriptReader;
 
 /** {@code mage sft} on a tiny checkpoint with Kuhn Poker transcripts from {@code mage transcripts}. */
 class SftCommandTest {

@@ -20,8 +20,8 @@ import org.magejvm.api.Phase;
 import org.magejvm.api.PolicyRequest;
 import org.magejvm.api.SamplingConfig;
 import org.magejvm.impl.rollout.MetaEpisodeRunner;
-import org.magejvm.impl.train.Transcript;
-import org.magejvm.impl.train.TranscriptReader;
+import org.magejvm.impl.train.supervised.Transcript;
+import org.magejvm.impl.train.supervised.TranscriptReader;
 import org.magejvm.spi.EnvironmentRegistry;
 import picocli.CommandLine;
 

@@ -118,7 +118,7 @@ class ShippedWarmStartTest {
     assertThat(ShippedWarmStart.install(recipe)).isTrue();
     var config = recipe.settings().training();
     try (DjlLanguagePolicy policy = recipe.load(recipe.warmStartDir())) {
-      List<org.magejvm.impl.train.PolicyUpdater.Row> anchors =
+      List<org.magejvm.impl.train.update.PolicyUpdater.Row> anchors =
           org.magejvm.impl.train.MageTrainer.anchorTurns(config, policy, REGISTRY);
       assertThat(anchors).hasSize(config.checks().anchorTurns()).hasSize(256);
       int stop = policy.stopTokenIds().iterator().next();

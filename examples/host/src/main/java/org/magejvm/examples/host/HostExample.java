@@ -11,13 +11,13 @@ import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.llm.Qwen3Checkpoint;
 import org.magejvm.impl.llm.TinyCheckpoint;
 import org.magejvm.impl.rollout.RolloutConfig;
-import org.magejvm.impl.train.AdamWConfig;
+import org.magejvm.impl.train.update.AdamWConfig;
 import org.magejvm.impl.train.MageTrainer;
-import org.magejvm.impl.train.SupervisedResult;
-import org.magejvm.impl.train.SupervisedTrainer;
+import org.magejvm.impl.train.supervised.SupervisedResult;
+import org.magejvm.impl.train.supervised.SupervisedTrainer;
 import org.magejvm.impl.train.TrainingConfig;
 import org.magejvm.impl.train.TrainingPreset;
-import org.magejvm.impl.train.Transcript;
+import org.magejvm.impl.train.supervised.Transcript;
 import org.magejvm.spi.EnvironmentProvider;
 import org.magejvm.spi.EnvironmentRegistry;
 
@@ -102,7 +102,7 @@ public final class HostExample {
       // 4. train with the mage preset, writing work/run; 5. save the trained model
       try (MageTrainer trainer = MageTrainer.builder(config, policy, envs).optRunDirectory(work.resolve("run"))
           .build()) {
-        trainer.fit(config.iterations());
+        trainer.fit();
         trainer.save(trained);
       }
     }

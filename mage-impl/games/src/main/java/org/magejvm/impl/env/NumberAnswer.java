@@ -1,7 +1,5 @@
 package org.magejvm.impl.env;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import org.magejvm.spi.ParsedAction;
 import org.magejvm.spi.Tags;
@@ -15,18 +13,6 @@ public final class NumberAnswer {
   private static final int MAX_ECHO = 40;
 
   private NumberAnswer() {}
-
-  /**
-   * @param max N
-   * @return the legal answers "1" to "N", in order
-   */
-  public static List<String> range(int max) {
-    List<String> l = new ArrayList<>();
-    for (int i = 1; i <= max; i++) {
-      l.add(Integer.toString(i));
-    }
-    return List.copyOf(l);
-  }
 
   /**
    * The best history-blind answer of a sanity game: a different number in each attempt (1, 2, 3, ...), so k attempts

@@ -18,18 +18,21 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import org.magejvm.api.annotation.Api;
 
 /**
  * Turns configuration objects (records, enums, optionals, maps, lists, numbers) into JSON for checkpoints, with
- * snake_case keys. Values of other classes are written with {@code toString()}.
+ * snake_case keys. Values of other classes are written with {@code toString()}. Shared by the trainer, the
+ * checkpoints and the metrics file.
  */
-final class ConfigJson {
+@Api(status = Api.Status.INTERNAL)
+public final class ConfigJson {
 
   /** Pretty-printing Gson that writes NaN and infinities (as the metrics may hold them) and keeps nulls. */
-  static final Gson PRETTY = new GsonBuilder().setPrettyPrinting().serializeSpecialFloatingPointValues()
+  public static final Gson PRETTY = new GsonBuilder().setPrettyPrinting().serializeSpecialFloatingPointValues()
       .serializeNulls().disableHtmlEscaping().create();
   /** Compact Gson for one-line JSON (metrics.jsonl). */
-  static final Gson COMPACT = new GsonBuilder().serializeSpecialFloatingPointValues().serializeNulls()
+  public static final Gson COMPACT = new GsonBuilder().serializeSpecialFloatingPointValues().serializeNulls()
       .disableHtmlEscaping().create();
 
   private ConfigJson() {}
@@ -38,7 +41,7 @@ final class ConfigJson {
    * @param value a configuration value
    * @return its JSON form
    */
-  static JsonElement toJson(Object value) {
+  public static JsonElement toJson(Object value) {
     if (value == null) {
       return JsonNull.INSTANCE;
     }
@@ -115,7 +118,7 @@ final class ConfigJson {
    * @param name a camelCase name
    * @return the snake_case form ({@code maxNewTokens} to {@code max_new_tokens})
    */
-  static String snakeCase(String name) {
+  public static String snakeCase(String name) {
     StringBuilder sb = new StringBuilder(name.length() + 4);
     for (int i = 0; i < name.length(); i++) {
       char ch = name.charAt(i);

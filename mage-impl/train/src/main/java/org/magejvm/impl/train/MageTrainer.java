@@ -1,5 +1,18 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.impl.train.update.PolicyUpdater;
+import org.magejvm.impl.train.update.AdamW;
+import org.magejvm.impl.train.update.OldLogProbs;
+import org.magejvm.impl.train.update.ReferencePolicy;
+import org.magejvm.impl.train.checkpoint.CheckpointManager;
+import org.magejvm.impl.train.checkpoint.TrainingCheckpoint;
+import org.magejvm.impl.train.checkpoint.CheckpointWeights;
+import org.magejvm.impl.train.checkpoint.LoraAdapterWeights;
+import org.magejvm.impl.train.checkpoint.ModelSaver;
+import org.magejvm.impl.train.listen.ChartListener;
+import org.magejvm.impl.train.listen.LoggingListener;
+import org.magejvm.impl.train.listen.MetricsFileListener;
+import org.magejvm.impl.train.listen.ProgressBarListener;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import java.nio.file.Path;
@@ -44,16 +57,16 @@ import org.magejvm.api.annotation.Api;
  * only, so a run restored at iteration {@code i} (weights and optimizer state) continues exactly as an uninterrupted
  * one on the same CPU and thread count.
  *
- * <p>With a {@link CheckpointManager} ({@link Builder#optCheckpoints}) it writes a checkpoint after every k-th
+ * <p>With a {@link CheckpointManager} ({@link TrainerBuilder#optCheckpoints}) it writes a checkpoint after every k-th
  * iteration and at the end of {@link #fit(int)}, always after the listeners have seen the iteration's metrics (so a
  * metrics file never lacks an iteration a checkpoint holds). {@link #resume(TrainingCheckpoint)} continues a run.
  *
- * <p>LoRA: give the fine-tuning setup ({@link Builder#optFineTuning}, {@code FineTuning.lora(model, adapter)}) and an
+ * <p>LoRA: give the fine-tuning setup ({@link TrainerBuilder#optFineTuning}, {@code FineTuning.lora(model, adapter)}) and an
  * {@link AdamW} over its {@code trainableParameters()}. The KL reference is then the base model with the adapter
  * switched off (no second copy of the weights), checkpoints hold the adapter in PEFT layout
  * ({@link LoraAdapterWeights}) and the AdamW state over the adapter's matrices only.
  *
- * <p>Remote rollouts: with {@link Builder#optRolloutPolicy} the training rollouts go through another policy (for
+ * <p>Remote rollouts: with {@link TrainerBuilder#optRolloutPolicy} the training rollouts go through another policy (for
  * example {@code OpenAiCompletionsPolicy} over inference servers) while the update runs on the trained policy's
  * model; the old log-probabilities are then recomputed locally (required), and a {@link PolicySync} (for LoRA, {@link
  * LoraAdapterSync}) brings the servers to the trainer's weights before the first rollout and after every update.
@@ -79,52 +92,6 @@ public final class MageTrainer implements AutoCloseable {
   static final long ITERATION_STREAM = 101;
   /** Seed stream of validation rollouts (the same for every validation, so curves compare like with like). */
   static final long VALIDATION_STREAM = 102;
-
-  /**
-   * A validation set.
-   *
-   * <p>The metrics of the set named {@code ""} (the training population) are reported as {@code val/KEY} and, per
-   * opponent, {@code val/OPPONENT/KEY}. Those of a set with any other name {@code NAME} are reported as {@code
-   * val/NAME/KEY} (the set's totals; such a set is meant to face one fixed opponent). A held-out opponent's set
-   * ({@link #heldOut}) is named {@code heldout/OPPONENT}, so its metrics are {@code val/heldout/OPPONENT/KEY}: they
-   * never overwrite the population's {@code val/OPPONENT/KEY} when the opponent is also in the training pool
-   * (Tic-Tac-Toe's {@code mcts-100}). {@code KEY} is a metric name as {@code mage play --json} writes it ({@code
-   * success_rate[2]}, ...).
-   *
-   * @param name {@code ""} for the population, else a label unique among the trainer's validation sets
-   * @param config the evaluation rollout (its sampling should be the evaluation sampling)
-   */
-  public record Validation(String name, RolloutConfig config) {
-
-    /** The name prefix of held-out opponents' sets ({@link #heldOut}). */
-    public static final String HELD_OUT = "heldout";
-
-    /**
-     * Validates.
-     *
-     * @param name label
-     * @param config rollout
-     */
-    public Validation {
-      Objects.requireNonNull(name, "name");
-      Objects.requireNonNull(config, "config");
-    }
-
-    /**
-     * The validation set of a held-out opponent, named {@code heldout/OPPONENT}: its metrics are {@code
-     * val/heldout/OPPONENT/KEY}.
-     *
-     * @param opponent the opponent's id
-     * @param config the evaluation rollout against that opponent alone
-     * @return the set
-     */
-    public static Validation heldOut(String opponent, RolloutConfig config) {
-      if (Objects.requireNonNull(opponent, "opponent").isEmpty()) {
-        throw new IllegalArgumentException("the held-out opponent's id is empty");
-      }
-      return new Validation(HELD_OUT + "/" + opponent, config);
-    }
-  }
 
   private final EnvironmentRegistry registry;
   private final EnvironmentProvider provider;
@@ -157,7 +124,7 @@ public final class MageTrainer implements AutoCloseable {
   private final List<AutoCloseable> owned;
   private boolean closed;
 
-  private MageTrainer(Builder b) {
+  MageTrainer(TrainerBuilder b) {
     registry = b.registry;
     provider = b.registry.require(b.rollout.environmentId());
     policy = b.policy;
@@ -237,7 +204,7 @@ public final class MageTrainer implements AutoCloseable {
     return rolloutPolicy;
   }
 
-  /** @return the fine-tuning setup, when one was given ({@link Builder#optFineTuning}) */
+  /** @return the fine-tuning setup, when one was given ({@link TrainerBuilder#optFineTuning}) */
   public Optional<FineTuning> fineTuning() {
     return Optional.ofNullable(fineTuning);
   }
@@ -357,8 +324,8 @@ public final class MageTrainer implements AutoCloseable {
   }
 
   /**
-   * The checkpoint directory the trained policy was loaded from: the one given to {@link Builder#optBaseModel} (or
-   * to {@link Builder#optCheckpointDirectory}), else a directory {@code fine_tuning.base_model} of the config names,
+   * The checkpoint directory the trained policy was loaded from: the one given to {@link TrainerBuilder#optBaseModel} (or
+   * to {@link TrainerBuilder#optCheckpointDirectory}), else a directory {@code fine_tuning.base_model} of the config names,
    * else the directory the policy's tokenizer was read from when it holds a {@code config.json} (true of every policy
    * made by {@code Qwen3Checkpoint.loadPolicy(dir, options)}).
    *
@@ -368,7 +335,7 @@ public final class MageTrainer implements AutoCloseable {
     return resolveBaseModel(baseModel, trainingConfig, policy);
   }
 
-  private static Optional<Path> resolveBaseModel(Path given, TrainingConfig config, DjlLanguagePolicy policy) {
+  static Optional<Path> resolveBaseModel(Path given, TrainingConfig config, DjlLanguagePolicy policy) {
     if (given != null) {
       return Optional.of(given);
     }
@@ -397,41 +364,32 @@ public final class MageTrainer implements AutoCloseable {
    *     is the base model's directory, already holds {@code model.safetensors}, a sharded index or an adapter, or
    *     cannot be written
    * @throws IllegalStateException when the trainer does not know the base model ({@link #baseModel()}; give it with
-   *     {@link Builder#optBaseModel}), or when the policy's model carries an adapter the trainer does not train as
-   *     LoRA ({@link Builder#optFineTuning})
+   *     {@link TrainerBuilder#optBaseModel}), or when the policy's model carries an adapter the trainer does not train as
+   *     LoRA ({@link TrainerBuilder#optFineTuning})
    */
   public Path save(Path target) {
     Objects.requireNonNull(target, "target");
     Path base = baseModel().orElseThrow(() -> new IllegalStateException("cannot save the trained model into "
         + target + ": the trainer does not know the checkpoint its policy was loaded from; give it with"
-        + " MageTrainer.Builder.optBaseModel(dir)"));
-    ModelSaver.requireNewModelDirectory(base, target);
-    Qwen3Model model = modelOf(policy);
-    if (fineTuning != null && fineTuning.mode() == FineTuning.Mode.LORA) {
-      org.magejvm.impl.llm.finetune.LoraAdapter adapter = fineTuning.adapter().orElseThrow();
-      org.magejvm.impl.llm.finetune.PeftAdapters.save(adapter, target);
-      if (adapter.config().baseModelNameOrPath().isEmpty()) {
-        // record the base, so that the adapter names what it is to be loaded onto
-        Path config = target.resolve(org.magejvm.impl.llm.finetune.PeftAdapters.CONFIG_FILE);
-        String json = org.magejvm.impl.llm.finetune.PeftAdapters.configJson(adapter.config()
-            .withBaseModelNameOrPath(base.toAbsolutePath().normalize().toString()));
-        try {
-          org.magejvm.api.util.AtomicFiles.writeString(config, json);
-        } catch (java.io.IOException e) {
-          throw new org.magejvm.impl.llm.checkpoint.CheckpointException("cannot write " + config + ": " + e, e);
-        }
-      }
-      LOG.info("saved the trained LoRA adapter (PEFT layout, base {}) to {}", base, target);
-    } else {
-      if (model.adapter().isPresent()) {
-        throw new IllegalStateException("cannot save the trained model into " + target + ": its model carries an"
-            + " adapter that this trainer does not train as LoRA (optFineTuning), so only the base weights would be"
-            + " saved");
-      }
-      ModelSaver.save(model, base, target);
-      LOG.info("saved the trained model (Hugging Face layout, from {}) to {}", base, target);
-    }
+        + " MageTrainer.TrainerBuilder.optBaseModel(dir)"));
+    ModelSaver.saveTrained(modelOf(policy), fineTuning, base, target);
     return target;
+  }
+
+  /**
+   * Runs the configured run: iterations until {@link #iteration()} reaches the config's {@code iterations} (a resumed
+   * trainer continues from its checkpoint's iteration), then a last checkpoint when checkpoints are written.
+   *
+   * @return the metrics of the last iteration run (empty when none ran)
+   * @throws IllegalStateException for a trainer built by hand (not from a {@link TrainingConfig}); use {@link
+   *     #fit(int)}
+   */
+  public Map<String, Object> fit() {
+    if (trainingConfig == null) {
+      throw new IllegalStateException("fit() runs the config's iterations, but this trainer was not built from a"
+          + " TrainingConfig; call fit(until)");
+    }
+    return fit(trainingConfig.iterations());
   }
 
   /**
@@ -449,6 +407,11 @@ public final class MageTrainer implements AutoCloseable {
     }
     if (ran && checkpoints != null && lastCheckpoint != iteration) {
       checkpoint();
+    }
+    if (ran) {
+      for (TrainingListener l : listeners) {
+        l.onFitEnd(iteration);
+      }
     }
     return last;
   }
@@ -488,46 +451,13 @@ public final class MageTrainer implements AutoCloseable {
     List<ScoredTurn> scored = credit.assign(batch.metaEpisodes());
     Advantages advantages = optimizer.advantageNormalizer().compute(scored);
     List<PolicyUpdater.Row> rows = rows(scored, advantages);
-    double[] a = advantages.values();
     long t2 = System.nanoTime();
     PolicyUpdater.Report update = updater.update(rows, () -> peaks[1] = phasePeak());
     long t3 = System.nanoTime();
     peaks[2] = phasePeak();
 
-    Map<String, Object> metrics = new LinkedHashMap<>();
-    metrics.put("iteration", it);
-    EvaluationMetrics.of(batch.metaEpisodes(), batch.episodes()).toMap().forEach(metrics::put);
-    metrics.put("failed_meta_episodes", batch.failures().size());
-    metrics.put("turns", rows.size());
-    metrics.put("trained_turns", update.trainedRows());
-    metrics.put("skipped_zero_advantage_turns", update.skippedZeroAdvantage());
-    metrics.put("mean_abs_advantage", meanAbs(a));
-    metrics.put("step_groups", advantages.stepGroupCount());
-    metrics.put("mean_step_group_size", advantages.meanStepGroupSize());
-    metrics.put("optimizer_steps", update.optimizerSteps());
-    metrics.put("skipped_steps", update.skippedSteps());
-    metrics.put("grad_norm", update.meanGradNorm());
-    if (!Double.isNaN(update.updateKl())) {
-      metrics.put("update_kl", update.updateKl());
-    }
-    if (!Double.isNaN(update.anchorChange())) {
-      metrics.put("anchor_logprob_change", update.anchorChange());
-    }
-    if (updateSettings.maxUpdateKl() > 0 || updateSettings.maxAnchorDrop() > 0) {
-      metrics.put("update_backtracks", update.backtracks());
-      metrics.put("update_undone", update.undone() ? 1 : 0);
-    }
-    metrics.put("learning_rate", adamw.learningRate());
-    update.diagnostics().forEach(metrics::put);
-    metrics.put("timing/rollout_s", (t1 - t0) / 1e9);
-    metrics.put("timing/scoring_s", (t2 - t1) / 1e9);
-    metrics.put("timing/update_s", (t3 - t2) / 1e9);
-    update.timing().toMap().forEach(metrics::put);
-    if (memory != null) {
-      metrics.put("memory/rollout_peak_mib", peaks[0]);
-      metrics.put("memory/scoring_peak_mib", peaks[1]);
-      metrics.put("memory/update_peak_mib", peaks[2]);
-    }
+    Map<String, Object> metrics = IterationMetrics.of(it, batch, rows.size(), update, advantages, adamw.learningRate(),
+        updateSettings, new long[] {t0, t1, t2, t3}, memory == null ? null : peaks);
     iteration = it + 1;
     if (update.skippedSteps() > 0) {
       for (TrainingListener l : listeners) {
@@ -634,7 +564,7 @@ public final class MageTrainer implements AutoCloseable {
 
   /**
    * @return the update settings the trainer runs with, its old log-probability source resolved ({@link
-   *     Builder#optOldLogProbs})
+   *     TrainerBuilder#optOldLogProbs})
    */
   public PolicyUpdater.Settings updateSettings() {
     return updateSettings;
@@ -652,17 +582,9 @@ public final class MageTrainer implements AutoCloseable {
     return b.build();
   }
 
-  private static double meanAbs(double[] a) {
-    double s = 0;
-    for (double v : a) {
-      s += Math.abs(v);
-    }
-    return a.length == 0 ? 0 : s / a.length;
-  }
-
   /** @return a builder */
-  public static Builder builder() {
-    return new Builder();
+  public static TrainerBuilder builder() {
+    return new TrainerBuilder();
   }
 
   /**
@@ -685,8 +607,8 @@ public final class MageTrainer implements AutoCloseable {
 
   /**
    * A builder preset from {@code config} (see {@link #create}), for what a config does not describe: listeners, a
-   * checkpoint directory ({@link Builder#optCheckpointDirectory}), remote rollouts, a memory probe. If {@link
-   * Builder#build()} is never called, close what the builder created with {@link Builder#close()}.
+   * checkpoint directory ({@link TrainerBuilder#optCheckpointDirectory}), remote rollouts, a memory probe. If {@link
+   * TrainerBuilder#build()} is never called, close what the builder created with {@link TrainerBuilder#close()}.
    *
    * @param config the run
    * @param policy the policy to train
@@ -695,8 +617,8 @@ public final class MageTrainer implements AutoCloseable {
    * @throws ConfigException when the config names an environment, opponent, estimator or scripted policy that does
    *     not exist
    */
-  public static Builder builder(TrainingConfig config, DjlLanguagePolicy policy, EnvironmentRegistry registry) {
-    Builder b = new Builder();
+  public static TrainerBuilder builder(TrainingConfig config, DjlLanguagePolicy policy, EnvironmentRegistry registry) {
+    TrainerBuilder b = new TrainerBuilder();
     try {
       TrainerFactory.configure(b, config, policy, registry);
     } catch (RuntimeException e) {
@@ -758,434 +680,6 @@ public final class MageTrainer implements AutoCloseable {
     }
     if (failure != null) {
       throw failure;
-    }
-  }
-
-  /** Configures a {@link MageTrainer}. */
-  public static final class Builder implements AutoCloseable {
-    private TrainingConfig trainingConfig;
-    private final List<AutoCloseable> owned = new ArrayList<>();
-    private java.util.function.Function<Path, CheckpointManager.Builder> checkpointsFromConfig;
-    private EnvironmentRegistry registry;
-    private DjlLanguagePolicy policy;
-    private LanguagePolicy rolloutPolicy;
-    private PolicySync policySync;
-    private RolloutConfig rollout;
-    private CreditConfig credit;
-    private PolicyOptimizer optimizer;
-    private AdamW adamw;
-    private ReferencePolicy reference;
-    private FineTuning fineTuning;
-    private PolicyUpdater.Settings updateSettings = PolicyUpdater.Settings.defaults();
-    private OldLogProbs oldLogProbs;
-    private List<PolicyUpdater.Row> anchorTurns = List.of();
-    private final List<Validation> validations = new ArrayList<>();
-    private int validateEvery = 5;
-    private double maxFailureShare = 0.25;
-    private long seed;
-    private final List<TrainingListener> listeners = new ArrayList<>();
-    private int startIteration;
-    private MemoryProbe memory;
-    private CheckpointManager checkpoints;
-    private Path baseModel;
-
-    private Builder() {}
-
-    /**
-     * @param v the checkpoint directory the policy was loaded from, which {@link MageTrainer#save} copies the config,
-     *     tokenizer and chat template of (or names as a LoRA adapter's base) and {@link #optRunDirectory} records;
-     *     by default the one {@link MageTrainer#baseModel()} finds (the policy's own directory when it was made by
-     *     {@code Qwen3Checkpoint.loadPolicy})
-     * @return this builder
-     */
-    public Builder optBaseModel(Path v) {
-      baseModel = v;
-      return this;
-    }
-
-    /**
-     * Writes the run into one directory, as {@code mage train --out} does: {@code config.json} (the config, written
-     * now), {@code metrics.jsonl} (a {@link MetricsFileListener}, added as the first listener and closed with the
-     * trainer) and {@code checkpoints/} ({@code iter-NNNNNNNN/} and {@code best.json}) on the config's schedule
-     * ({@code checkpoints.every}, {@code checkpoints.keep}, and always at the end of {@link MageTrainer#fit}). Only
-     * for builders made from a {@link TrainingConfig}; for checkpoints alone use {@link #optCheckpointDirectory}.
-     *
-     * @param runDir the run directory (created if missing)
-     * @return this builder
-     * @throws IllegalStateException for a builder not made from a config, or when the base model is unknown (see
-     *     {@link #optBaseModel})
-     * @throws TrainingException when {@code config.json} cannot be written
-     */
-    public Builder optRunDirectory(Path runDir) {
-      if (checkpointsFromConfig == null) {
-        throw new IllegalStateException("optRunDirectory needs a builder made from a TrainingConfig"
-            + " (MageTrainer.builder(config, policy, registry))");
-      }
-      Path base = resolveBaseModel(baseModel, trainingConfig, policy).orElseThrow(() -> new IllegalStateException(
-          "optRunDirectory: the checkpoint the policy was loaded from is unknown; give it with optBaseModel(dir)"));
-      Path config = runDir.resolve("config.json");
-      try {
-        java.nio.file.Files.createDirectories(runDir);
-        org.magejvm.api.util.AtomicFiles.writeString(config, trainingConfig.toJson());
-      } catch (java.io.IOException e) {
-        throw new TrainingException("cannot write " + config + ": " + e.getMessage(), e);
-      }
-      optCheckpointDirectory(runDir.resolve(TrainingCheckpoint.CHECKPOINTS_DIR), base, new JsonObject());
-      MetricsFileListener metrics = new MetricsFileListener(runDir);
-      own(metrics);
-      listeners.add(0, metrics); // first: listeners added later may read the file
-      return this;
-    }
-
-    /**
-     * @param v where environments are found
-     * @return this builder
-     */
-    public Builder setRegistry(EnvironmentRegistry v) {
-      registry = v;
-      return this;
-    }
-
-    /**
-     * @param v the policy to train (a Qwen3 policy whose model the optimizer's parameters belong to)
-     * @return this builder
-     */
-    public Builder setPolicy(DjlLanguagePolicy v) {
-      policy = v;
-      return this;
-    }
-
-    /**
-     * @param v the policy the training rollouts go through, when not the trained one (for example a remote policy
-     *     over inference servers serving the trained adapter); the update then needs recomputed old
-     *     log-probabilities ({@link PolicyUpdater.Settings#recomputeOldLogProbs}), and a {@link PolicySync} keeps
-     *     the servers on the current weights
-     * @return this builder
-     */
-    public Builder optRolloutPolicy(LanguagePolicy v) {
-      rolloutPolicy = v;
-      return this;
-    }
-
-    /**
-     * @param v called before the first rollout and after every update to push the trainer's weights to the rollout
-     *     policy (see {@link PolicySync}); for LoRA runs, {@link LoraAdapterSync}
-     * @return this builder
-     */
-    public Builder optPolicySync(PolicySync v) {
-      policySync = v;
-      return this;
-    }
-
-    /**
-     * @param v the training rollout (its seed and sampling seed are replaced per iteration)
-     * @return this builder
-     */
-    public Builder setRollout(RolloutConfig v) {
-      rollout = v;
-      return this;
-    }
-
-    /**
-     * @param v how rewards become returns and scores
-     * @return this builder
-     */
-    public Builder setCredit(CreditConfig v) {
-      credit = v;
-      return this;
-    }
-
-    /**
-     * @param v the policy optimizer (advantages and loss), found by id through ServiceLoader
-     * @return this builder
-     */
-    public Builder setOptimizer(PolicyOptimizer v) {
-      optimizer = v;
-      return this;
-    }
-
-    /**
-     * @param v AdamW over the trainable parameters of the policy's model
-     * @return this builder
-     */
-    public Builder setAdamW(AdamW v) {
-      adamw = v;
-      return this;
-    }
-
-    /**
-     * @param v the frozen reference model for the KL term (required when the optimizer's KL coefficient is not 0)
-     * @return this builder
-     */
-    public Builder optReference(Qwen3Model v) {
-      reference = v == null ? null : ReferencePolicy.frozen(v);
-      return this;
-    }
-
-    /**
-     * @param v the reference policy for the KL term, for example {@link ReferencePolicy#of} a LoRA setup (the
-     *     trained model with its adapter switched off: no second copy of the weights)
-     * @return this builder
-     */
-    public Builder optReference(ReferencePolicy v) {
-      reference = v;
-      return this;
-    }
-
-    /**
-     * The fine-tuning setup: which parameters train and where the KL reference comes from. With {@code
-     * FineTuning.lora(model, adapter)} the run trains a LoRA adapter: the {@link AdamW} must be built over {@code
-     * fineTuning.trainableParameters()} (A and B only), the KL reference (unless {@link #optReference} sets another)
-     * is the base model with the adapter off ({@link ReferencePolicy#of}), checkpoints must use {@link
-     * CheckpointWeights#of CheckpointWeights.of(fineTuning, ...)}, and {@link MageTrainer#resume} restores the
-     * adapter. Optional for full fine-tuning; the setup stays the caller's (close it after training).
-     *
-     * @param v the setup, whose model must be the policy's
-     * @return this builder
-     */
-    public Builder optFineTuning(FineTuning v) {
-      fineTuning = v;
-      return this;
-    }
-
-    /**
-     * @param v minibatch, micro-batch, epochs, old log-prob source, zero-advantage skipping
-     * @return this builder
-     */
-    public Builder optUpdateSettings(PolicyUpdater.Settings v) {
-      updateSettings = Objects.requireNonNull(v, "updateSettings");
-      return this;
-    }
-
-    /**
-     * Chooses where the old log-probabilities come from when the trainer is built, replacing {@link
-     * PolicyUpdater.Settings#recomputeOldLogProbs()}: {@link OldLogProbs#AUTO} uses the recorded ones exactly when
-     * the rollouts run on the trained policy (no {@link #optRolloutPolicy remote policy}), the model computes in
-     * float32 and the rollout samples at temperature 1; otherwise it recomputes them.
-     *
-     * @param v the source, or null to keep the update settings' choice
-     * @return this builder
-     */
-    public Builder optOldLogProbs(OldLogProbs v) {
-      oldLogProbs = v;
-      return this;
-    }
-
-    /**
-     * Turns whose log-probabilities no update may lower by more than {@link PolicyUpdater.Settings#maxAnchorDrop()}
-     * per token (see {@link PolicyUpdater#PolicyUpdater(Qwen3Model, ReferencePolicy, PolicyOptimizer, AdamW,
-     * PolicyUpdater.Settings, List)}); used only when that limit is above 0.
-     *
-     * @param v the anchor turns, for example a few hundred warm-start transcripts tokenized as the policy sees them
-     * @return this builder
-     */
-    public Builder optAnchorTurns(List<PolicyUpdater.Row> v) {
-      anchorTurns = List.copyOf(Objects.requireNonNull(v, "anchorTurns"));
-      return this;
-    }
-
-    /**
-     * @param v a validation set
-     * @return this builder
-     */
-    public Builder addValidation(Validation v) {
-      validations.add(Objects.requireNonNull(v, "validation"));
-      return this;
-    }
-
-    /**
-     * @param v validate after every {@code v}-th iteration (0: never; default 5)
-     * @return this builder
-     */
-    public Builder optValidateEvery(int v) {
-      validateEvery = v;
-      return this;
-    }
-
-    /**
-     * @param v the largest share of an iteration's meta-episodes that may fail before the run stops (default 0.25)
-     * @return this builder
-     */
-    public Builder optMaxFailureShare(double v) {
-      maxFailureShare = v;
-      return this;
-    }
-
-    /**
-     * @param v the base seed of every iteration's rollouts and of validation
-     * @return this builder
-     */
-    public Builder optSeed(long v) {
-      seed = v;
-      return this;
-    }
-
-    /**
-     * @param v a listener
-     * @return this builder
-     */
-    public Builder addListener(TrainingListener v) {
-      listeners.add(Objects.requireNonNull(v, "listener"));
-      return this;
-    }
-
-    /**
-     * @param v writes checkpoints every k iterations and at the end of {@code fit} (default: none)
-     * @return this builder
-     */
-    public Builder optCheckpoints(CheckpointManager v) {
-      checkpoints = v;
-      return this;
-    }
-
-    /**
-     * @param v measures each phase's peak memory into the metrics {@code memory/rollout_peak_mib},
-     *     {@code memory/scoring_peak_mib} (old and reference log-probs) and {@code memory/update_peak_mib}
-     *     (for example {@link MemoryProbe#processRss()}); null (the default) reports none
-     * @return this builder
-     */
-    public Builder optMemoryProbe(MemoryProbe v) {
-      memory = v;
-      return this;
-    }
-
-    /**
-     * Checkpoints into {@code directory} on the config's schedule ({@code checkpoints.every}, {@code
-     * checkpoints.keep}), keeping the best by the population's last-attempt success rate and recording the config
-     * (and {@code run}, what the caller adds) in every checkpoint. Only for builders made from a {@link
-     * TrainingConfig}.
-     *
-     * @param directory the checkpoints directory ({@code RUN_DIR/checkpoints})
-     * @param baseModel the directory of the model the run started from (recorded with full weights; the base of a
-     *     LoRA adapter)
-     * @param run what the caller records beside the config (for example its command line), may be empty
-     * @return this builder
-     * @throws IllegalStateException for a builder not made from a config
-     */
-    public Builder optCheckpointDirectory(Path directory, Path baseModel, JsonObject run) {
-      if (checkpointsFromConfig == null) {
-        throw new IllegalStateException("optCheckpointDirectory needs a builder made from a TrainingConfig;"
-            + " use optCheckpoints otherwise");
-      }
-      if (this.baseModel == null) {
-        this.baseModel = baseModel; // what MageTrainer.save copies the config and tokenizer from
-      }
-      JsonObject record = run.deepCopy();
-      record.add(TrainingCheckpoint.CONFIG_KEY, trainingConfig.toJsonObject());
-      checkpoints = checkpointsFromConfig.apply(baseModel).setDirectory(directory).optRunConfiguration(record)
-          .build();
-      return this;
-    }
-
-    void own(AutoCloseable resource) {
-      owned.add(0, resource);
-    }
-
-    void fromConfig(TrainingConfig config, java.util.function.Function<Path, CheckpointManager.Builder> cps) {
-      trainingConfig = config;
-      checkpointsFromConfig = cps;
-    }
-
-    /** @return the AdamW the builder holds (made from the config, or given) */
-    public AdamW adamW() {
-      return adamw;
-    }
-
-    /** @return the fine-tuning setup the builder holds, if any */
-    public Optional<FineTuning> fineTuning() {
-      return Optional.ofNullable(fineTuning);
-    }
-
-    /**
-     * Releases what the builder created from a config, for a builder whose {@link #build()} is never called (a
-     * built trainer releases it in {@link MageTrainer#close()}).
-     */
-    @Override
-    public void close() {
-      closeAll(owned);
-      owned.clear();
-    }
-
-    /**
-     * @param v the iteration to continue from (a resumed run; {@link MageTrainer#resume} sets it from a checkpoint)
-     * @return this builder
-     */
-    public Builder optStartIteration(int v) {
-      startIteration = v;
-      return this;
-    }
-
-    /** @return the trainer */
-    public MageTrainer build() {
-      Objects.requireNonNull(registry, "registry");
-      Objects.requireNonNull(policy, "policy");
-      Objects.requireNonNull(rollout, "rollout");
-      Objects.requireNonNull(credit, "credit");
-      Objects.requireNonNull(optimizer, "optimizer");
-      Objects.requireNonNull(adamw, "adamw");
-      if (fineTuning != null) {
-        checkFineTuning();
-      }
-      if (oldLogProbs != null) {
-        boolean local = rolloutPolicy == null || rolloutPolicy == policy;
-        boolean float32 = modelOf(policy).outputType() == ai.djl.ndarray.types.DataType.FLOAT32
-            && modelOf(policy).dtype() == ai.djl.ndarray.types.DataType.FLOAT32;
-        double temperature = rollout.sampling().map(SamplingConfig::temperature).orElse(Double.NaN);
-        boolean recompute = oldLogProbs.recompute(local, float32, temperature);
-        updateSettings = updateSettings.withRecomputeOldLogProbs(recompute);
-        LOG.info("old log-probabilities: {} (update.old_log_probs {}; rollout {}, model {}, temperature {})",
-            recompute ? "recomputed before each update" : "the ones recorded while sampling",
-            oldLogProbs.name().toLowerCase(java.util.Locale.ROOT), local ? "local" : "remote",
-            modelOf(policy).dtype(), temperature);
-      }
-      if (rolloutPolicy != null && rolloutPolicy != policy && !updateSettings.recomputeOldLogProbs()) {
-        throw new IllegalArgumentException("the rollouts go through '" + rolloutPolicy.name() + "', not the trained"
-            + " policy '" + policy.name() + "': its recorded log-probabilities come from another engine (and may"
-            + " lag the trainer's weights), so the old log-probabilities must be recomputed locally; build"
-            + " PolicyUpdater.Settings with recomputeOldLogProbs = true");
-      }
-      if (optimizer.config().klCoefficient() > 0 && reference == null) {
-        throw new IllegalArgumentException("the optimizer's KL coefficient is " + optimizer.config().klCoefficient()
-            + " but no reference model was given; pass optReference(...) or set the KL coefficient to 0");
-      }
-      if (validateEvery < 0 || startIteration < 0) {
-        throw new IllegalArgumentException("validateEvery and startIteration must be >= 0");
-      }
-      if (!(maxFailureShare >= 0 && maxFailureShare <= 1)) {
-        throw new IllegalArgumentException("maxFailureShare must be in [0, 1], got " + maxFailureShare);
-      }
-      registry.require(rollout.environmentId());
-      java.util.Set<String> names = new java.util.HashSet<>();
-      for (Validation v : validations) {
-        if (!names.add(v.name())) {
-          throw new IllegalArgumentException("two validation sets are named '" + v.name() + "'; their metrics would"
-              + " overwrite each other");
-        }
-      }
-      MageTrainer trainer = new MageTrainer(this);
-      owned.clear(); // the trainer owns them now
-      return trainer;
-    }
-
-    private void checkFineTuning() {
-      if (fineTuning.model() != modelOf(policy)) {
-        throw new IllegalArgumentException("the fine-tuning setup's model is not the policy's model");
-      }
-      if (!adamw.parameters().keySet().equals(fineTuning.trainableParameters().keySet())) {
-        throw new IllegalArgumentException("AdamW must update the fine-tuning setup's trainable parameters ("
-            + fineTuning.mode() + ": " + fineTuning.trainableParameters().size() + " arrays), but it holds "
-            + adamw.parameters().size() + "; build it over fineTuning.trainableParameters()");
-      }
-      if (reference == null && fineTuning.hasReference()) {
-        reference = ReferencePolicy.of(fineTuning);
-      }
-      if (checkpoints != null) {
-        String kind = CheckpointWeights.of(fineTuning, null).kind();
-        if (!checkpoints.weights().kind().equals(kind)) {
-          throw new IllegalArgumentException("the checkpoints save '" + checkpoints.weights().kind()
-              + "' weights, but the run trains '" + kind + "' weights; use CheckpointWeights.of(fineTuning, dir)");
-        }
-      }
     }
   }
 }

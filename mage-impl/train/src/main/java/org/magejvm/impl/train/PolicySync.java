@@ -4,7 +4,7 @@ import org.magejvm.api.annotation.Api;
 
 /**
  * Brings a rollout policy that is not the trained one (an inference server, {@link
- * MageTrainer.Builder#optRolloutPolicy}) up to the trainer's weights. {@link MageTrainer} calls it before the first
+ * TrainerBuilder#optRolloutPolicy}) up to the trainer's weights. {@link MageTrainer} calls it before the first
  * rollout of a trainer object (so a fresh or resumed run starts the servers on its current weights) and after each
  * iteration's optimizer update, once the iteration is recorded (metrics, listeners and any checkpoint), so the next
  * rollout uses the current policy. A push that throws fails that call of {@link MageTrainer#step} with a {@link

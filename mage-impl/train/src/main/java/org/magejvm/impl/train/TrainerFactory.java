@@ -1,5 +1,14 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.impl.train.update.PolicyUpdater;
+import org.magejvm.impl.train.update.AdamW;
+import org.magejvm.impl.train.update.AdamWConfig;
+import org.magejvm.impl.train.update.OldLogProbs;
+import org.magejvm.impl.train.checkpoint.CheckpointManager;
+import org.magejvm.impl.train.checkpoint.CheckpointWeights;
+import org.magejvm.impl.train.supervised.SupervisedTrainer;
+import org.magejvm.impl.train.supervised.SupervisedExample;
+import org.magejvm.impl.train.supervised.Transcript;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,6 +25,7 @@ import org.magejvm.impl.llm.finetune.FineTuning;
 import org.magejvm.impl.llm.finetune.LoraAdapter;
 import org.magejvm.impl.llm.finetune.LoraConfig;
 import org.magejvm.impl.llm.finetune.PeftAdapters;
+import org.magejvm.impl.llm.model.LibtorchThreads;
 import org.magejvm.impl.llm.model.Qwen3Model;
 import org.magejvm.impl.rollout.OpponentSampling;
 import org.magejvm.impl.rollout.RolloutConfig;
@@ -39,7 +49,7 @@ final class TrainerFactory {
 
   private TrainerFactory() {}
 
-  static void configure(MageTrainer.Builder b, TrainingConfig c, DjlLanguagePolicy policy,
+  static void configure(TrainerBuilder b, TrainingConfig c, DjlLanguagePolicy policy,
       EnvironmentRegistry registry) {
     EnvironmentProvider provider = environment(c, registry);
     RolloutConfig rollout = rollout(c, provider).optSeed(c.seed()).build();
@@ -47,6 +57,9 @@ final class TrainerFactory {
     OptimizerConfig oc = optimizerConfig(c);
     PolicyOptimizer optimizer = estimator(c, oc);
     Qwen3Model model = MageTrainer.modelOf(policy);
+    if (c.threads() > 0) {
+      LibtorchThreads.set(c.threads()); // the config's threads, honoured (a resized pool, not a restart)
+    }
     // every pass of the policy (rollouts' prompts, scoring, the update) computes attention the configured way
     model.setAttention(c.update().attention());
     boolean kl = c.loss().klCoefficient() > 0;
@@ -271,16 +284,16 @@ final class TrainerFactory {
         .optSampling(sampling);
   }
 
-  static List<MageTrainer.Validation> validations(TrainingConfig c, EnvironmentProvider provider) {
+  static List<Validation> validations(TrainingConfig c, EnvironmentProvider provider) {
     int episodes = Math.max(c.rollout().episodes(), provider.defaults().episodes());
     ContextMode context = c.rollout().episodes() > 1 ? c.rollout().contextMode() : ContextMode.NONE;
     SamplingConfig sampling = SamplingConfig.evaluation(c.sampling().maxNewTokens());
-    List<MageTrainer.Validation> out = new ArrayList<>();
-    out.add(new MageTrainer.Validation("", validationSet(c, provider, episodes, context, sampling)
+    List<Validation> out = new ArrayList<>();
+    out.add(new Validation("", validationSet(c, provider, episodes, context, sampling)
         .optGroupPrefix("val").build()));
     if (provider.twoPlayer() && c.validation().heldOut()) {
       for (String opponent : provider.validationOpponents()) {
-        out.add(MageTrainer.Validation.heldOut(opponent, validationSet(c, provider, episodes, context, sampling)
+        out.add(Validation.heldOut(opponent, validationSet(c, provider, episodes, context, sampling)
             .optFixedOpponent(opponent)
             .optSeating(Seating.of(provider.evaluationSeat()))
             .optGroupPrefix("val-" + opponent)

@@ -1,5 +1,6 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.impl.train.update.OldLogProbs;
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
 import com.google.gson.JsonElement;
@@ -64,8 +65,9 @@ import org.magejvm.spi.PromptStyle;
  * @param fineTuning full fine-tuning or a LoRA adapter
  * @param iterations the iterations {@code fit} trains until
  * @param seed the base seed of every random draw of the run
- * @param threads libtorch intra-op threads, 0 for libtorch's default (applied by the command-line tool before the
- *     engine starts; an embedding host sets {@code ai.djl.pytorch.num_threads} itself)
+ * @param threads libtorch intra-op threads, 0 for libtorch's default; a trainer built from the config ({@link
+ *     MageTrainer#create}) resizes libtorch's pool to it, and the command-line tool also sets it before the engine
+ *     starts
  */
 @Api(status = Api.Status.EXPERIMENTAL)
 public record TrainingConfig(

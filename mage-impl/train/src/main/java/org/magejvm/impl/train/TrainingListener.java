@@ -52,4 +52,11 @@ public interface TrainingListener {
    * @param skippedSteps how many of its steps were skipped
    */
   default void onSkippedSteps(int iteration, int skippedSteps) {}
+
+  /**
+   * At the end of a {@code fit} call that ran at least one iteration, after its last checkpoint.
+   *
+   * @param iterations the number of iterations done
+   */
+  default void onFitEnd(int iterations) {}
 }

@@ -1,5 +1,7 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.impl.train.update.AdamWConfig;
+import org.magejvm.impl.train.update.OldLogProbs;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;

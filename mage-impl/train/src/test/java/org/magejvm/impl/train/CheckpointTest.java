@@ -1,5 +1,12 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.impl.train.update.PolicyUpdater;
+import org.magejvm.impl.train.update.AdamW;
+import org.magejvm.impl.train.update.AdamWConfig;
+import org.magejvm.impl.train.checkpoint.CheckpointManager;
+import org.magejvm.impl.train.checkpoint.TrainingCheckpoint;
+import org.magejvm.impl.train.checkpoint.CheckpointWeights;
+import org.magejvm.impl.train.checkpoint.FullModelWeights;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -156,7 +163,7 @@ class CheckpointTest {
    */
   @Test
   void aResumedRunWithAnchorsCountsTheSameUpdateCheckTokensAsAnUninterruptedOne(@TempDir Path tmp) {
-    java.util.function.BiConsumer<MageTrainer.Builder, DjlLanguagePolicy> anchored = TinyRun::withAnchors;
+    java.util.function.BiConsumer<TrainerBuilder, DjlLanguagePolicy> anchored = TinyRun::withAnchors;
     List<Map<String, Object>> whole = new ArrayList<>();
     TrainingListener collect = new TrainingListener() {
       @Override

@@ -1,5 +1,7 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.impl.train.listen.TrainingCharts;
+import org.magejvm.impl.train.listen.MetricsHistory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;

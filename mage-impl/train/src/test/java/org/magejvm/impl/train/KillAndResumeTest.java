@@ -1,5 +1,8 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.impl.train.checkpoint.TrainingCheckpoint;
+import org.magejvm.impl.train.checkpoint.Durable;
+import org.magejvm.impl.train.listen.MetricsFileListener;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonElement;

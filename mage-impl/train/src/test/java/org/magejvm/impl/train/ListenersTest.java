@@ -1,5 +1,9 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.impl.train.listen.MetricsFileListener;
+import org.magejvm.impl.train.listen.ProgressBarListener;
+import org.magejvm.impl.train.listen.TrainingCharts;
+import org.magejvm.impl.train.listen.MetricsHistory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.awt.image.BufferedImage;

@@ -1,5 +1,11 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.impl.train.update.AdamW;
+import org.magejvm.impl.train.checkpoint.CheckpointManager;
+import org.magejvm.impl.train.checkpoint.TrainingCheckpoint;
+import org.magejvm.impl.train.checkpoint.CheckpointWeights;
+import org.magejvm.impl.train.checkpoint.LoraAdapterWeights;
+import org.magejvm.impl.train.checkpoint.Durable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -176,7 +182,7 @@ class LoraCheckpointTest {
   void theBuilderRefusesAnOptimizerOrCheckpointsThatDoNotMatchTheFineTuning() {
     try (TinyRun lora = new TinyRun(shared.resolve("builder"), model, -1, RANK, List.of());
         TinyRun full = new TinyRun(shared.resolve("builder-full"), model, -1, List.of())) {
-      MageTrainer.Builder b = MageTrainer.builder()
+      TrainerBuilder b = MageTrainer.builder()
           .setRegistry(org.magejvm.spi.EnvironmentRegistry.empty().register(new VowelProvider()))
           .setPolicy(lora.policy)
           .setRollout(org.magejvm.impl.rollout.RolloutConfig.builder().setEnvironmentId(VowelProvider.ID).build())

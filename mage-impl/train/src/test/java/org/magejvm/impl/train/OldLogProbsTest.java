@@ -1,5 +1,10 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.impl.train.update.OldLogProbs;
+import org.magejvm.impl.train.ConfigException;
+import org.magejvm.impl.train.MageTrainer;
+import org.magejvm.impl.train.TrainingPreset;
+import org.magejvm.impl.train.TrainingConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -11,11 +11,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Test helpers: parameters from Java values, and exact gradients through autograd. */
-final class Params {
+/** Parameter maps for optimizer tests: creation from plain arrays, gradients, values and raw bytes. */
+public final class Params {
   private Params() {}
 
   /** Creates parameters (owning their storage) that require gradients. */
-  static Map<String, NDArray> create(NDManager manager, Map<String, double[]> values, Map<String, long[]> shapes,
+  public static Map<String, NDArray> create(NDManager manager, Map<String, double[]> values, Map<String, long[]> shapes,
       DataType type) {
     Map<String, NDArray> out = new LinkedHashMap<>();
     for (Map.Entry<String, double[]> e : values.entrySet()) {
@@ -34,7 +35,7 @@ final class Params {
    * Accumulates the given gradients (the parameters must share one type): a backward pass from the sum over
    * parameters of sum(c * p) adds exactly c to each parameter's gradient. Every array it creates is closed.
    */
-  static void addGradients(Map<String, NDArray> params, Map<String, double[]> grads) {
+  public static void addGradients(Map<String, NDArray> params, Map<String, double[]> grads) {
     NDManager any = params.values().iterator().next().getManager();
     try (NDManager scratch = any.newSubManager();
         GradientCollector gc = Engine.getEngine("PyTorch").newGradientCollector()) {
@@ -51,7 +52,7 @@ final class Params {
   }
 
   /** @return the values of an array as doubles */
-  static double[] values(NDArray a) {
+  public static double[] values(NDArray a) {
     NDArray d = a.toType(DataType.FLOAT64, false);
     try {
       return d.toDoubleArray();
@@ -63,7 +64,7 @@ final class Params {
   }
 
   /** @return the raw bytes of an array, for bit-identity checks */
-  static byte[] bytes(NDArray a) {
+  public static byte[] bytes(NDArray a) {
     ByteBuffer b = a.toByteBuffer();
     byte[] out = new byte[b.remaining()];
     b.get(out);
@@ -71,7 +72,7 @@ final class Params {
   }
 
   /** @return each parameter's gradient */
-  static Map<String, double[]> gradients(Map<String, NDArray> params) {
+  public static Map<String, double[]> gradients(Map<String, NDArray> params) {
     Map<String, double[]> out = new LinkedHashMap<>();
     for (Map.Entry<String, NDArray> e : params.entrySet()) {
       try (NDArray g = e.getValue().getGradient()) {

@@ -1,5 +1,7 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.impl.train.checkpoint.TrainingCheckpoint;
+import org.magejvm.impl.train.listen.MetricsFileListener;
 import java.nio.file.Path;
 import java.util.List;
 

@@ -1,5 +1,11 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.impl.train.update.PolicyUpdater;
+import org.magejvm.impl.train.update.AdamW;
+import org.magejvm.impl.train.update.AdamWConfig;
+import org.magejvm.impl.train.checkpoint.CheckpointManager;
+import org.magejvm.impl.train.checkpoint.TrainingCheckpoint;
+import org.magejvm.impl.train.checkpoint.CheckpointWeights;
 import ai.djl.ndarray.types.DataType;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,7 +93,7 @@ final class TinyRun implements AutoCloseable {
    *     the trained policy
    */
   TinyRun(Path runDir, Path modelDir, int checkpointEvery, int loraRank, List<TrainingListener> listeners,
-      java.util.function.BiConsumer<MageTrainer.Builder, DjlLanguagePolicy> customize) {
+      java.util.function.BiConsumer<TrainerBuilder, DjlLanguagePolicy> customize) {
     EnvironmentRegistry registry = EnvironmentRegistry.empty().register(new VowelProvider());
     policy = Qwen3Checkpoint.loadPolicy(modelDir, Qwen3Checkpoint.Options.cpu().withThinking(false));
     Qwen3Model model = MageTrainer.modelOf(policy);
@@ -129,7 +135,7 @@ final class TinyRun implements AutoCloseable {
         .optKeepLast(2)
         .optBestMetric("val/success_rate[0]")
         .build();
-    MageTrainer.Builder b = MageTrainer.builder()
+    TrainerBuilder b = MageTrainer.builder()
         .setRegistry(registry)
         .setPolicy(policy)
         .setRollout(rollout)
@@ -140,7 +146,7 @@ final class TinyRun implements AutoCloseable {
         .optReference(reference)
         .optFineTuning(fineTuning)
         .optUpdateSettings(new PolicyUpdater.Settings(4, 4, 1, true, true))
-        .addValidation(new MageTrainer.Validation("", validation))
+        .addValidation(new Validation("", validation))
         .optValidateEvery(2)
         .optSeed(SEED)
         .optCheckpoints(checkpoints);
@@ -156,7 +162,7 @@ final class TinyRun implements AutoCloseable {
    * @param b the trainer's builder
    * @param policy the trained policy (unused)
    */
-  static void withAnchors(MageTrainer.Builder b, DjlLanguagePolicy policy) {
+  static void withAnchors(TrainerBuilder b, DjlLanguagePolicy policy) {
     b.optAnchorTurns(List.of(
             new PolicyUpdater.Row(new int[] {5, 6, 7, 8}, new int[] {9, 10, 11}, null, 0),
             new PolicyUpdater.Row(new int[] {12, 13, 14}, new int[] {15, 16}, null, 0)))

@@ -1,5 +1,7 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.impl.train.checkpoint.TrainingCheckpoint;
+import org.magejvm.impl.train.listen.MetricsFileListener;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,7 +20,7 @@ import org.magejvm.spi.EnvironmentRegistry;
 
 /**
  * {@link MageTrainer#save}: the trained policy as a new model directory (full weights, or a LoRA run's adapter naming
- * its base), never over the base model or another model; {@link MageTrainer.Builder#optRunDirectory} writes the
+ * its base), never over the base model or another model; {@link TrainerBuilder#optRunDirectory} writes the
  * config, the metrics and the checkpoints into one directory.
  */
 class TrainerSaveTest {

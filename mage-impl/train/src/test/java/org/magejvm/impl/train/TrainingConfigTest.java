@@ -1,5 +1,7 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.impl.train.update.AdamWConfig;
+import org.magejvm.impl.train.update.OldLogProbs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -230,22 +232,22 @@ class TrainingConfigTest {
   void validationSetsAreThePopulationAndEachHeldOutOpponentInItsEvaluationSeat() {
     TrainingConfig ttt = TrainingPreset.MAGE.config(GAMES.require("mage-tictactoe")).with("validation.meta_episodes",
         16);
-    List<MageTrainer.Validation> sets = TrainerFactory.validations(ttt, GAMES.require("mage-tictactoe"));
-    assertThat(sets).extracting(MageTrainer.Validation::name)
+    List<Validation> sets = TrainerFactory.validations(ttt, GAMES.require("mage-tictactoe"));
+    assertThat(sets).extracting(Validation::name)
         .containsExactly("", "heldout/mcts-100", "heldout/mcts-1000");
-    for (MageTrainer.Validation v : sets) {
+    for (Validation v : sets) {
       assertThat(v.config().tasks()).isEqualTo(16);
       assertThat(v.config().groupSize()).isEqualTo(1);
       assertThat(v.config().sampling().orElseThrow().temperature()).isEqualTo(0.7);
       assertThat(v.config().contextMode()).isEqualTo(ContextMode.REFLECTION_ONLY);
     }
-    for (MageTrainer.Validation v : sets.subList(1, 3)) {
+    for (Validation v : sets.subList(1, 3)) {
       assertThat(v.config().fixedOpponent()).contains(v.name().substring("heldout/".length()));
       assertThat(v.config().seating()).isEqualTo(org.magejvm.impl.rollout.Seating.first());
     }
     TrainingConfig kuhn = kuhn(TrainingPreset.GIGPO);
-    List<MageTrainer.Validation> k = TrainerFactory.validations(kuhn, GAMES.require("mage-kuhn-poker"));
-    assertThat(k).extracting(MageTrainer.Validation::name).containsExactly("", "heldout/cfr");
+    List<Validation> k = TrainerFactory.validations(kuhn, GAMES.require("mage-kuhn-poker"));
+    assertThat(k).extracting(Validation::name).containsExactly("", "heldout/cfr");
     assertThat(k.get(1).config().seating()).isEqualTo(org.magejvm.impl.rollout.Seating.second());
     // a single-episode method is validated with the environment's attempts and no history
     assertThat(k.get(0).config().episodes()).hasValue(3);

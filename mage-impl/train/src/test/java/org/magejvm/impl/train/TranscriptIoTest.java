@@ -1,5 +1,9 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.impl.train.supervised.Transcript;
+import org.magejvm.impl.train.supervised.TranscriptReader;
+import org.magejvm.impl.train.supervised.TranscriptWriter;
+import org.magejvm.impl.train.supervised.TranscriptFormatException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,7 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.impl.train.update.AdamW;
+import org.magejvm.impl.train.update.AdamWConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -51,7 +53,7 @@ class ValidationKeysTest {
     try (DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(model,
             Qwen3Checkpoint.Options.cpu().withThinking(false));
         AdamW adamw = adamW(policy)) {
-      MageTrainer.Builder b = MageTrainer.builder()
+      TrainerBuilder b = MageTrainer.builder()
           .setRegistry(EnvironmentRegistry.empty().register(VowelProvider.withRival()))
           .setPolicy(policy)
           .setRollout(population)
@@ -60,8 +62,8 @@ class ValidationKeysTest {
           .setOptimizer(ProviderRegistry.discover(PolicyOptimizerProvider.class).require("gigpo")
               .create(OptimizerConfig.builder().optKlCoefficient(0).build()))
           .setAdamW(adamw)
-          .addValidation(new MageTrainer.Validation("", population))
-          .addValidation(MageTrainer.Validation.heldOut(VowelProvider.RIVAL, heldOut));
+          .addValidation(new Validation("", population))
+          .addValidation(Validation.heldOut(VowelProvider.RIVAL, heldOut));
       Map<String, Number> val = b.build().validate();
 
       assertThat(val.get("val/meta_episodes").intValue()).isEqualTo(2);
@@ -74,7 +76,7 @@ class ValidationKeysTest {
       assertThat(val.keySet()).noneMatch(k -> k.startsWith("val/heldout/rival/rival/"));
 
       // two sets of one name would overwrite each other's metrics
-      b.addValidation(MageTrainer.Validation.heldOut(VowelProvider.RIVAL, heldOut));
+      b.addValidation(Validation.heldOut(VowelProvider.RIVAL, heldOut));
       assertThatThrownBy(b::build).isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("'heldout/rival'");
     }

@@ -1,4 +1,4 @@
-package org.magejvm.impl.train;
+package org.magejvm.impl.train.checkpoint;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,11 +19,18 @@ import org.magejvm.api.util.AtomicFiles;
  * File helpers for checkpoints: listings, checksums, deletion. Forcing files and directories to disk, atomic renames
  * and atomic replacement of a file are {@link AtomicFiles}'s.
  */
-final class Durable {
+@org.magejvm.api.annotation.Api(status = org.magejvm.api.annotation.Api.Status.INTERNAL)
+public final class Durable {
   private Durable() {}
 
-  /** Every regular file under {@code dir}, sorted, as paths relative to {@code dir} with {@code /} separators. */
-  static List<String> files(Path dir) throws IOException {
+  /**
+   * Every regular file under {@code dir}, sorted, as paths relative to {@code dir} with {@code /} separators.
+   *
+   * @param dir a directory
+   * @return the relative paths
+   * @throws IOException when the tree cannot be walked
+   */
+  public static List<String> files(Path dir) throws IOException {
     List<String> out = new ArrayList<>();
     try (Stream<Path> s = Files.walk(dir)) {
       s.filter(Files::isRegularFile).forEach(p -> out.add(dir.relativize(p).toString().replace('\\', '/')));
@@ -32,8 +39,14 @@ final class Durable {
     return out;
   }
 
-  /** Every directory under {@code dir}, {@code dir} included, deepest first. */
-  static List<Path> directories(Path dir) throws IOException {
+  /**
+   * Every directory under {@code dir}, {@code dir} included, deepest first.
+   *
+   * @param dir a directory
+   * @return the directories
+   * @throws IOException when the tree cannot be walked
+   */
+  public static List<Path> directories(Path dir) throws IOException {
     List<Path> out = new ArrayList<>();
     try (Stream<Path> s = Files.walk(dir)) {
       s.filter(Files::isDirectory).forEach(out::add);
@@ -42,8 +55,14 @@ final class Durable {
     return out;
   }
 
-  /** The lower-case hex SHA-256 of a file's bytes. */
-  static String sha256(Path file) throws IOException {
+  /**
+   * The lower-case hex SHA-256 of a file's bytes.
+   *
+   * @param file a file
+   * @return its digest
+   * @throws IOException when it cannot be read
+   */
+  public static String sha256(Path file) throws IOException {
     MessageDigest md;
     try {
       md = MessageDigest.getInstance("SHA-256");
@@ -60,8 +79,13 @@ final class Durable {
     return HexFormat.of().formatHex(md.digest());
   }
 
-  /** Deletes a file or a directory tree; a missing path is not an error. */
-  static void deleteRecursively(Path path) throws IOException {
+  /**
+   * Deletes a file or a directory tree; a missing path is not an error.
+   *
+   * @param path what to delete
+   * @throws IOException when something cannot be deleted
+   */
+  public static void deleteRecursively(Path path) throws IOException {
     if (!Files.exists(path)) {
       return;
     }

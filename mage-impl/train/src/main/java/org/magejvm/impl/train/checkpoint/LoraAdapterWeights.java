@@ -1,5 +1,7 @@
-package org.magejvm.impl.train;
+package org.magejvm.impl.train.checkpoint;
 
+import org.magejvm.impl.train.update.AdamW;
+import org.magejvm.impl.train.TrainingException;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.index.NDIndex;
 import com.google.gson.JsonArray;
@@ -153,7 +155,7 @@ public final class LoraAdapterWeights implements CheckpointWeights {
    * @param config the LoRA hyper-parameters
    * @return a new JSON object
    */
-  static JsonObject describe(LoraConfig config) {
+  public static JsonObject describe(LoraConfig config) {
     JsonObject o = new JsonObject();
     o.addProperty("r", config.rank());
     o.addProperty("lora_alpha", config.alpha());

@@ -1,4 +1,4 @@
-package org.magejvm.impl.train;
+package org.magejvm.impl.train.checkpoint;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Map;
+import org.magejvm.impl.llm.finetune.FineTuning;
+import org.magejvm.impl.llm.finetune.LoraAdapter;
 import org.magejvm.impl.llm.model.Qwen3Model;
 import org.magejvm.impl.llm.checkpoint.CheckpointException;
 import org.magejvm.impl.llm.finetune.PeftAdapters;
@@ -20,7 +22,50 @@ import org.magejvm.impl.llm.safetensors.SafetensorsWriter;
  */
 public final class ModelSaver {
 
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ModelSaver.class);
+
   private ModelSaver() {}
+
+  /**
+   * Saves what a run trained into a new directory: a LoRA run's adapter in PEFT layout (its {@code
+   * base_model_name_or_path} naming {@code base} when the adapter's config names none), else the whole model as a
+   * Hugging Face checkpoint ({@link #save}). Nothing that exists is overwritten.
+   *
+   * @param model the trained model
+   * @param fineTuning the run's fine-tuning setup, or null for full fine-tuning without one
+   * @param base the checkpoint the model was loaded from
+   * @param target the directory to write (it must not hold a model or an adapter yet)
+   * @throws CheckpointException in one line naming the directory when {@code target} is {@code base}, already holds
+   *     a model or an adapter, or cannot be written
+   * @throws IllegalStateException when the model carries an adapter that {@code fineTuning} does not train as LoRA
+   */
+  public static void saveTrained(Qwen3Model model, FineTuning fineTuning, Path base, Path target) {
+    requireNewModelDirectory(base, target);
+    if (fineTuning != null && fineTuning.mode() == FineTuning.Mode.LORA) {
+      LoraAdapter adapter = fineTuning.adapter().orElseThrow();
+      PeftAdapters.save(adapter, target);
+      if (adapter.config().baseModelNameOrPath().isEmpty()) {
+        // record the base, so that the adapter names what it is to be loaded onto
+        Path config = target.resolve(PeftAdapters.CONFIG_FILE);
+        String json = PeftAdapters.configJson(adapter.config()
+            .withBaseModelNameOrPath(base.toAbsolutePath().normalize().toString()));
+        try {
+          org.magejvm.api.util.AtomicFiles.writeString(config, json);
+        } catch (IOException e) {
+          throw new CheckpointException("cannot write " + config + ": " + e, e);
+        }
+      }
+      LOG.info("saved the trained LoRA adapter (PEFT layout, base {}) to {}", base, target);
+    } else {
+      if (model.adapter().isPresent()) {
+        throw new IllegalStateException("cannot save the trained model into " + target + ": its model carries an"
+            + " adapter that this trainer does not train as LoRA (optFineTuning), so only the base weights would be"
+            + " saved");
+      }
+      save(model, base, target);
+      LOG.info("saved the trained model (Hugging Face layout, from {}) to {}", base, target);
+    }
+  }
 
   /**
    * Saves weights into a new model directory: refuses to write over the source checkpoint or over any directory that
@@ -80,7 +125,7 @@ public final class ModelSaver {
    * @param target the directory about to be written
    * @throws CheckpointException in one line naming the directory, as {@link #save}
    */
-  static void requireNewModelDirectory(Path sourceDir, Path target) {
+  public static void requireNewModelDirectory(Path sourceDir, Path target) {
     requireSourceAndTarget(sourceDir, target);
     requireNoModel(target);
   }

@@ -1,4 +1,4 @@
-package org.magejvm.impl.train;
+package org.magejvm.impl.train.checkpoint;
 
 import ai.djl.engine.Engine;
 import com.google.gson.JsonObject;

@@ -1,5 +1,9 @@
-package org.magejvm.impl.train;
+package org.magejvm.impl.train.checkpoint;
 
+import org.magejvm.impl.train.update.AdamW;
+import org.magejvm.impl.train.ConfigException;
+import org.magejvm.impl.train.TrainingException;
+import org.magejvm.impl.train.TrainingConfig;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -429,7 +433,14 @@ public final class TrainingCheckpoint {
     return "TrainingCheckpoint[" + dir + ", iteration " + iteration + ", " + environmentId + "]";
   }
 
-  static JsonObject readJson(Path file) {
+  /**
+   * Reads a JSON object file of a checkpoint.
+   *
+   * @param file the file
+   * @return its object
+   * @throws TrainingException naming the file when it is missing, unreadable or not a JSON object
+   */
+  public static JsonObject readJson(Path file) {
     if (!Files.isRegularFile(file)) {
       throw new TrainingException(file + ": missing");
     }

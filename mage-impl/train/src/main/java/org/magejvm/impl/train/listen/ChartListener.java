@@ -1,5 +1,6 @@
-package org.magejvm.impl.train;
+package org.magejvm.impl.train.listen;
 
+import org.magejvm.impl.train.TrainingListener;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;

@@ -1,5 +1,6 @@
-package org.magejvm.impl.train;
+package org.magejvm.impl.train.listen;
 
+import org.magejvm.impl.train.TrainingListener;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
@@ -7,7 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Logs the run through SLF4J (logger {@code org.magejvm.impl.train.LoggingListener}): one INFO line per iteration
+ * Logs the run through SLF4J (logger {@code org.magejvm.impl.train.listen.LoggingListener}): one INFO line per iteration
  * with success rates, loss diagnostics and timings, one per validation and checkpoint, a WARN line per skipped
  * optimizer step.
  */

@@ -1,5 +1,8 @@
-package org.magejvm.impl.train;
+package org.magejvm.impl.train.listen;
 
+import org.magejvm.impl.train.ConfigJson;
+import org.magejvm.impl.train.TrainingListener;
+import org.magejvm.impl.train.MageTrainer;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
@@ -103,8 +106,13 @@ public final class MetricsFileListener implements TrainingListener, AutoCloseabl
     }
   }
 
-  /** The iteration of a metrics line, or -1 for a line that is not a complete object with one. */
-  static int iterationOf(String line) {
+  /**
+   * The iteration of a metrics line.
+   *
+   * @param line a line of {@code metrics.jsonl}
+   * @return its {@code iteration}, or -1 for a line that is not a complete object with one
+   */
+  public static int iterationOf(String line) {
     try {
       JsonElement e = JsonParser.parseString(line);
       if (!e.isJsonObject()) {

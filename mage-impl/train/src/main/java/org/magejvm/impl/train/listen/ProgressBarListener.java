@@ -1,5 +1,6 @@
-package org.magejvm.impl.train;
+package org.magejvm.impl.train.listen;
 
+import org.magejvm.impl.train.TrainingListener;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Locale;
@@ -88,6 +89,12 @@ public final class ProgressBarListener implements TrainingListener, AutoCloseabl
     bar.setExtraMessage(String.format(Locale.ROOT, "success %s%s", train.isEmpty() ? "-" : train,
         latestValidation.isEmpty() ? "" : " val " + latestValidation));
     bar.refresh();
+  }
+
+  /** Finishes the bar at the end of a {@code fit}; the next {@code fit} draws a new one. */
+  @Override
+  public void onFitEnd(int iterations) {
+    close();
   }
 
   /** Finishes the bar (prints its final state). Idempotent. */

@@ -1,5 +1,8 @@
-package org.magejvm.impl.train;
+package org.magejvm.impl.train.listen;
 
+import org.magejvm.impl.train.Validation;
+import org.magejvm.impl.train.TrainingException;
+import org.magejvm.impl.train.MageTrainer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -132,8 +135,8 @@ public final class TrainingCharts {
     rateChart(history, "val/success_rate", "Validation success rate (training population)")
         .ifPresent(c -> charts.put("val_success_rate", c));
     for (String o : history.validatedOpponents()) {
-      String against = o.startsWith(MageTrainer.Validation.HELD_OUT + "/")
-          ? o.substring(MageTrainer.Validation.HELD_OUT.length() + 1) + " (held-out set, evaluation seat)"
+      String against = o.startsWith(Validation.HELD_OUT + "/")
+          ? o.substring(Validation.HELD_OUT.length() + 1) + " (held-out set, evaluation seat)"
           : o + " (training population)";
       rateChart(history, "val/" + o + "/success_rate", "Validation success rate against " + against)
           .ifPresent(c -> charts.put("val_success_rate_" + fileSafe(o), c));

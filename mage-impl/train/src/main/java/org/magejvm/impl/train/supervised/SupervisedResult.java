@@ -1,4 +1,4 @@
-package org.magejvm.impl.train;
+package org.magejvm.impl.train.supervised;
 
 import java.util.List;
 import java.util.Objects;

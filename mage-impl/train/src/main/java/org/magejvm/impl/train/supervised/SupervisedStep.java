@@ -1,5 +1,6 @@
-package org.magejvm.impl.train;
+package org.magejvm.impl.train.supervised;
 
+import org.magejvm.impl.train.update.StepReport;
 import java.util.Objects;
 import org.magejvm.api.annotation.Api;
 

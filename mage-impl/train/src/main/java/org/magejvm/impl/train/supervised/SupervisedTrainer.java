@@ -1,5 +1,8 @@
-package org.magejvm.impl.train;
+package org.magejvm.impl.train.supervised;
 
+import org.magejvm.impl.train.update.AdamW;
+import org.magejvm.impl.train.update.AdamWConfig;
+import org.magejvm.impl.train.update.StepReport;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;

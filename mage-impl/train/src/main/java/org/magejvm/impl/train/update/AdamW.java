@@ -1,4 +1,4 @@
-package org.magejvm.impl.train;
+package org.magejvm.impl.train.update;
 
 import ai.djl.Device;
 import ai.djl.ndarray.NDArray;

@@ -1,5 +1,6 @@
-package org.magejvm.impl.train;
+package org.magejvm.impl.train.update;
 
+import org.magejvm.impl.train.MemoryProbe;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
@@ -640,7 +641,7 @@ public final class PolicyUpdater {
    *     scoring this updater must do is left out of {@code tokens/update_checks} and {@code timing/update_checks_s},
    *     and the resumed run's metrics equal the uninterrupted run's
    */
-  void forgetAnchorScores(boolean heldBefore) {
+  public void forgetAnchorScores(boolean heldBefore) {
     keepAnchorScores(null);
     rescoreUncounted = heldBefore;
   }
@@ -649,7 +650,7 @@ public final class PolicyUpdater {
    * @return whether the next update takes the anchors' baseline from the last update instead of scoring it (what a
    *     checkpoint records, for {@link #forgetAnchorScores(boolean)} after a resume)
    */
-  boolean holdsAnchorScores() {
+  public boolean holdsAnchorScores() {
     // after a resume and before the next update, the run being continued holds them
     return keptAnchorScores() != null || rescoreUncounted;
   }

@@ -1,4 +1,4 @@
-package org.magejvm.impl.train;
+package org.magejvm.impl.train.update;
 
 import java.util.Objects;
 import java.util.function.Function;

@@ -1,4 +1,4 @@
-package org.magejvm.impl.train;
+package org.magejvm.impl.train.update;
 
 /**
  * What one {@link AdamW#step()} call did.

@@ -1,5 +1,6 @@
-package org.magejvm.impl.train;
+package org.magejvm.impl.train.update;
 
+import org.magejvm.impl.train.Params;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,9 @@
-package org.magejvm.impl.train;
+package org.magejvm.impl.train.update;
 
+import org.magejvm.impl.train.Params;
+import org.magejvm.impl.train.update.AdamW;
+import org.magejvm.impl.train.update.AdamWConfig;
+import org.magejvm.impl.train.update.StepReport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ai.djl.Device;
