@@ -225,10 +225,7 @@ final class TrainerFactory {
   }
 
   static AdamWConfig adamWConfig(TrainingConfig c) {
-    TrainingConfig.AdamWSettings a = c.adamw();
-    return AdamWConfig.builder().optLearningRate(a.learningRate()).optBeta1(a.beta1()).optBeta2(a.beta2())
-        .optEps(a.eps()).optWeightDecay(a.weightDecay()).optGradientClip(a.gradientClip())
-        .optWarmupSteps(a.warmupSteps()).build();
+    return c.adamw(); // the section is AdamW's own settings
   }
 
   static PolicyUpdater.Settings updateSettings(TrainingConfig c) {

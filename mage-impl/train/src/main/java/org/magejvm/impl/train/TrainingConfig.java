@@ -1,5 +1,6 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.impl.train.update.AdamWConfig;
 import org.magejvm.impl.train.update.OldLogProbs;
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
@@ -57,7 +58,7 @@ import org.magejvm.spi.PromptStyle;
  * @param credit credit assignment: returns, discounts, penalties, episode score
  * @param advantages the advantage estimator and its grouping
  * @param loss the PPO loss
- * @param adamw the AdamW optimizer
+ * @param adamw the AdamW optimizer: its own settings type, {@link AdamWConfig}, validated once
  * @param update the update schedule and micro-batching
  * @param checks the checks each update must pass
  * @param validation validation during training
@@ -78,7 +79,7 @@ public record TrainingConfig(
     CreditSettings credit,
     AdvantageSettings advantages,
     LossSettings loss,
-    AdamWSettings adamw,
+    AdamWConfig adamw,
     UpdateSettings update,
     CheckSettings checks,
     ValidationSettings validation,
@@ -364,51 +365,6 @@ public record TrainingConfig(
       Check.range("loss.entropy_coefficient", entropyCoefficient, 0, 1e3);
       Check.range("loss.kl_coefficient", klCoefficient, 0, 1e6);
       Check.notNull("loss.aggregation", aggregation);
-    }
-  }
-
-  /**
-   * AdamW.
-   *
-   * @param learningRate the learning rate
-   * @param beta1 the first-moment decay
-   * @param beta2 the second-moment decay
-   * @param eps added to the second moment's root
-   * @param weightDecay decoupled weight decay
-   * @param gradientClip the global gradient-norm clip, 0 for none
-   * @param warmupSteps linear warm-up steps, 0 for none
-   */
-  public record AdamWSettings(
-      double learningRate, double beta1, double beta2, double eps, double weightDecay, double gradientClip,
-      int warmupSteps) {
-    /**
-     * Validates.
-     *
-     * @param learningRate learning rate
-     * @param beta1 beta1
-     * @param beta2 beta2
-     * @param eps eps
-     * @param weightDecay weight decay
-     * @param gradientClip clip
-     * @param warmupSteps warm-up
-     */
-    public AdamWSettings {
-      if (!(learningRate > 0 && learningRate <= 1)) {
-        throw new ConfigException("adamw.learning_rate", "adamw.learning_rate must be in (0, 1], got "
-            + learningRate);
-      }
-      if (!(beta1 >= 0 && beta1 < 1)) {
-        throw new ConfigException("adamw.beta1", "adamw.beta1 must be in [0, 1), got " + beta1);
-      }
-      if (!(beta2 >= 0 && beta2 < 1)) {
-        throw new ConfigException("adamw.beta2", "adamw.beta2 must be in [0, 1), got " + beta2);
-      }
-      if (!(eps > 0 && eps <= 1)) {
-        throw new ConfigException("adamw.eps", "adamw.eps must be in (0, 1], got " + eps);
-      }
-      Check.range("adamw.weight_decay", weightDecay, 0, 1);
-      Check.range("adamw.gradient_clip", gradientClip, 0, 1e9);
-      Check.range("adamw.warmup_steps", warmupSteps, 0, MAX_ITERATIONS);
     }
   }
 

@@ -1,19 +1,20 @@
 package org.magejvm.impl.train.update;
 
 import org.magejvm.api.annotation.Api;
+import org.magejvm.impl.train.ConfigException;
 
 /**
  * Settings of the {@link AdamW} optimizer. The defaults are the reference trainer's: learning rate 1e-6 held
  * constant, betas (0.9, 0.999), epsilon 1e-8, decoupled weight decay 0.01 and a global gradient-norm clip of 1.0.
  *
- * @param learningRate the peak learning rate, finite and {@code >= 0}
+ * @param learningRate the peak learning rate, in (0, 1]
  * @param beta1 the decay of the first-moment average, in {@code [0, 1)}
  * @param beta2 the decay of the second-moment average, in {@code [0, 1)}
  * @param eps added to the root of the bias-corrected second moment, finite and {@code > 0}
  * @param weightDecay the decoupled weight decay: each step multiplies every parameter by {@code 1 - lr * wd}
  *     before the Adam update; finite and {@code >= 0}
  * @param gradientClip the largest global L2 norm of the gradients; a larger norm scales every gradient by
- *     {@code clip / (norm + 1e-6)}. {@code 0} or {@code +inf} disables clipping
+ *     {@code clip / (norm + 1e-6)}. {@code 0} disables clipping
  * @param warmupSteps the number of applied steps over which the learning rate rises linearly to its peak (step
  *     {@code t}, counted from 1, uses {@code lr * min(1, t / warmupSteps)}); {@code 0} means the peak from the first
  *     step
@@ -41,41 +42,46 @@ public record AdamWConfig(
   /** The default global gradient-norm clip, the reference's. */
   public static final double DEFAULT_GRADIENT_CLIP = 1.0;
 
+  /** The longest warm-up a config may ask for (as many steps as the most iterations). */
+  public static final int MAX_WARMUP_STEPS = 1_000_000;
+
   /**
-   * Validates.
+   * Validates, once for every path a setting comes by (a builder here, a {@code TrainingConfig}'s {@code adamw}
+   * section, a config file): a value out of range is a {@link ConfigException} naming its config key.
    *
-   * @param learningRate learning rate
-   * @param beta1 first-moment decay
-   * @param beta2 second-moment decay
-   * @param eps epsilon
-   * @param weightDecay weight decay
-   * @param gradientClip gradient-norm clip (0 or +inf: off)
-   * @param warmupSteps warm-up length
-   * @throws IllegalArgumentException naming the value that is out of range
+   * @param learningRate learning rate, in (0, 1]
+   * @param beta1 first-moment decay, in [0, 1)
+   * @param beta2 second-moment decay, in [0, 1)
+   * @param eps epsilon, in (0, 1]
+   * @param weightDecay weight decay, in [0, 1]
+   * @param gradientClip gradient-norm clip, in [0, 1e9] (0: off)
+   * @param warmupSteps warm-up length, in [0, {@value #MAX_WARMUP_STEPS}]
+   * @throws ConfigException naming the key ({@code adamw.learning_rate}, ...) of the value that is out of range
    */
   public AdamWConfig {
-    requireFiniteNonNegative("learningRate", learningRate);
+    if (!(learningRate > 0 && learningRate <= 1)) {
+      throw new ConfigException("adamw.learning_rate", "adamw.learning_rate must be in (0, 1], got " + learningRate);
+    }
     if (!(beta1 >= 0 && beta1 < 1)) {
-      throw new IllegalArgumentException("beta1 must be in [0, 1), got " + beta1);
+      throw new ConfigException("adamw.beta1", "adamw.beta1 must be in [0, 1), got " + beta1);
     }
     if (!(beta2 >= 0 && beta2 < 1)) {
-      throw new IllegalArgumentException("beta2 must be in [0, 1), got " + beta2);
+      throw new ConfigException("adamw.beta2", "adamw.beta2 must be in [0, 1), got " + beta2);
     }
-    if (!(eps > 0) || Double.isInfinite(eps)) {
-      throw new IllegalArgumentException("eps must be finite and > 0, got " + eps);
+    if (!(eps > 0 && eps <= 1)) {
+      throw new ConfigException("adamw.eps", "adamw.eps must be in (0, 1], got " + eps);
     }
-    requireFiniteNonNegative("weightDecay", weightDecay);
-    if (!(gradientClip >= 0)) {
-      throw new IllegalArgumentException("gradientClip must be >= 0 (0 or +inf disables it), got " + gradientClip);
-    }
-    if (warmupSteps < 0) {
-      throw new IllegalArgumentException("warmupSteps must be >= 0, got " + warmupSteps);
+    range("adamw.weight_decay", weightDecay, 0, 1);
+    range("adamw.gradient_clip", gradientClip, 0, 1e9);
+    if (warmupSteps < 0 || warmupSteps > MAX_WARMUP_STEPS) {
+      throw new ConfigException("adamw.warmup_steps", "adamw.warmup_steps must be in [0, " + MAX_WARMUP_STEPS
+          + "], got " + warmupSteps);
     }
   }
 
-  private static void requireFiniteNonNegative(String name, double v) {
-    if (!(v >= 0) || Double.isInfinite(v)) {
-      throw new IllegalArgumentException(name + " must be finite and >= 0, got " + v);
+  private static void range(String key, double v, double min, double max) {
+    if (!(v >= min && v <= max)) {
+      throw new ConfigException(key, key + " must be in [" + min + ", " + max + "], got " + v);
     }
   }
 
@@ -101,9 +107,9 @@ public record AdamWConfig(
         .optWarmupSteps(warmupSteps);
   }
 
-  /** @return whether {@link #gradientClip()} limits the gradient norm (it is positive and finite) */
+  /** @return whether {@link #gradientClip()} limits the gradient norm (it is positive) */
   public boolean clipsGradients() {
-    return gradientClip > 0 && gradientClip != Double.POSITIVE_INFINITY;
+    return gradientClip > 0;
   }
 
   /**
