@@ -798,9 +798,7 @@ public final class EnvServer implements AutoCloseable {
       if (threads < 1 || threads > 1024) {
         throw new IllegalArgumentException("threads must be in [1, 1024], got " + threads);
       }
-      if (apiKey != null && (apiKey.isBlank() || !apiKey.strip().equals(apiKey))) {
-        throw new IllegalArgumentException("the API key must not be blank or begin or end with white space");
-      }
+      org.magejvm.impl.http.JsonHttpServer.checkApiKey(apiKey); // the rule (and message) every server shares
       if (host.isBlank()) {
         throw new IllegalArgumentException("host must not be blank");
       }
