@@ -91,6 +91,21 @@ class JsonHttpServerTest {
   }
 
   @Test
+  void anHttp2RequestLineGets426UpgradeRequiredAsJson() throws Exception {
+    // the servers speak HTTP/1.1 only; Jetty answers an HTTP/2 request line (or the cleartext preface) with 426
+    try (JsonHttpServer s = echo(HttpLimits.defaults())) {
+      for (String line : new String[] {"GET /health HTTP/2.0\r\nHost: x\r\n\r\n", "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"}) {
+        HostileClients.Answer a = HostileClients.exchange(s.port(), line.getBytes(StandardCharsets.US_ASCII),
+            Duration.ofSeconds(5));
+        assertThat(a.status()).as(line + ": " + a).isEqualTo(426);
+        assertThat(a.headers().get("content-type")).as(line).startsWith("application/json");
+        assertThat(a.millis()).as(line).isLessThan(5000);
+      }
+      assertThat(post(s, "{}").statusCode()).isEqualTo(200);
+    }
+  }
+
+  @Test
   void aBodyShorterThanItsContentLengthGets400InPlainWords() throws Exception {
     try (JsonHttpServer s = echo(HttpLimits.defaults());
         java.net.Socket socket = new java.net.Socket("127.0.0.1", s.port())) {
