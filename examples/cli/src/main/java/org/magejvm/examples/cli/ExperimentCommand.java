@@ -32,9 +32,6 @@ import picocli.CommandLine.Parameters;
             + " the MCTS ones estimated from sampled moves)."})
 final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
 
-  /** The comparison's program, in {@code mage-research}: found by name on the class path. */
-  static final String METHODS_EXPERIMENT = "org.magejvm.examples.research.MethodsExperiment";
-
   /** The methods the comparison can train: every training preset. */
   static final List<TrainingPreset> METHODS = List.of(TrainingPreset.MAGE, TrainingPreset.MAGE_REFERENCE,
       TrainingPreset.LAMER, TrainingPreset.GIGPO, TrainingPreset.GRPO);
@@ -176,7 +173,7 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
       presets.add(p);
     }
     Limits.endOfOptions();
-    Class<?> experiment = ClassPathPrograms.load(METHODS_EXPERIMENT);
+    MethodsComparison comparison = MethodsComparison.find();
     LibtorchThreads.apply(recipe.threads);
     PrintWriter out = spec.commandLine().getOut();
     if (!noTrain) {
@@ -184,11 +181,7 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
       RecipeOptions.installShippedWarmStart(recipe.noShippedWarmStart, new GameRecipe(registry, game, settings, out),
           out);
     }
-    Object comparison = ClassPathPrograms.construct(
-        experiment.getConstructor(EnvironmentRegistry.class, GameRecipe.Game.class, PrintWriter.class),
-        registry, game, out);
-    ClassPathPrograms.invoke(experiment.getMethod("run", GameRecipe.Settings.class, List.class, List.class,
-        boolean.class), comparison, settings, trainingSeeds, presets, !noTrain);
+    comparison.run(registry, game, out, settings, trainingSeeds, presets, !noTrain);
     return 0;
   }
 }

@@ -1,6 +1,7 @@
 package org.magejvm.examples.cli;
 
 import org.magejvm.examples.quickstart.GameRecipe;
+import org.magejvm.examples.quickstart.RecipeSettingsBuilder;
 import org.magejvm.examples.quickstart.ShippedWarmStart;
 import org.magejvm.spi.Environment;
 import org.magejvm.spi.EnvironmentRegistry;
@@ -48,7 +49,7 @@ final class RecipeOptions {
    * @param training the training config
    * @return a settings builder with these options' values
    */
-  GameRecipe.Settings.Builder settings(java.nio.file.Path workDir, org.magejvm.impl.train.TrainingConfig training) {
+  RecipeSettingsBuilder settings(java.nio.file.Path workDir, org.magejvm.impl.train.TrainingConfig training) {
     return GameRecipe.Settings.builder(workDir, training)
         .optWarmStartExamples(warmStartExamples)
         .optWarmStart(warmStartEpochs, warmStartLearningRate)

@@ -4,45 +4,34 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Random;
+import java.util.Optional;
 import org.magejvm.api.ContextMode;
-import org.magejvm.api.Generation;
 import org.magejvm.api.LanguagePolicy;
 import org.magejvm.api.MetaEpisode;
-import org.magejvm.api.PolicyRequest;
 import org.magejvm.api.SamplingConfig;
 import org.magejvm.api.Seat;
-import org.magejvm.api.Turn;
 import org.magejvm.impl.env.keeper.GoalkeeperEnvironment;
 import org.magejvm.impl.env.keeper.GoalkeeperProvider;
-import org.magejvm.impl.eval.EvaluationMetrics;
+import org.magejvm.impl.eval.EvaluationSets;
+import org.magejvm.impl.eval.EvaluationSuite;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.llm.Qwen3Checkpoint;
-import org.magejvm.impl.llm.TinyCheckpoint;
-import org.magejvm.impl.llm.model.Qwen3Config;
-import org.magejvm.impl.llm.model.Qwen3Model;
-import org.magejvm.impl.rollout.MetaEpisodeRunner;
 import org.magejvm.impl.rollout.ReflectionControl;
 import org.magejvm.impl.rollout.RolloutConfig;
 import org.magejvm.impl.rollout.RolloutResult;
 import org.magejvm.impl.rollout.Seating;
 import org.magejvm.impl.rollout.Seeds;
-import org.magejvm.impl.train.AdamWConfig;
 import org.magejvm.impl.train.MageTrainer;
-import org.magejvm.impl.train.ModelSaver;
-import org.magejvm.impl.train.SupervisedResult;
-import org.magejvm.impl.train.SupervisedTrainer;
+import org.magejvm.impl.train.TrainerBuilder;
 import org.magejvm.impl.train.TrainingConfig;
 import org.magejvm.impl.train.TrainingListener;
 import org.magejvm.impl.train.TrainingPreset;
-import org.magejvm.impl.train.Transcript;
-import org.magejvm.impl.train.TranscriptWriter;
+import org.magejvm.impl.train.warmstart.ScriptedWarmStart;
+import org.magejvm.impl.train.warmstart.TinyBaseModel;
+import org.magejvm.impl.train.warmstart.WarmStartSettings;
 import org.magejvm.spi.EnvironmentProvider;
 import org.magejvm.spi.EnvironmentRegistry;
 import org.magejvm.spi.PromptStyle;
@@ -130,24 +119,24 @@ public final class GameRecipe {
       return sum / pool.size();
     }
 
+    /** @return the evaluation sets of the game's opponents and seats */
+    public EvaluationSets sets() {
+      return new EvaluationSets(pool, heldOut, heldOutSeat, poolSeating);
+    }
+
     /** @return whether the game has opponents (pool sets and a held-out one) */
     public boolean hasOpponents() {
-      return !pool.isEmpty();
+      return sets().hasOpponents();
     }
 
     /** @return the evaluation sets: the pool opponents, then the held-out one; {@link #ALL_SET} without opponents */
     public List<String> evaluationSets() {
-      if (pool.isEmpty()) {
-        return List.of(ALL_SET);
-      }
-      List<String> sets = new ArrayList<>(pool);
-      sets.add(heldOut);
-      return sets;
+      return sets().names();
     }
   }
 
   /** The name of the one evaluation set of a game without opponents. */
-  public static final String ALL_SET = "all";
+  public static final String ALL_SET = EvaluationSets.ALL;
 
   /**
    * Goalkeeper, the quick start's showcase: no opponents (the striker's habit is drawn per task), one evaluation set,
@@ -187,22 +176,15 @@ public final class GameRecipe {
 
   /** Response tokens per turn (an action answer is a handful of tokens). */
   public static final int MAX_NEW_TOKENS = 16;
+  /** The default share of warm-start turns that repeat the previous attempt ({@link WarmStartSettings}). */
+  public static final double DEFAULT_REPEAT_SHARE = WarmStartSettings.DEFAULT_REPEAT_SHARE;
   /**
-   * The default share of warm-start turns (after the first attempt) that repeat the previous attempt's action at the
-   * same point of the betting, whatever its outcome: this teaches the model to read the earlier attempts in its
-   * prompt, but not to adapt (a repeating player never changes its line because it lost).
+   * The default passes of the supervised warm start over its examples ({@link WarmStartSettings#DEFAULT_EPOCHS}:
+   * with fewer the tiny model learned only how often to bet in Kuhn Poker, {@link KuhnPolicyProbe}).
    */
-  public static final double DEFAULT_REPEAT_SHARE = 0.5;
-  /**
-   * The default passes of the supervised warm start over its examples. With one pass over 3,200 turns (100 steps at
-   * learning rate 3e-3) the tiny model learned only how often to bet: P(BET) was the same in all twelve information
-   * states in every seed we probed ({@link KuhnPolicyProbe}; spread 0.001). With four passes at 3e-3 seed 1 learned to
-   * bet with the King and pass with the Jack as the scripted players do (spread 0.52) but seed 2 did not; four passes
-   * at 1e-3 ({@link #DEFAULT_WARM_START_LEARNING_RATE}) learned it in both (docs/lab-notes.md).
-   */
-  public static final int DEFAULT_WARM_START_EPOCHS = 4;
+  public static final int DEFAULT_WARM_START_EPOCHS = WarmStartSettings.DEFAULT_EPOCHS;
   /** The default learning rate of the supervised warm start (see {@link #DEFAULT_WARM_START_EPOCHS}). */
-  public static final double DEFAULT_WARM_START_LEARNING_RATE = 1e-3;
+  public static final double DEFAULT_WARM_START_LEARNING_RATE = WarmStartSettings.DEFAULT_LEARNING_RATE;
   /** The seed stream that turns the recipe's seed into the training config's seed. */
   public static final long TRAINING_SEED_STREAM = 13;
 
@@ -282,19 +264,11 @@ public final class GameRecipe {
     public Settings {
       Objects.requireNonNull(workDir, "workDir");
       Objects.requireNonNull(training, "training");
-      if (warmStartExamples < 1 || evalMetaEpisodes < 1) {
-        throw new IllegalArgumentException("warm-start examples and the evaluation size must be >= 1");
+      if (evalMetaEpisodes < 1) {
+        throw new IllegalArgumentException("the evaluation size must be >= 1, got " + evalMetaEpisodes);
       }
-      if (warmStartEpochs < 1) {
-        throw new IllegalArgumentException("the warm start needs at least 1 epoch, got " + warmStartEpochs);
-      }
-      if (!(warmStartLearningRate > 0) || Double.isInfinite(warmStartLearningRate)) {
-        throw new IllegalArgumentException("the warm start's learning rate must be finite and > 0, got "
-            + warmStartLearningRate);
-      }
-      if (!(repeatShare >= 0 && repeatShare <= 1)) {
-        throw new IllegalArgumentException("the warm start's repeat share must be in [0, 1], got " + repeatShare);
-      }
+      // the warm start's values are checked by its settings
+      new WarmStartSettings(warmStartExamples, repeatShare, seed, warmStartEpochs, warmStartLearningRate);
       if (!Double.isNaN(evalTemperature) && !(evalTemperature >= 0 && evalTemperature <= 10)) {
         throw new IllegalArgumentException("the evaluation temperature must be in [0, 10] (0: greedy), got "
             + evalTemperature);
@@ -309,21 +283,18 @@ public final class GameRecipe {
      * @param training the training config
      * @return the builder
      */
-    public static Builder builder(Path workDir, TrainingConfig training) {
-      return new Builder(workDir, training);
+    public static RecipeSettingsBuilder builder(Path workDir, TrainingConfig training) {
+      return new RecipeSettingsBuilder(workDir, training);
     }
 
     /** @return a builder preset with these settings */
-    public Builder toBuilder() {
-      Builder b = new Builder(workDir, training);
-      b.warmStartExamples = warmStartExamples;
-      b.evalMetaEpisodes = evalMetaEpisodes;
-      b.seed = seed;
-      b.repeatShare = repeatShare;
-      b.evalTemperature = evalTemperature;
-      b.warmStartEpochs = warmStartEpochs;
-      b.warmStartLearningRate = warmStartLearningRate;
-      return b;
+    public RecipeSettingsBuilder toBuilder() {
+      return new RecipeSettingsBuilder(this);
+    }
+
+    /** @return the warm start's settings */
+    public WarmStartSettings warmStart() {
+      return new WarmStartSettings(warmStartExamples, repeatShare, seed, warmStartEpochs, warmStartLearningRate);
     }
 
     /** @return the sampling of evaluations (without its seed) */
@@ -332,95 +303,6 @@ public final class GameRecipe {
         return SamplingConfig.evaluation(MAX_NEW_TOKENS);
       }
       return SamplingConfig.builder().optTemperature(evalTemperature).optMaxNewTokens(MAX_NEW_TOKENS).build();
-    }
-
-    /** Builds {@link Settings}; every value has a default, and {@link #build()} validates them all. */
-    public static final class Builder {
-      private final Path workDir;
-      private TrainingConfig training;
-      private int warmStartExamples = 3200;
-      private int evalMetaEpisodes = 48;
-      private long seed = 1;
-      private double repeatShare = DEFAULT_REPEAT_SHARE;
-      private double evalTemperature = Double.NaN;
-      private int warmStartEpochs = DEFAULT_WARM_START_EPOCHS;
-      private double warmStartLearningRate = DEFAULT_WARM_START_LEARNING_RATE;
-
-      private Builder(Path workDir, TrainingConfig training) {
-        this.workDir = Objects.requireNonNull(workDir, "workDir");
-        this.training = Objects.requireNonNull(training, "training");
-      }
-
-      /**
-       * @param v the training config
-       * @return this builder
-       */
-      public Builder optTraining(TrainingConfig v) {
-        training = v;
-        return this;
-      }
-
-      /**
-       * @param v supervised warm-start examples
-       * @return this builder
-       */
-      public Builder optWarmStartExamples(int v) {
-        warmStartExamples = v;
-        return this;
-      }
-
-      /**
-       * @param v meta-episodes per evaluation set
-       * @return this builder
-       */
-      public Builder optEvalMetaEpisodes(int v) {
-        evalMetaEpisodes = v;
-        return this;
-      }
-
-      /**
-       * @param v the model, warm-start and evaluation seed
-       * @return this builder
-       */
-      public Builder optSeed(long v) {
-        seed = v;
-        return this;
-      }
-
-      /**
-       * @param v the warm start's repeat share (default {@link #DEFAULT_REPEAT_SHARE})
-       * @return this builder
-       */
-      public Builder optRepeatShare(double v) {
-        repeatShare = v;
-        return this;
-      }
-
-      /**
-       * @param v the evaluation temperature, NaN for the reference's evaluation sampling
-       * @return this builder
-       */
-      public Builder optEvalTemperature(double v) {
-        evalTemperature = v;
-        return this;
-      }
-
-      /**
-       * @param epochs passes of the warm start (default {@link #DEFAULT_WARM_START_EPOCHS})
-       * @param lr its learning rate (default {@link #DEFAULT_WARM_START_LEARNING_RATE})
-       * @return this builder
-       */
-      public Builder optWarmStart(int epochs, double lr) {
-        warmStartEpochs = epochs;
-        warmStartLearningRate = lr;
-        return this;
-      }
-
-      /** @return the settings, validated */
-      public Settings build() {
-        return new Settings(workDir, training, warmStartExamples, evalMetaEpisodes, seed, repeatShare,
-            evalTemperature, warmStartEpochs, warmStartLearningRate);
-      }
     }
   }
 
@@ -494,7 +376,7 @@ public final class GameRecipe {
    *     game has a {@linkplain Game#reflectivePolicy() reflective player}
    */
   public boolean reflectiveWarmStart() {
-    return settings.training().rollout().contextMode().reflects() && !game.reflectivePolicy().isEmpty();
+    return scriptedWarmStart().reflective();
   }
 
   /**
@@ -506,8 +388,8 @@ public final class GameRecipe {
   }
 
   /**
-   * The tiny model's directory, written on first use with the given shape: heads of width 16 (half as many key/value
-   * heads), an MLP three times the width, 256 BPE merges learned from the game's prompts.
+   * The tiny model's directory, written on first use with the given shape ({@link TinyBaseModel}, 256 BPE merges
+   * learned from the game's prompts, and from the reflective player's turns for a reflective warm start).
    *
    * @param width the residual width, a multiple of 32
    * @param layers the decoder layers
@@ -521,52 +403,34 @@ public final class GameRecipe {
     Path warm = warmStartDir();
     if (Files.exists(warm.resolve("config.json"))) {
       // a warm start cached (or shipped) without its tiny model must have the asked shape as well
-      Qwen3Config cached = Qwen3Config.fromFile(warm);
-      if (cached.hiddenSize() != width || cached.numHiddenLayers() != layers) {
-        throw new IllegalStateException("the warm start cached in " + warm + " has width " + cached.hiddenSize()
-            + " and " + cached.numHiddenLayers() + " layers, not " + width + " and " + layers
-            + "; use another work directory or delete " + warm);
-      }
+      TinyBaseModel.requireCachedShape(warm, "warm start", width, layers);
     }
     if (!Files.exists(dir.resolve("model.safetensors"))) {
       out.println("Writing a tiny Qwen3 checkpoint (width " + width + ", " + layers + " layers; tokenizer learned from "
           + game.environment() + " prompts) to " + dir);
       String corpus = PromptCorpus.of(provider, settings.seed());
       if (reflectiveWarmStart()) {
-        corpus += reflectiveCorpus();
+        corpus += scriptedWarmStart().reflectiveCorpus();
       }
-      TinyCheckpoint.Spec small = TinyCheckpoint.Spec.small(corpus, Seeds.derive(settings.seed(), 7, 0));
-      // width 64 and 2 layers give exactly Spec.small's heads (4 of width 16, 2 key/value) and MLP (192)
-      int heads = width / 16;
-      TinyCheckpoint.write(dir, new TinyCheckpoint.Spec(width, layers, heads, heads / 2, 16, 3 * width,
-          small.maxMerges(), small.corpus(), small.seed()));
-      return dir;
+      return TinyBaseModel.write(dir, corpus, Seeds.derive(settings.seed(), 7, 0), width, layers);
     }
-    Qwen3Config cached = Qwen3Config.fromFile(dir);
-    if (cached.hiddenSize() != width || cached.numHiddenLayers() != layers) {
-      throw new IllegalStateException("the tiny model cached in " + dir + " has width " + cached.hiddenSize()
-          + " and " + cached.numHiddenLayers() + " layers, not " + width + " and " + layers
-          + "; use another work directory or delete " + dir);
-    }
+    TinyBaseModel.requireCachedShape(dir, "tiny model", width, layers);
     return dir;
   }
 
   /**
-   * Checks a tiny model shape for {@link #tinyModel(int, int)}.
+   * Checks a tiny model shape for {@link #tinyModel(int, int)} ({@link TinyBaseModel#requireShape}).
    *
    * @param width the residual width
    * @param layers the decoder layers
    * @throws IllegalArgumentException unless the width is a multiple of 32 in [32, 1024] and the layers in [1, 32]
    */
   public static void requireModelShape(int width, int layers) {
-    if (width < 32 || width > 1024 || width % 32 != 0 || layers < 1 || layers > 32) {
-      throw new IllegalArgumentException("the tiny model's width must be a multiple of 32 in [32, 1024] and its"
-          + " layers in [1, 32], got width " + width + " and " + layers + " layers");
-    }
+    TinyBaseModel.requireShape(width, layers);
   }
 
   /** The file in a warm start's directory that records the settings it was made with ({@link #warmStartKey()}). */
-  public static final String WARM_START_SETTINGS_FILE = "warm-start-settings.txt";
+  public static final String WARM_START_SETTINGS_FILE = ScriptedWarmStart.SETTINGS_FILE;
 
   /** @return where the warm start is cached in the work directory */
   public Path warmStartDir() {
@@ -575,109 +439,32 @@ public final class GameRecipe {
 
   /**
    * @return the settings the warm start depends on, as recorded in {@link #WARM_START_SETTINGS_FILE} (one line): a
-   *     cached warm start is reused only when its line is the same
+   *     cached warm start is reused only when its line is the same ({@link ScriptedWarmStart#key()})
    */
   public String warmStartKey() {
-    boolean firstRecipe = settings.warmStartEpochs() == 1 && settings.warmStartLearningRate() == 3e-3;
-    return String.format(Locale.ROOT, "examples=%d repeat_share=%s seed=%d%s%s%s%n",
-        settings.warmStartExamples(), settings.repeatShare(), settings.seed(),
-        firstRecipe ? "" : " epochs=" + settings.warmStartEpochs() + " lr=" + settings.warmStartLearningRate(),
-        environmentOptions().isEmpty() ? "" : " options=" + new java.util.TreeMap<>(environmentOptions()),
-        reflectiveWarmStart() ? " reflections=" + game.reflectivePolicy() + " context="
-            + settings.training().rollout().contextMode().name().toLowerCase(Locale.ROOT) + " acting=" + ACTING_EXAMPLES
-            + "x" + ACTING_EPOCHS + " lr=" + ACTING_LEARNING_RATE + " wd=" + ACTING_WEIGHT_DECAY : "");
+    return scriptedWarmStart().key();
   }
 
   /**
-   * @return the warm-started model's directory (trained on first use, then reused while the warm-start settings are
-   *     the same)
+   * The warm start of this recipe ({@link ScriptedWarmStart}): with a {@linkplain #reflectiveWarmStart() reflective
+   * warm start} every turn of the game's reflective player, reflections included, in the training config's context
+   * mode; otherwise the play turns of the fixed line mixed with random and repeated actions.
+   *
+   * @return the warm start, on this recipe's rollouts ({@link #rollout}) and settings
+   */
+  public ScriptedWarmStart scriptedWarmStart() {
+    return new ScriptedWarmStart(registry, rollout(TrainingPreset.MAGE, 16).build(), game.fixedPolicy(),
+        game.reflectivePolicy(), settings.warmStart(), out);
+  }
+
+  /**
+   * @return the warm-started model's directory (trained on first use from {@link #tinyModel()}, its turns written
+   *     beside it, then reused while the warm-start settings are the same)
    * @throws IllegalStateException when the cached warm start was made with other warm-start settings
    */
   public Path warmStart() {
-    Path warm = warmStartDir();
-    Path recipe = warm.resolve(WARM_START_SETTINGS_FILE);
-    String wanted = warmStartKey();
-    if (Files.exists(warm.resolve("model.safetensors"))) {
-      String cached;
-      try {
-        cached = Files.exists(recipe) ? Files.readString(recipe) : "(no " + recipe.getFileName() + ")";
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException("cannot read " + recipe, e);
-      }
-      if (!cached.equals(wanted)) {
-        throw new IllegalStateException("the warm start cached in " + warm + " was made with " + cached.trim()
-            + ", not " + wanted.trim() + "; use another work directory or delete " + warm);
-      }
-      return warm;
-    }
-    Path tiny = tinyModel();
-    List<Transcript> transcripts = transcripts(settings.warmStartExamples());
-    try {
-      Files.createDirectories(warm);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException("cannot create " + warm, e);
-    }
-    TranscriptWriter.write(settings.workDir().resolve("warm-start" + cacheSuffix() + "-transcripts.jsonl"),
-        transcripts);
-    if (reflectiveWarmStart()) {
-      out.printf(Locale.ROOT, "Warm start: %d turns of the scripted %s player, reflections included (its reflections"
-          + " follow the format but carry nothing about the task, and its play acts on them), %d epoch(s) of supervised"
-          + " training at learning rate %s%n", transcripts.size(), game.reflectivePolicy(),
-          settings.warmStartEpochs(), settings.warmStartLearningRate());
-    } else {
-      if (settings.training().rollout().contextMode().reflects()) {
-        out.println("warning: " + game.environment() + " has no scripted player that writes reflections, so the warm"
-            + " start learns play turns only and its model has never seen a reflection prompt; expect invalid"
-            + " reflections (rollout.context_mode=history_only trains without them)");
-      }
-      out.printf(Locale.ROOT, "Warm start: %d turns of non-adaptive scripted players (after the first attempt %.0f%% of"
-          + " turns repeat the previous attempt's action whatever its outcome; the rest the fixed line or a random"
-          + " legal action), %d epoch(s) of supervised training at learning rate %s%n", transcripts.size(),
-          100 * settings.repeatShare(), settings.warmStartEpochs(), settings.warmStartLearningRate());
-    }
-    try (DjlLanguagePolicy policy = load(tiny)) {
-      Qwen3Model model = MageTrainer.modelOf(policy);
-      SupervisedResult r;
-      if (reflectiveWarmStart()) {
-        // first the turns that act on a lesson alone: mixed with the first dives and the lessons' guesses, whose
-        // targets are random draws, the tiny model never learnt to copy a lesson's spot into its answer
-        List<Transcript> acting = actingTranscripts(ACTING_EXAMPLES);
-        try (SupervisedTrainer sft = SupervisedTrainer.builderFor(policy)
-            .optEnableThinking(false)
-            .optBatchSize(32)
-            .optEpochs(ACTING_EPOCHS)
-            .optSeed(settings.seed())
-            .optOptimizerConfig(AdamWConfig.builder().optLearningRate(ACTING_LEARNING_RATE)
-                .optWeightDecay(ACTING_WEIGHT_DECAY).optWarmupSteps(5)
-                .build())
-            .build()) {
-          r = sft.train(acting);
-        }
-        out.printf(Locale.ROOT, "  first acting on a lesson alone (%d turns, %d epochs at learning rate %s, weight decay"
-            + " %s): loss %.3f -> %.3f%n", acting.size(), ACTING_EPOCHS, ACTING_LEARNING_RATE, ACTING_WEIGHT_DECAY,
-            r.firstLoss(), r.lastLoss());
-      }
-      try (SupervisedTrainer sft = SupervisedTrainer.builderFor(policy)
-          .optEnableThinking(false)
-          .optBatchSize(32)
-          .optEpochs(settings.warmStartEpochs())
-          .optSeed(settings.seed())
-          .optOptimizerConfig(AdamWConfig.builder().optLearningRate(settings.warmStartLearningRate())
-              .optWeightDecay(0).optWarmupSteps(5)
-              .build())
-          .build()) {
-        r = sft.train(transcripts);
-      }
-      model.weights().requireGradients(false);
-      out.printf(Locale.ROOT, "  loss %.3f -> %.3f over %d steps%n", r.firstLoss(), r.lastLoss(), r.steps().size());
-      ModelSaver.saveReplacing(model, tiny, warm);
-    }
-    try {
-      Files.writeString(recipe, wanted);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException("cannot write " + recipe, e);
-    }
-    return warm;
+    return scriptedWarmStart().cachedOrTrained(warmStartDir(),
+        settings.workDir().resolve("warm-start" + cacheSuffix() + "-transcripts.jsonl"), this::tinyModel);
   }
 
   /**
@@ -688,75 +475,7 @@ public final class GameRecipe {
    * @return the meta-episodes
    */
   public List<MetaEpisode> probeMetaEpisodes(int count) {
-    RolloutConfig config = rollout(TrainingPreset.MAGE, count).optGroupSize(1)
-        .optSeed(Seeds.derive(settings.seed(), 14, 0)).build();
-    try (LanguagePolicy mix = new MixedScripted(provider, game.fixedPolicy(), Seeds.derive(settings.seed(), 15, 0),
-        Math.max(0.5, settings.repeatShare()))) {
-      return new MetaEpisodeRunner(registry).run(config, mix).metaEpisodes();
-    }
-  }
-
-  /**
-   * Chat transcripts (one user prompt, one assistant answer) of non-adaptive scripted players' turns: with a
-   * {@linkplain #reflectiveWarmStart() reflective warm start} every turn of the reflective player, reflections
-   * included, in the training config's context mode; otherwise the play turns of the fixed line mixed with random and
-   * repeated actions ({@link MixedScripted}).
-   */
-  private List<Transcript> transcripts(int count) {
-    if (reflectiveWarmStart()) {
-      return Transcript.ofAllTurns(registry, count,
-          round -> rollout(TrainingPreset.MAGE, 16).optGroupSize(4).optSeed(Seeds.derive(settings.seed(), 9, round))
-              .build(),
-          round -> provider.scriptedPolicy(game.reflectivePolicy(), Seeds.derive(settings.seed(), 10, round)));
-    }
-    return Transcript.ofPlayTurns(registry, count,
-        round -> rollout(TrainingPreset.MAGE, 16).optGroupSize(4).optSeed(Seeds.derive(settings.seed(), 9, round))
-            .build(),
-        round -> new MixedScripted(provider, game.fixedPolicy(), Seeds.derive(settings.seed(), 10, round),
-            settings.repeatShare()));
-  }
-
-  /** Turns of the first stage of a reflective warm start: play turns that act on a lesson. */
-  static final int ACTING_EXAMPLES = 1600;
-  /** Passes of that stage over its turns. */
-  static final int ACTING_EPOCHS = 16;
-  /** That stage's learning rate. */
-  static final double ACTING_LEARNING_RATE = 2e-3;
-  /**
-   * That stage's AdamW weight decay: without it the copy from the lesson to the answer stalled with three spots
-   * confused (the dive spread over them whatever the lesson said); with 0.1 every spot was followed with probability
-   * 0.99 (docs/results.md).
-   */
-  static final double ACTING_WEIGHT_DECAY = 0.1;
-
-  /**
-   * The reflective player's play turns that come after a lesson (attempts 1, 2, ...), in the training config's
-   * context mode: the first stage of a reflective warm start.
-   */
-  private List<Transcript> actingTranscripts(int count) {
-    return Transcript.ofTurns(registry, count,
-        round -> rollout(TrainingPreset.MAGE, 16).optGroupSize(4).optSeed(Seeds.derive(settings.seed(), 19, round))
-            .build(),
-        round -> provider.scriptedPolicy(game.reflectivePolicy(), Seeds.derive(settings.seed(), 20, round)),
-        t -> !t.isReflection() && t.episodeIndex() > 0);
-  }
-
-  /**
-   * The text of the reflective player's turns, prompts and answers, for the tiny tokenizer to learn the reflections'
-   * words from (the same meta-episodes on every call).
-   */
-  private String reflectiveCorpus() {
-    StringBuilder sb = new StringBuilder();
-    RolloutConfig c = rollout(TrainingPreset.MAGE, 8).optGroupSize(1).optSeed(Seeds.derive(settings.seed(), 16, 0))
-        .build();
-    try (LanguagePolicy p = provider.scriptedPolicy(game.reflectivePolicy(), Seeds.derive(settings.seed(), 17, 0))) {
-      for (MetaEpisode m : new MetaEpisodeRunner(registry).run(c, p).metaEpisodes()) {
-        for (Turn t : m.turns()) {
-          sb.append(t.prompt()).append('\n').append(t.response()).append('\n');
-        }
-      }
-    }
-    return sb.toString();
+    return scriptedWarmStart().probeMetaEpisodes(count);
   }
 
   /**
@@ -797,60 +516,18 @@ public final class GameRecipe {
 
   /**
    * The training config of a training preset in this recipe: the settings' config with the preset's method swapped
-   * in (returns, estimator, group size, attempts and context, as {@code methodConfig} describes), and for {@code
-   * mage-reference} also the keys in which that preset differs from {@code mage} (the
-   * environment's attempt discount and invalid-action penalty, per-attempt episode scores, global anchors, learning
-   * rate 1e-6, KL weight 0.1, no anchor check, old log-probabilities recomputed). Its context stays the config's:
-   * the recipe's prompts show the earlier attempts' moves and outcomes, since a model of this size writes no useful
-   * reflection.
+   * in (returns, estimator, group size, attempts and context; single-episode methods see no earlier attempt), so that
+   * every method trains on the same budget, the same prompts and the same update settings; for {@code
+   * mage-reference} also the keys in which that preset differs from {@code mage} (the environment's attempt discount
+   * and invalid-action penalty, per-attempt episode scores, global anchors, learning rate 1e-6, KL weight 0.1, no
+   * anchor check, old log-probabilities recomputed). Its context stays the config's.
    *
    * @param preset a training preset
    * @return its config
    * @throws IllegalArgumentException when the preset does not train
    */
   public TrainingConfig trainingConfig(TrainingPreset preset) {
-    if (!preset.trains()) {
-      throw new IllegalArgumentException("preset '" + preset.id() + "' trains nothing");
-    }
-    TrainingConfig c = methodConfig(preset == TrainingPreset.MAGE_REFERENCE ? TrainingPreset.MAGE : preset);
-    if (preset != TrainingPreset.MAGE_REFERENCE) {
-      return c;
-    }
-    TrainingConfig r = preset.config(provider);
-    return c.toBuilder()
-        .set("preset", r.preset())
-        .set("credit.gamma_traj", r.credit().gammaTraj())
-        .set("credit.invalid_penalty", r.credit().invalidPenalty())
-        .set("credit.episode_score", r.credit().episodeScore())
-        .set("advantages.anchor_scope", r.advantages().anchorScope())
-        .set("adamw.learning_rate", r.adamw().learningRate())
-        .set("loss.kl_coefficient", r.loss().klCoefficient())
-        .set("checks.max_anchor_drop", r.checks().maxAnchorDrop())
-        .set("checks.anchor_policy", r.checks().anchorPolicy())
-        .set("update.old_log_probs", r.update().oldLogProbs())
-        .build();
-  }
-
-  /**
-   * The training config of a method in this recipe: the settings' config ({@link Settings#training()}) with the
-   * method's returns, estimator, group size, attempts and context swapped in (single-episode methods see no earlier
-   * attempt; multi-episode ones keep the config's context), so that every method trains on the same budget, the
-   * same prompts and the same update settings.
-   *
-   * @param method a training preset other than {@code mage-reference}
-   * @return its config
-   */
-  private TrainingConfig methodConfig(TrainingPreset method) {
-    TrainingConfig base = settings.training();
-    TrainingConfig m = method.config(provider);
-    return base.toBuilder()
-        .set("preset", method == TrainingPreset.MAGE ? base.preset() : m.preset())
-        .set("credit.meta_return", m.credit().metaReturn())
-        .set("advantages.estimator", m.advantages().estimator())
-        .set("rollout.group_size", m.rollout().groupSize())
-        .set("rollout.episodes", m.rollout().episodes())
-        .set("rollout.context_mode", method.multiEpisode() ? base.rollout().contextMode() : ContextMode.NONE)
-        .build();
+    return RecipeTrainingConfigs.of(settings.training(), provider, preset);
   }
 
   /**
@@ -861,11 +538,22 @@ public final class GameRecipe {
    * @param listeners training listeners
    */
   public void train(TrainingConfig config, DjlLanguagePolicy policy, List<TrainingListener> listeners) {
-    MageTrainer.Builder b = MageTrainer.builder(config, policy, registry);
+    TrainerBuilder b = MageTrainer.builder(config, policy, registry);
     listeners.forEach(b::addListener);
     try (MageTrainer trainer = b.build()) {
       trainer.fit(config.iterations());
     }
+  }
+
+  /**
+   * @return the evaluation of this recipe ({@link EvaluationSuite}): each pool opponent and the held-out opponent
+   *     with the game's seats, {@link Settings#evalMetaEpisodes()} meta-episodes each on this recipe's rollouts,
+   *     evaluation sampling, the same seeds for every policy; on Goalkeeper a set whose size is a multiple of the spots
+   *     is balanced over the striker's spot ({@link GoalkeeperEnvironment#balancedTaskSeeds})
+   */
+  public EvaluationSuite evaluationSuite() {
+    return new EvaluationSuite(registry, game.sets(), rollout(TrainingPreset.MAGE, settings.evalMetaEpisodes()).build(),
+        settings.evaluationSampling(), settings.seed(), this::balancedSeeds);
   }
 
   /**
@@ -890,18 +578,12 @@ public final class GameRecipe {
    */
   public Map<String, Map<String, Number>> evaluate(LanguagePolicy policy, ContextMode context,
       ReflectionControl control) {
-    Map<String, Map<String, Number>> result = new LinkedHashMap<>();
-    for (Map.Entry<String, RolloutResult> e : evaluationRollouts(policy, context, control).entrySet()) {
-      RolloutResult r = e.getValue();
-      result.put(e.getKey(), EvaluationMetrics.of(r.metaEpisodes(), r.episodes()).toMap());
-    }
-    return result;
+    return evaluationSuite().evaluate(policy, context, control).toMaps();
   }
 
   /**
-   * The rollouts behind {@link #evaluate(LanguagePolicy, ContextMode, ReflectionControl)}, one per evaluation set.
-   * On Goalkeeper, a set whose size is a multiple of the spots is balanced over the striker's spot ({@link
-   * GoalkeeperEnvironment#balancedTaskSeeds}).
+   * The rollouts behind {@link #evaluate(LanguagePolicy, ContextMode, ReflectionControl)}, one per evaluation set
+   * ({@link EvaluationSuite#play}).
    *
    * @param policy the policy
    * @param context what the prompt shows of earlier attempts
@@ -910,25 +592,7 @@ public final class GameRecipe {
    */
   public Map<String, RolloutResult> evaluationRollouts(LanguagePolicy policy, ContextMode context,
       ReflectionControl control) {
-    Map<String, RolloutResult> result = new LinkedHashMap<>();
-    List<String> sets = game.evaluationSets();
-    for (int i = 0; i < sets.size(); i++) {
-      String opp = sets.get(i);
-      RolloutConfig.Builder b = rollout(TrainingPreset.MAGE, settings.evalMetaEpisodes())
-          .optGroupSize(1)
-          .optContextMode(context)
-          .optReflectionControl(control)
-          .optSampling(settings.evaluationSampling().withSeed(Seeds.derive(settings.seed(), 11, i)))
-          .optSeed(Seeds.derive(settings.seed(), 12, i));
-      balancedSeeds(Seeds.derive(settings.seed(), 12, i)).ifPresent(b::optTaskSeeds);
-      if (game.hasOpponents()) {
-        b.optFixedOpponent(opp)
-            .optSeating(opp.equals(game.heldOut()) ? Seating.of(game.heldOutSeat()) : game.poolSeating());
-      }
-      RolloutConfig c = b.build();
-      result.put(opp, new MetaEpisodeRunner(registry).run(c, policy));
-    }
-    return result;
+    return evaluationSuite().play(policy, context, control);
   }
 
   /**
@@ -936,14 +600,14 @@ public final class GameRecipe {
    * @return on Goalkeeper with an evaluation size that is a multiple of the spots, task seeds balanced over the
    *     striker's spot; otherwise empty (the rollout derives its own)
    */
-  private java.util.Optional<List<Long>> balancedSeeds(long base) {
+  private Optional<List<Long>> balancedSeeds(long base) {
     if (!game.environment().equals(GOALKEEPER.environment())) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     int spots = GoalkeeperQuickStart.spots(settings.training());
     int n = settings.evalMetaEpisodes();
-    return n % spots == 0 ? java.util.Optional.of(GoalkeeperEnvironment.balancedTaskSeeds(base, spots, n / spots))
-        : java.util.Optional.empty();
+    return n % spots == 0 ? Optional.of(GoalkeeperEnvironment.balancedTaskSeeds(base, spots, n / spots))
+        : Optional.empty();
   }
 
   /**
@@ -954,82 +618,6 @@ public final class GameRecipe {
    * @return its metrics per evaluation set
    */
   public Map<String, Map<String, Number>> ceilings() {
-    try (LanguagePolicy scripted = provider.scriptedPolicy(game.referencePolicy(), 0)) {
-      return evaluate(scripted, ContextMode.HISTORY_ONLY);
-    }
-  }
-
-  /**
-   * A non-adaptive scripted player for the warm start: per turn, with probability {@code repeat} (from the second
-   * attempt on) the action the previous attempt took at the same turn, whatever that attempt's outcome (when still
-   * legal); otherwise the fixed line's action with probability 1/2, else a uniformly random legal action. It reads
-   * the earlier attempts' moves but never their outcomes, so it cannot teach the model to change a losing line.
-   */
-  static final class MixedScripted implements LanguagePolicy {
-    private final LanguagePolicy fixed;
-    private final LanguagePolicy random;
-    private final Random coin;
-    private final double copy;
-    private final String fixedName;
-
-    MixedScripted(EnvironmentProvider provider, String fixedLine, long seed, double copy) {
-      fixed = provider.scriptedPolicy(fixedLine, seed);
-      fixedName = fixedLine;
-      random = provider.scriptedPolicy("random", seed + 1);
-      coin = new Random(seed + 2);
-      this.copy = copy;
-    }
-
-    @Override
-    public String name() {
-      return fixedName + "+random";
-    }
-
-    @Override
-    public List<Generation> generate(List<PolicyRequest> requests, SamplingConfig sampling) {
-      List<Generation> result = new ArrayList<>(requests.size());
-      for (PolicyRequest r : requests) {
-        if (copy > 0 && coin.nextDouble() < copy) {
-          String again = previousAttempt(r);
-          if (again != null) {
-            result.add(Generation.ofText("<action>" + again + "</action>"));
-            continue;
-          }
-        }
-        LanguagePolicy p = coin.nextBoolean() ? fixed : random;
-        result.add(p.generate(List.of(r), sampling).get(0));
-      }
-      return result;
-    }
-
-    /**
-     * The action the previous attempt took at this point of the game, or null: the turn's action text when it is a
-     * legal action, else its answer's {@code <action>} block (games whose history text carries what the action
-     * revealed, such as Goalkeeper's {@code dove 3, shot 5}, record the answer there).
-     */
-    private static String previousAttempt(PolicyRequest r) {
-      if (r.pastEpisodes().isEmpty()) {
-        return null;
-      }
-      var last = r.pastEpisodes().get(r.pastEpisodes().size() - 1);
-      List<String> played = new ArrayList<>();
-      for (Turn t : last.turns()) {
-        if (t.valid()) {
-          String action = t.action();
-          if (!r.legalActions().contains(action)) {
-            action = org.magejvm.spi.Tags.first(t.response(), "action").map(String::strip).orElse(action);
-          }
-          played.add(action);
-        }
-      }
-      int own = r.turnIndex();
-      return own < played.size() && r.legalActions().contains(played.get(own)) ? played.get(own) : null;
-    }
-
-    @Override
-    public void close() {
-      fixed.close();
-      random.close();
-    }
+    return evaluationSuite().scripted(game.referencePolicy()).toMaps();
   }
 }

@@ -95,7 +95,10 @@ public final class KuhnQuickStart {
       result.put("after_without_history", withoutHistory);
       result.put("ceiling", ceiling);
       result.put("optimum", optimum);
-      result.put("bet_probability", Map.of("before", probeMap(probeBefore), "after", probeMap(probeAfter)));
+      Map<String, Map<String, Number>> probes = new LinkedHashMap<>(); // before, after: the same order every run
+      probes.put("before", probeMap(probeBefore));
+      probes.put("after", probeMap(probeAfter));
+      result.put("bet_probability", probes);
     }
     return result;
   }

@@ -34,12 +34,12 @@ class CliErrorsTest {
     // the tool's own class path holds neither mage-bench nor mage-research (they depend on the tool, not it on them)
     CliRun bench = CliRun.of("bench", "kuhn");
     assertThat(bench.code()).isEqualTo(1);
-    assertThat(bench.err()).hasLineCount(1).contains("org.magejvm.examples.bench.KuhnBench is not on the class path")
+    assertThat(bench.err()).hasLineCount(1).contains("no benchmark program is on the class path")
         .contains("examples/bench/target/mage-bench.jar");
     CliRun experiment = CliRun.of("experiment", "kuhn-methods", "--work-dir", tmp.toString());
     assertThat(experiment.code()).isEqualTo(1);
-    assertThat(experiment.err()).hasLineCount(1).contains("org.magejvm.examples.research.MethodsExperiment")
-        .contains("examples/research/target/mage-research.jar");
+    assertThat(experiment.err()).hasLineCount(1).contains("the methods comparison (mage-research) is not on the class"
+        + " path").contains("examples/research/target/mage-research.jar");
     assertThat(tmp.resolve("warm-start")).doesNotExist();
   }
 

@@ -18,6 +18,7 @@ import org.magejvm.impl.rollout.MetaEpisodeRunner;
 import org.magejvm.impl.rollout.RolloutConfig;
 import org.magejvm.impl.train.TrainingConfig;
 import org.magejvm.impl.train.TrainingPreset;
+import org.magejvm.impl.train.warmstart.MixedScriptedPolicy;
 import org.magejvm.spi.EnvironmentRegistry;
 
 class GameRecipeTest {
@@ -35,7 +36,7 @@ class GameRecipeTest {
   }
 
   /** Small settings: 64 warm-start examples, no training, 1 task group, 4 evaluation meta-episodes, seed 3. */
-  private static GameRecipe.Settings.Builder small(Path dir) {
+  private static RecipeSettingsBuilder small(Path dir) {
     return GameRecipe.Settings.builder(dir, config()).optWarmStartExamples(64).optEvalMetaEpisodes(4).optSeed(3);
   }
 
@@ -45,7 +46,7 @@ class GameRecipeTest {
 
   private static List<MetaEpisode> play(GameRecipe recipe, RolloutConfig config, double repeat) {
     GameRecipe.Game game = recipe.game();
-    try (GameRecipe.MixedScripted player = new GameRecipe.MixedScripted(
+    try (MixedScriptedPolicy player = new MixedScriptedPolicy(
         REGISTRY.require(game.environment()), game.fixedPolicy(), 7, repeat)) {
       return new MetaEpisodeRunner(REGISTRY).run(config, player).metaEpisodes();
     }

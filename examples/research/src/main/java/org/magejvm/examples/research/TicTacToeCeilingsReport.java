@@ -9,7 +9,6 @@ import org.magejvm.api.OpponentPool;
 import org.magejvm.api.Seat;
 import org.magejvm.impl.env.AttemptCeiling;
 import org.magejvm.impl.env.tictactoe.MctsOpponent;
-import org.magejvm.impl.env.tictactoe.TicTacToeCeilings;
 import org.magejvm.impl.env.tictactoe.TicTacToeProvider;
 
 /**

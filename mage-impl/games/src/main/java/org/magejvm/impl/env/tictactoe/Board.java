@@ -2,6 +2,7 @@ package org.magejvm.impl.env.tictactoe;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.magejvm.api.annotation.Api;
 
 /**
  * An immutable 3x3 Tic-Tac-Toe board. Cells are numbered {@code row * 3 + col} (0-based, reading order); the board
@@ -44,7 +45,8 @@ public final class Board {
    * @return the board
    * @throws IllegalArgumentException if a mask has bits outside the nine cells or both masks share a cell
    */
-  static Board ofMasks(int xBits, int oBits) {
+  @Api(status = Api.Status.INTERNAL)
+  public static Board ofMasks(int xBits, int oBits) {
     if ((xBits & ~FULL) != 0 || (oBits & ~FULL) != 0 || (xBits & oBits) != 0) {
       throw new IllegalArgumentException("invalid board masks x=" + Integer.toBinaryString(xBits) + " o="
           + Integer.toBinaryString(oBits));
@@ -93,13 +95,24 @@ public final class Board {
     return ofMasks(x, o);
   }
 
-  /** @return the mask of X cells */
-  int xBits() {
+  /**
+   * The X cells as a mask (bit {@code i} set means cell {@code i} holds X): the form the game-tree searches of the
+   * research code ({@code examples/research}) work on.
+   *
+   * @return the mask of X cells
+   */
+  @Api(status = Api.Status.INTERNAL)
+  public int xBits() {
     return xBits;
   }
 
-  /** @return the mask of O cells */
-  int oBits() {
+  /**
+   * The O cells as a mask, as {@link #xBits()}.
+   *
+   * @return the mask of O cells
+   */
+  @Api(status = Api.Status.INTERNAL)
+  public int oBits() {
     return oBits;
   }
 
@@ -206,10 +219,13 @@ public final class Board {
   }
 
   /**
+   * Whether a cell mask (as {@link #xBits()}) covers one of the eight winning lines.
+   *
    * @param bits a cell mask
    * @return whether the mask covers a whole line
    */
-  static boolean hasLine(int bits) {
+  @Api(status = Api.Status.INTERNAL)
+  public static boolean hasLine(int bits) {
     for (int line : LINES) {
       if ((bits & line) == line) {
         return true;

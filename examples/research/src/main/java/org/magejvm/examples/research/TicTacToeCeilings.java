@@ -1,4 +1,4 @@
-package org.magejvm.impl.env.tictactoe;
+package org.magejvm.examples.research;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -10,7 +10,18 @@ import java.util.Random;
 import org.magejvm.api.Opponent;
 import org.magejvm.api.OpponentPool;
 import org.magejvm.api.Seat;
+import org.magejvm.api.util.SplitMix64;
 import org.magejvm.impl.env.AttemptCeiling;
+import org.magejvm.impl.env.tictactoe.Board;
+import org.magejvm.impl.env.tictactoe.Cell;
+import org.magejvm.impl.env.tictactoe.Mark;
+import org.magejvm.impl.env.tictactoe.MctsOpponent;
+import org.magejvm.impl.env.tictactoe.MinimaxOpponent;
+import org.magejvm.impl.env.tictactoe.PreferredPositionOpponent;
+import org.magejvm.impl.env.tictactoe.RandomOpponent;
+import org.magejvm.impl.env.tictactoe.TicTacToeMinimax;
+import org.magejvm.impl.env.tictactoe.TicTacToeOpponent;
+import org.magejvm.impl.env.tictactoe.TicTacToeProvider;
 
 /**
  * The ceilings of Tic-Tac-Toe against a weighted opponent pool: what the best history-blind player and the best
@@ -73,6 +84,9 @@ import org.magejvm.impl.env.AttemptCeiling;
  * MCTS-1000 alone: a best response wins about 0.022 of the games with the agent first and none in the samples with
  * the agent second.
  *
+ * <p>Research code: the Tic-Tac-Toe method comparison ({@link MethodsExperiment}) and {@link TicTacToeCeilingsReport}
+ * print these numbers; the searches work on the game's cell masks ({@link Board#ofMasks}, {@link Board#xBits()}).
+ *
  * <p>Ties between equally good moves go to the lowest cell index. The recursion covers the whole game tree once per
  * computation (about half a million nodes); the cost is in the sampling: about {@code samples} searches per sampled
  * board (a few hundred boards for MCTS with the agent first).
@@ -81,7 +95,8 @@ public final class TicTacToeCeilings {
 
   /** Moves whose values differ by less than this (relative to the reach) are ties. */
   private static final double TIE = 1e-12;
-  private static final int FULL = Board.FULL;
+  /** The mask with all nine cell bits set. */
+  private static final int FULL = (1 << Board.CELLS) - 1;
   private static final int RUNNING = -1;
   private static final int WIN = 1;
 
@@ -847,11 +862,11 @@ public final class TicTacToeCeilings {
     }
   }
 
-  /** SplitMix64's finaliser of a seed and a salt. */
+  /**
+   * SplitMix64's finaliser of a seed and a salt: {@code mix(seed + (salt + 1) * GOLDEN_GAMMA)}, the {@code (salt +
+   * 1)}-th value of a SplitMix64 generator seeded {@code seed}.
+   */
   static long mix(long seed, long salt) {
-    long z = seed + 0x9E3779B97F4A7C15L * (salt + 1);
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
+    return SplitMix64.nth(seed, salt + 1);
   }
 }

@@ -1,8 +1,7 @@
-package org.magejvm.impl.env.tictactoe;
+package org.magejvm.examples.research;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
-import static org.magejvm.impl.env.tictactoe.TicTacToeTesting.act;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,9 +13,29 @@ import org.junit.jupiter.api.Test;
 import org.magejvm.api.OpponentPool;
 import org.magejvm.api.Seat;
 import org.magejvm.impl.env.AttemptCeiling;
+import org.magejvm.impl.env.tictactoe.Board;
+import org.magejvm.impl.env.tictactoe.Cell;
+import org.magejvm.impl.env.tictactoe.Mark;
+import org.magejvm.impl.env.tictactoe.MctsOpponent;
+import org.magejvm.impl.env.tictactoe.PreferredPositionOpponent;
+import org.magejvm.impl.env.tictactoe.RandomOpponent;
+import org.magejvm.impl.env.tictactoe.TicTacToeEnvironment;
+import org.magejvm.impl.env.tictactoe.TicTacToeOpponent;
 import org.magejvm.spi.StepResult;
 
 class TicTacToeCeilingsTest {
+
+  /** The mask with all nine cell bits set. */
+  private static final int FULL = (1 << Board.CELLS) - 1;
+
+  /** The eight winning lines as cell masks: the three-cell masks that hold a line. */
+  private static final List<Integer> LINES = java.util.stream.IntStream.range(0, FULL + 1)
+      .filter(m -> Integer.bitCount(m) == 3 && Board.hasLine(m)).boxed().toList();
+
+  /** @return a response holding the 0-based cell index as a move */
+  private static String act(int index) {
+    return "<action>" + Cell.of(index).text() + "</action>";
+  }
 
   /** A strategy of the agent: its move given the moves of the game so far and the board. */
   private interface Player {
@@ -275,7 +294,7 @@ class TicTacToeCeilingsTest {
     assertThat(opponentsAtSharedBoards).hasSizeGreaterThan(2);
     assertThat(solved.ceilings(3).blindReadsBoardOnly()).isTrue();
     for (Map.Entry<Integer, Integer> m : solved.blindMovesByBoard().entrySet()) {
-      Board b = Board.ofMasks(m.getKey() & Board.FULL, m.getKey() >>> 9);
+      Board b = Board.ofMasks(m.getKey() & FULL, m.getKey() >>> 9);
       if (seen.containsKey(b)) {
         assertThat(seen.get(b)).containsExactly(m.getValue());
       }
@@ -309,7 +328,8 @@ class TicTacToeCeilingsTest {
   void theSymmetriesArePermutationsThatMapLinesToLines() {
     Set<String> distinct = new HashSet<>();
     Set<Integer> lines = new HashSet<>();
-    for (int line : Board.LINES) {
+    assertThat(LINES).hasSize(8);
+    for (int line : LINES) {
       lines.add(line);
     }
     for (int s = 0; s < TicTacToeCeilings.Symmetry.COUNT; s++) {
@@ -320,9 +340,9 @@ class TicTacToeCeilingsTest {
         covered |= 1 << to;
         image.append(to);
       }
-      assertThat(covered).isEqualTo(Board.FULL);
+      assertThat(covered).isEqualTo(FULL);
       distinct.add(image.toString());
-      for (int line : Board.LINES) {
+      for (int line : LINES) {
         assertThat(lines).contains(TicTacToeCeilings.Symmetry.map(s, line));
       }
     }
