@@ -61,8 +61,8 @@ import org.slf4j.LoggerFactory;
  * meta-episodes only (finished ones are not padded with dummy prompts); no call is made when none is active.
  *
  * <p>Groups: meta-episodes {@code b*G .. b*G+G-1} form group {@code b}; they share the task seed, the seat and (with
- * {@link OpponentSampling#PER_GROUP}) the opponent. All seeds derive from the config's base seed as described in
- * {@link Seeds}, so the same config, policy behaviour and seed give equal results.
+ * {@link OpponentSampling#PER_GROUP} or {@link OpponentSampling#QUOTA}) the opponent. All seeds derive from the
+ * config's base seed as described in {@link Seeds}, so the same config, policy behaviour and seed give equal results.
  *
  * <p>Failures: whatever one environment throws (reset, restart, prompt rendering, step, including what an
  * opponent throws inside a step) stops only that meta-episode; it is reported as a {@link WorkerFailure} with
@@ -369,12 +369,15 @@ public final class MetaEpisodeRunner {
           ? config.seating().assign(config.tasks(), new Random(Seeds.derive(seed, Seeds.SEAT, 0)))
           : filled(config.tasks(), Seat.FIRST);
       int g = config.groupSize();
+      List<Opponent> quota = twoPlayer && fixed == null && config.opponentSampling() == OpponentSampling.QUOTA
+          ? OpponentQuota.assign(pool, config.tasks()) : null;
       for (int b = 0; b < config.tasks(); b++) {
         String groupId = config.groupPrefix() + b;
         long taskSeed = config.taskSeeds().isEmpty() ? Seeds.taskSeed(seed, b) : config.taskSeeds().get(b);
         Opponent groupOpponent = null;
         if (twoPlayer) {
-          groupOpponent = fixed != null ? fixed : pool.sample(new Random(Seeds.derive(seed, Seeds.OPPONENT, b)));
+          groupOpponent = fixed != null ? fixed : quota != null ? quota.get(b)
+              : pool.sample(new Random(Seeds.derive(seed, Seeds.OPPONENT, b)));
         }
         for (int i = 0; i < g; i++) {
           Opponent o = groupOpponent;

@@ -38,7 +38,8 @@ import org.magejvm.spi.PromptStyle;
  * @param opponentPool the pool to draw training opponents from; empty for the provider's pool
  * @param fixedOpponent the id of the one opponent every meta-episode faces (looked up in the pool, training or
  *     held out); empty to sample
- * @param opponentSampling draw an opponent per group (opponent-stationary) or per meta-episode
+ * @param opponentSampling draw an opponent per group (opponent-stationary), per meta-episode, or assign the groups
+ *     by the pool's fixed quotas ({@link OpponentSampling#QUOTA})
  * @param sampling how the policy samples; empty for the reference's training sampling at the provider's
  *     response-token limit
  * @param seed the base seed every other seed is derived from (see {@link Seeds})

@@ -15,7 +15,8 @@ import org.magejvm.api.util.SplitMix64;
  *   <li>task seed of group b: {@code derive(base, TASK, b) >>> 33}, a non-negative number below 2^31 (small enough
  *       to print and to round-trip through JSON), unless {@link RolloutConfig#taskSeeds} lists the seeds;
  *   <li>opponent of group b: the first draw of {@code new Random(derive(base, OPPONENT, b))} from the pool;
- *       with per-meta-episode sampling, worker w uses {@code derive(base, OPPONENT_PER_WORKER, w)};
+ *       with per-meta-episode sampling, worker w uses {@code derive(base, OPPONENT_PER_WORKER, w)}; with quotas
+ *       ({@link OpponentSampling#QUOTA}) nothing is drawn ({@link OpponentQuota});
  *   <li>seats for mixed seating: one shuffle by {@code new Random(derive(base, SEAT, 0))};
  *   <li>policy call i of a run (0-based, counting every batched call): sampling seed
  *       {@code derive(root, SAMPLING, i)}, with root the sampling config's seed when it has one, else the base.

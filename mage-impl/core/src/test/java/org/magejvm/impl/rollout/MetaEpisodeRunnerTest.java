@@ -236,6 +236,29 @@ class MetaEpisodeRunnerTest {
   }
 
   @Test
+  void quotasGiveEveryGroupTheOpponentOfItsBlockWhateverTheSeed() {
+    // weights 3 : 1 over 8 groups: 6 greedy groups then 2 patient ones, the same for every seed
+    OpponentPool pool = OpponentPool.builder().addOpponent(DuelOpponent.greedy(), 3.0)
+        .addOpponent(DuelOpponent.patient(), 1.0).build();
+    for (long seed : new long[] {7, 8}) {
+      RolloutResult result = runner.run(duelConfig().optTasks(8).optGroupSize(2).optSeed(seed).optOpponentPool(pool)
+          .optSeating(Seating.mixed(0.5)).optOpponentSampling(OpponentSampling.QUOTA).build(), learner());
+      List<String> byGroup = new ArrayList<>();
+      for (int b = 0; b < 8; b++) {
+        List<MetaEpisode> group = result.metaEpisodes().subList(2 * b, 2 * b + 2);
+        assertThat(group.get(1).opponentId()).isEqualTo(group.get(0).opponentId());
+        byGroup.add(group.get(0).opponentId());
+      }
+      assertThat(byGroup).containsExactly("greedy", "greedy", "greedy", "greedy", "greedy", "greedy", "patient",
+          "patient");
+    }
+    // a fixed opponent still wins over the quotas
+    RolloutResult fixed = runner.run(duelConfig().optTasks(4).optOpponentSampling(OpponentSampling.QUOTA)
+        .optFixedOpponent("coin").build(), learner());
+    assertThat(fixed.metaEpisodes()).extracting(MetaEpisode::opponentId).containsOnly("coin");
+  }
+
+  @Test
   void sameConfigAndSeedGiveEqualMetaEpisodes() {
     RolloutConfig config = duelConfig().optSeating(Seating.mixed(0.5)).build();
     RolloutResult a = runner.run(config, duel.scriptedPolicy("random", 5));

@@ -1,5 +1,6 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.api.ConfigException;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonNull;

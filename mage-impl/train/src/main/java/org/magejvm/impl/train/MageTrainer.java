@@ -1,5 +1,9 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.impl.train.listen.TrainingListener;
+import org.magejvm.impl.train.common.ConfigJson;
+import org.magejvm.impl.train.common.TrainingException;
+import org.magejvm.api.ConfigException;
 import org.magejvm.impl.train.update.PolicyUpdater;
 import org.magejvm.impl.train.update.AdamW;
 import org.magejvm.impl.train.update.OldLogProbs;
@@ -87,6 +91,14 @@ public final class MageTrainer implements AutoCloseable {
     Object v = metrics.get(key);
     return v instanceof Number n ? n.doubleValue() : 0;
   }
+
+  /**
+   * The config keys a resumed run may change without a warning: how long it goes on, the thread count (whose effect
+   * on float rounding {@code mage train --resume} warns about itself), the step time-out, and where the base model
+   * is found.
+   */
+  public static final java.util.Set<String> RESUMABLE_KEYS = java.util.Set.of("iterations", "threads",
+      "rollout.step_timeout_seconds", "fine_tuning.base_model");
 
   /** Seed stream of the training rollouts of each iteration. */
   static final long ITERATION_STREAM = 101;
@@ -266,7 +278,9 @@ public final class MageTrainer implements AutoCloseable {
   /**
    * Continues a run from a checkpoint: checks the environment and seed, restores the optimizer state and the
    * weights in place, and sets {@link #iteration()} to the checkpoint's. A configuration that differs from the
-   * saved one is logged (the resumed run then differs from an uninterrupted one).
+   * saved one is logged (the resumed run then differs from an uninterrupted one): a trainer built from a {@link
+   * TrainingConfig} compares it with the config the checkpoint records, key by key (all but {@link
+   * #RESUMABLE_KEYS}); a trainer built by hand compares its parts' record ({@link #configuration()}).
    *
    * @param checkpoint a verified checkpoint ({@link TrainingCheckpoint#open})
    * @throws TrainingException naming the file when the checkpoint is for another environment, seed or model shape,
@@ -279,12 +293,23 @@ public final class MageTrainer implements AutoCloseable {
           + ": the checkpoint's run has seed " + checkpoint.seed() + ", this trainer " + seed
           + "; resume with the same seed");
     }
-    JsonObject saved = checkpoint.configuration();
-    JsonObject now = configuration();
-    for (String key : now.keySet()) {
-      if (!now.get(key).equals(saved.get(key))) {
-        LOG.warn("resuming from {}: setting '{}' differs from the checkpoint's ({} now, {} then); the run will not"
-            + " match an uninterrupted one", checkpoint.directory(), key, now.get(key), saved.get(key));
+    Optional<TrainingConfig> then = trainingConfig == null ? Optional.empty()
+        : TrainingConfig.ofCheckpoint(checkpoint);
+    if (then.isPresent()) {
+      for (String key : trainingConfig.differences(then.get())) {
+        if (!RESUMABLE_KEYS.contains(key)) {
+          LOG.warn("resuming from {}: config key '{}' differs from the checkpoint's; the run will not match an"
+              + " uninterrupted one", checkpoint.directory(), key);
+        }
+      }
+    } else {
+      JsonObject saved = checkpoint.configuration();
+      JsonObject now = configuration();
+      for (String key : now.keySet()) {
+        if (!now.get(key).equals(saved.get(key))) {
+          LOG.warn("resuming from {}: setting '{}' differs from the checkpoint's ({} now, {} then); the run will"
+              + " not match an uninterrupted one", checkpoint.directory(), key, now.get(key), saved.get(key));
+        }
       }
     }
     CheckpointWeights weights = checkpoints != null ? checkpoints.weights()

@@ -1,5 +1,6 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.impl.train.common.TrainingException;
 import org.magejvm.api.annotation.Api;
 
 /**

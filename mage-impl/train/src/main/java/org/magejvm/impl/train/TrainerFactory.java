@@ -1,5 +1,6 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.api.ConfigException;
 import org.magejvm.impl.train.update.PolicyUpdater;
 import org.magejvm.impl.train.update.AdamW;
 import org.magejvm.impl.train.update.AdamWConfig;
@@ -167,7 +168,7 @@ final class TrainerFactory {
         .optPromptStyle(r.promptStyle())
         .optEarlyStop(r.earlyStop())
         .optSeating(provider.twoPlayer() ? r.parsedSeating() : Seating.first())
-        .optOpponentSampling(OpponentSampling.PER_GROUP)
+        .optOpponentSampling(r.opponentAssignment().sampling())
         .optSampling(sampling(c));
     if (c.environment().fixedOpponent() != null) {
       b.optFixedOpponent(c.environment().fixedOpponent());
@@ -266,13 +267,15 @@ final class TrainerFactory {
 
   /**
    * The validation sets: the training population (one meta-episode per group, the reference's evaluation sampling,
-   * the config's prompts) and, for two-player games with {@code validation.held_out}, each held-out validation
-   * opponent in its evaluation seat. Single-episode methods are validated with the environment's number of
-   * independent attempts.
+   * the config's prompts, opponents drawn from the pool's weights whatever {@code rollout.opponent_assignment} says,
+   * so that every preset is validated on the same opponents) and, for two-player games with {@code
+   * validation.held_out}, each held-out validation opponent in its evaluation seat. Single-episode methods are
+   * validated with the environment's number of independent attempts.
    */
   private static RolloutConfig.Builder validationSet(TrainingConfig c, EnvironmentProvider provider, int episodes,
       ContextMode context, SamplingConfig sampling) {
     return rollout(c, provider)
+        .optOpponentSampling(OpponentSampling.PER_GROUP)
         .optTasks(c.validation().metaEpisodes())
         .optGroupSize(1)
         .optEpisodes(episodes)

@@ -1,5 +1,8 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.impl.train.common.TrainingException;
+import org.magejvm.impl.train.checkpoint.TrainingCheckpoint;
+import org.magejvm.api.ConfigException;
 import org.magejvm.impl.train.update.AdamWConfig;
 import org.magejvm.impl.train.update.OldLogProbs;
 import com.google.gson.Gson;
@@ -88,6 +91,28 @@ public record TrainingConfig(
     int iterations,
     long seed,
     int threads) {
+
+  /**
+   * The training config a checkpoint's run was created with, when it was created from one ({@code
+   * MageTrainer.builder(TrainingConfig, ...)}): what {@code mage train --resume} continues.
+   *
+   * @param checkpoint a verified checkpoint
+   * @return the config, or empty for a run built by hand
+   * @throws TrainingException naming the state file when the recorded config does not read back
+   */
+  public static java.util.Optional<TrainingConfig> ofCheckpoint(TrainingCheckpoint checkpoint) {
+    JsonObject run = checkpoint.runConfiguration();
+    String key = TrainingCheckpoint.CONFIG_KEY;
+    if (!run.has(key) || !run.get(key).isJsonObject()) {
+      return java.util.Optional.empty();
+    }
+    try {
+      return java.util.Optional.of(fromJson(run.get(key).toString()));
+    } catch (ConfigException e) {
+      throw new TrainingException(checkpoint.directory().resolve(TrainingCheckpoint.STATE_FILE)
+          + ": the recorded training config (run." + key + ") does not read back: " + e.getMessage(), e);
+    }
+  }
 
   /** The largest number of iterations a config may ask for. */
   public static final int MAX_ITERATIONS = 1_000_000;
@@ -184,10 +209,16 @@ public record TrainingConfig(
    * @param stepTimeoutSeconds the limit of one environment call in seconds, 0 for none
    * @param maxFailureShare the largest share of an iteration's meta-episodes that may fail (an environment that
    *     throws, a time-out) before the iteration fails
+   * @param opponentAssignment how the groups get their opponents in two-player games: {@code sampled} (drawn from
+   *     the pool's weights every iteration) or {@code quota} (the reference's fixed shares of the groups for the whole
+   *     run); a config written before the key existed reads as {@code sampled}, as it ran. The training population's
+   *     validation set is drawn as with {@code sampled} either way, so runs of every preset validate on the same
+   *     opponents
    */
   public record RolloutSettings(
       int tasks, int groupSize, int episodes, int maxTurns, ContextMode contextMode, PromptStyle promptStyle,
-      boolean earlyStop, String seating, double stepTimeoutSeconds, double maxFailureShare) {
+      boolean earlyStop, String seating, double stepTimeoutSeconds, double maxFailureShare,
+      OpponentAssignment opponentAssignment) {
     /**
      * Validates.
      *
@@ -201,6 +232,7 @@ public record TrainingConfig(
      * @param seating seating
      * @param stepTimeoutSeconds step time-out
      * @param maxFailureShare failure share
+     * @param opponentAssignment opponent assignment
      */
     public RolloutSettings {
       Check.range("rollout.tasks", tasks, 1, 65_536);
@@ -222,6 +254,28 @@ public record TrainingConfig(
       }
       Check.range("rollout.step_timeout_seconds", stepTimeoutSeconds, 0, 86_400);
       Check.range("rollout.max_failure_share", maxFailureShare, 0, 1);
+      Check.notNull("rollout.opponent_assignment", opponentAssignment);
+    }
+
+    /**
+     * Settings whose opponents are drawn every iteration ({@link OpponentAssignment#SAMPLED}).
+     *
+     * @param tasks tasks
+     * @param groupSize group size
+     * @param episodes episodes
+     * @param maxTurns turn limit
+     * @param contextMode context mode
+     * @param promptStyle prompt style
+     * @param earlyStop early stop
+     * @param seating seating
+     * @param stepTimeoutSeconds step time-out
+     * @param maxFailureShare failure share
+     */
+    public RolloutSettings(int tasks, int groupSize, int episodes, int maxTurns, ContextMode contextMode,
+        PromptStyle promptStyle, boolean earlyStop, String seating, double stepTimeoutSeconds,
+        double maxFailureShare) {
+      this(tasks, groupSize, episodes, maxTurns, contextMode, promptStyle, earlyStop, seating, stepTimeoutSeconds,
+          maxFailureShare, OpponentAssignment.SAMPLED);
     }
 
     /** @return the parsed {@link #seating()} */
@@ -589,6 +643,40 @@ public record TrainingConfig(
   }
 
   /**
+   * The keys whose values differ between this config and another, in the order {@link #toJson()} writes them.
+   *
+   * @param other another config
+   * @return the dotted keys ({@code adamw.learning_rate}, ...) whose values differ, empty for equal configs
+   */
+  public List<String> differences(TrainingConfig other) {
+    Map<String, com.google.gson.JsonElement> mine = new java.util.LinkedHashMap<>();
+    Map<String, com.google.gson.JsonElement> theirs = new java.util.LinkedHashMap<>();
+    flatten("", toJsonObject(), mine);
+    flatten("", other.toJsonObject(), theirs);
+    java.util.Set<String> keys = new java.util.LinkedHashSet<>(mine.keySet());
+    keys.addAll(theirs.keySet());
+    List<String> out = new java.util.ArrayList<>();
+    for (String k : keys) {
+      if (!java.util.Objects.equals(mine.get(k), theirs.get(k))) {
+        out.add(k);
+      }
+    }
+    return out;
+  }
+
+  /** Leaves of a config's JSON by dotted key; a map (environment options) is one leaf. */
+  private static void flatten(String prefix, JsonObject o, Map<String, com.google.gson.JsonElement> out) {
+    for (Map.Entry<String, com.google.gson.JsonElement> e : o.entrySet()) {
+      String key = prefix + e.getKey();
+      if (e.getValue().isJsonObject() && !key.equals("environment.options")) {
+        flatten(key + ".", e.getValue().getAsJsonObject(), out);
+      } else {
+        out.put(key, e.getValue());
+      }
+    }
+  }
+
+  /**
    * The algorithm's settings: everything but the budget and the bookkeeping (sizes, iterations, sampling limits,
    * validation, checkpoints, seed, threads, prompt wording, time-outs). Two runs whose algorithm JSON is equal train
    * with the same algorithm; {@code mage quickstart --print-config} and {@code mage train --preset mage
@@ -596,13 +684,14 @@ public record TrainingConfig(
    *
    * @return {@code credit}, {@code advantages}, {@code loss}, {@code adamw}, {@code update} (without the micro-batch
    *     size, which changes memory, not the gradient), {@code checks} and the rollout's {@code group_size}, {@code
-   *     episodes}, {@code context_mode}, {@code early_stop} and {@code seating}
+   *     episodes}, {@code context_mode}, {@code early_stop}, {@code seating} and {@code opponent_assignment}
    */
   public JsonObject algorithmJson() {
     JsonObject all = toJsonObject();
     JsonObject o = new JsonObject();
     JsonObject r = new JsonObject();
-    for (String k : List.of("group_size", "episodes", "context_mode", "early_stop", "seating")) {
+    for (String k : List.of("group_size", "episodes", "context_mode", "early_stop", "seating",
+        "opponent_assignment")) {
       r.add(k, all.getAsJsonObject("rollout").get(k));
     }
     o.add("rollout", r);
@@ -616,8 +705,9 @@ public record TrainingConfig(
 
   /**
    * Reads a complete config (every key present, as {@link #toJson()} writes it; a config written before {@code
-   * update.micro_batch_tokens}, {@code update.old_log_probs} or the memory-saving keys existed reads as it ran: no
-   * token limit, the former {@code update.recompute_old_log_probs}, explicit attention and no recomputation).
+   * update.micro_batch_tokens}, {@code update.old_log_probs}, the memory-saving keys or {@code
+   * rollout.opponent_assignment} existed reads as it ran: no token limit, the former {@code
+   * update.recompute_old_log_probs}, explicit attention and no recomputation, opponents drawn every iteration).
    *
    * @param json the JSON text
    * @return the config
@@ -726,11 +816,23 @@ public record TrainingConfig(
   /** The key that {@code update.old_log_probs} replaced (a boolean: true is {@code recompute}, false {@code recorded}). */
   static final String LEGACY_RECOMPUTE_KEY = "recompute_old_log_probs";
 
+  /** The rollout keys a config had before {@code rollout.opponent_assignment} existed. */
+  private static final List<String> ROLLOUT_KEYS_BEFORE_ASSIGNMENT = List.of("tasks", "group_size", "episodes",
+      "max_turns", "context_mode", "prompt_style", "early_stop", "seating", "step_timeout_seconds",
+      "max_failure_share");
+
   /**
    * A config written before {@code update.old_log_probs} existed, with its {@code update.recompute_old_log_probs}
-   * turned into the new key (checkpoints written by earlier versions keep resuming).
+   * turned into the new key (checkpoints written by earlier versions keep resuming); and one whose rollout section
+   * was written whole before {@code rollout.opponent_assignment} existed, with {@code sampled}, the way it ran (a
+   * partial section takes the key from its preset, as any missing key does).
    */
   private static JsonObject upgraded(JsonObject o) {
+    JsonElement rollout = o.get("rollout");
+    if (rollout != null && rollout.isJsonObject() && !rollout.getAsJsonObject().has("opponent_assignment")
+        && rollout.getAsJsonObject().keySet().containsAll(ROLLOUT_KEYS_BEFORE_ASSIGNMENT)) {
+      rollout.getAsJsonObject().addProperty("opponent_assignment", "sampled");
+    }
     JsonElement update = o.get("update");
     if (update == null || !update.isJsonObject() || !update.getAsJsonObject().has(LEGACY_RECOMPUTE_KEY)) {
       return o;

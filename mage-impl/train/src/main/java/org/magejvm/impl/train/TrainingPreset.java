@@ -1,5 +1,6 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.api.ConfigException;
 import org.magejvm.impl.train.update.AdamWConfig;
 import org.magejvm.impl.train.update.OldLogProbs;
 import java.util.Arrays;
@@ -18,7 +19,6 @@ import org.magejvm.api.annotation.Api;
 import org.magejvm.impl.credit.CreditConfig;
 import org.magejvm.impl.credit.EpisodeScore;
 import org.magejvm.impl.eval.EvaluationConfig;
-import org.magejvm.impl.rollout.OpponentSampling;
 import org.magejvm.impl.rollout.RolloutConfig;
 import org.magejvm.impl.rollout.Seating;
 import org.magejvm.spi.EnvironmentDefaults;
@@ -44,7 +44,10 @@ import org.magejvm.spi.PromptStyle;
  *   <li>{@code mage-reference}: MAGE exactly as the reference code trains it (the settings its fidelity tests
  *       pin): differential return with the environment's attempt discount (0.6 for the games), per-attempt episode
  *       scores, global anchors, reflections in the prompt, the environment's invalid-action penalty, learning rate
- *       1e-6, KL weight 0.1, minibatches of 64 turns, no update check.</li>
+ *       1e-6, KL weight 0.1 (none on Sokoban, whose reference script turns the KL loss off), minibatches of 64 turns
+ *       with every turn in the update (zero advantages included, {@code update.skip_zero_advantage} false), opponents
+ *       by the reference's fixed quotas ({@link OpponentAssignment#QUOTA}), no update check, and the reference
+ *       script's length (150 iterations, Sokoban 300).</li>
  *   <li>{@code lamer}: LaMer, the reference's settings with cumulative returns.</li>
  *   <li>{@code gigpo} and {@code grpo}: single-episode GiGPO and GRPO (groups of 24 single attempts), the
  *       reference's settings.</li>
@@ -58,9 +61,18 @@ import org.magejvm.spi.PromptStyle;
  * ContextMode#NONE}), so that their success rate over k attempts compares with the meta-learners'.
  *
  * <p>Common to all: 16 task groups per iteration, opponent-stationary groups (one opponent per group from the
- * environment's training pool), half the groups seated second in two-player games, early stop after a win, the
+ * environment's training pool: by the reference's fixed quotas in the reference presets, drawn from the pool's weights
+ * every iteration in {@code mage}), half the groups seated second in two-player games, early stop after a win, the
  * environment's response limit, validation every 5 iterations on 128 meta-episodes per set, a checkpoint every 10,
- * 150 iterations, seed 0, full fine-tuning (LoRA: rank 16, alpha 32, every linear projection).
+ * seed 0, full fine-tuning (LoRA: rank 16, alpha 32, every linear projection), and 150 iterations.
+ *
+ * <p>The reference presets ({@code mage-reference}, {@code lamer}, {@code gigpo}, {@code grpo}) take what the
+ * reference's script for the environment sets: every environment's discounts, penalties and lengths come with its
+ * {@link EnvironmentDefaults}; the KL weight and the run's length come from this class, keyed by the environment's
+ * id: {@code mage-sokoban} trains without a KL term and for 300 iterations (its {@code mage.sh}, and LaMer's,
+ * GiGPO's and GRPO's Sokoban scripts: {@code use_kl_loss=False}, {@code total_epochs=300}); every other environment
+ * has KL weight 0.1 and 150 iterations (the Tic-Tac-Toe and Kuhn Poker scripts). The {@code mage} preset keeps its
+ * own values on every environment.
  */
 @Api(status = Api.Status.EXPERIMENTAL)
 public enum TrainingPreset {
@@ -73,7 +85,9 @@ public enum TrainingPreset {
   /** MAGE exactly as the reference code trains it. */
   MAGE_REFERENCE("mage-reference", "gigpo", MetaReturn.DIFFERENTIAL, ContextMode.REFLECTION_ONLY, true, 8,
       "MAGE as the reference code trains it: differential return, the environment's attempt discount (0.6),"
-          + " reflections, per-attempt episode score, global anchors, lr 1e-6, KL 0.1; the fidelity tests pin it"),
+          + " reflections, per-attempt episode score, global anchors, lr 1e-6, KL 0.1 (Sokoban none, 300"
+          + " iterations), every turn trained (zero advantages too), opponents by fixed quotas; the fidelity tests pin"
+          + " it"),
   /** LaMer with the reference's settings: meta-episodes with reflections, cumulative cross-episode returns. */
   LAMER("lamer", "gigpo", MetaReturn.CUMULATIVE, ContextMode.REFLECTION_ONLY, true, 8,
       "LaMer: cumulative cross-episode returns with reflections, otherwise the reference's settings"),
@@ -108,6 +122,21 @@ public enum TrainingPreset {
 
   /** Turns per AdamW step in the reference ({@code ppo_mini_batch_size}), with one pass over each batch. */
   public static final int REFERENCE_MINI_BATCH_TURNS = 64;
+
+  /** Iterations of a reference run ({@code trainer.total_epochs} of the Tic-Tac-Toe and Kuhn Poker scripts). */
+  public static final int REFERENCE_ITERATIONS = 150;
+
+  /**
+   * What a reference script sets per environment beyond {@link EnvironmentDefaults}.
+   *
+   * @param klCoefficient the KL loss weight, 0 where the script sets {@code use_kl_loss=False}
+   * @param iterations the script's {@code trainer.total_epochs} (one batch per epoch)
+   */
+  private record ReferenceScript(double klCoefficient, int iterations) {}
+
+  /** The reference scripts that differ from the default, by environment id. */
+  private static final Map<String, ReferenceScript> REFERENCE_SCRIPTS = Map.of(
+      "mage-sokoban", new ReferenceScript(0.0, 300));
 
   /** The anchor check's limit in the {@code mage} preset: the largest mean per-token log-probability drop. */
   public static final double MAGE_MAX_ANCHOR_DROP = 0.01;
@@ -205,7 +234,7 @@ public enum TrainingPreset {
         .optContextMode(trainingContextMode)
         .optEarlyStop(true)
         .optSeating(provider.twoPlayer() ? Seating.mixed(TRAINING_SECOND_SEAT_RATIO) : Seating.first())
-        .optOpponentSampling(OpponentSampling.PER_GROUP)
+        .optOpponentSampling(opponentAssignment().sampling())
         .optSampling(SamplingConfig.training(d.maxResponseTokens()));
   }
 
@@ -222,7 +251,8 @@ public enum TrainingPreset {
   }
 
   /**
-   * The reference's optimizer settings: its defaults with opponent-stationary grouping.
+   * The reference's optimizer settings: its defaults with opponent-stationary grouping (the KL weight 0.1 of the
+   * Tic-Tac-Toe and Kuhn Poker scripts).
    *
    * @return the optimizer config
    * @throws IllegalStateException if the preset does not train
@@ -230,6 +260,33 @@ public enum TrainingPreset {
   public OptimizerConfig optimizerConfig() {
     requireTrains();
     return OptimizerConfig.builder().optGrouping(Grouping.OPPONENT_STATIONARY).build();
+  }
+
+  /**
+   * The reference's optimizer settings on an environment: {@link #optimizerConfig()} with the KL weight of the
+   * environment's reference script (0 on Sokoban).
+   *
+   * @param provider the environment
+   * @return the optimizer config
+   * @throws IllegalStateException if the preset does not train
+   */
+  public OptimizerConfig optimizerConfig(EnvironmentProvider provider) {
+    return optimizerConfig().toBuilder().optKlCoefficient(script(provider).klCoefficient()).build();
+  }
+
+  /**
+   * How this preset's runs give the episode groups their opponents: {@code mage} draws them every iteration, the
+   * reference presets assign the reference's fixed quotas.
+   *
+   * @return the assignment
+   */
+  public OpponentAssignment opponentAssignment() {
+    return this == MAGE ? OpponentAssignment.SAMPLED : OpponentAssignment.QUOTA;
+  }
+
+  private static ReferenceScript script(EnvironmentProvider provider) {
+    return REFERENCE_SCRIPTS.getOrDefault(provider.id(),
+        new ReferenceScript(OptimizerConfig.defaults().klCoefficient(), REFERENCE_ITERATIONS));
   }
 
   /**
@@ -272,10 +329,18 @@ public enum TrainingPreset {
   public TrainingConfig config(EnvironmentProvider provider) {
     TrainingConfig reference = reference(provider);
     if (this != MAGE) {
-      return reference;
+      ReferenceScript script = script(provider);
+      return reference.toBuilder()
+          .set("loss.kl_coefficient", script.klCoefficient())
+          .set("iterations", script.iterations())
+          .build();
     }
+    // the quick start's settings; skip_zero_advantage stays true until the five-seed measurement on the quick start
+    // decides it (docs/training.md), and the opponents are drawn as they always were
     return reference.toBuilder()
         .set("preset", id)
+        .set("rollout.opponent_assignment", OpponentAssignment.SAMPLED)
+        .set("update.skip_zero_advantage", true)
         .set("rollout.context_mode", ContextMode.REFLECTION_ONLY)
         .set("credit.gamma_traj", 1.0)
         .set("credit.invalid_penalty", 25.0)
@@ -291,7 +356,10 @@ public enum TrainingPreset {
         .build();
   }
 
-  /** The reference code's settings for this preset's method. */
+  /**
+   * The reference code's settings for this preset's method, before the environment's script: every turn trained,
+   * opponents by quotas, KL weight 0.1, 150 iterations.
+   */
   private TrainingConfig reference(EnvironmentProvider provider) {
     EnvironmentDefaults d = provider.defaults();
     OptimizerConfig o = OptimizerConfig.defaults();
@@ -302,7 +370,8 @@ public enum TrainingPreset {
         new TrainingConfig.RolloutSettings(TRAINING_TASKS, trains() ? trainingGroupSize : 1,
             trainingEpisodes(d) == 1 && !trains() ? d.episodes() : trainingEpisodes(d),
             d.maxTurns(), trainingContextMode, PromptStyle.VERBOSE, true,
-            provider.twoPlayer() ? "mixed:" + TRAINING_SECOND_SEAT_RATIO : "first", 0, 0.25),
+            provider.twoPlayer() ? "mixed:" + TRAINING_SECOND_SEAT_RATIO : "first", 0, 0.25,
+            OpponentAssignment.QUOTA),
         new TrainingConfig.SamplingSettings(1.0, 1.0, 0, d.maxResponseTokens()),
         new TrainingConfig.CreditSettings(returns, d.stepGamma(), d.trajGamma(), d.invalidPenalty(),
             d.lengthPenalty(), d.maxResponseTokens(), EpisodeScore.ATTEMPT),
@@ -312,13 +381,13 @@ public enum TrainingPreset {
             o.klCoefficient(), o.lossAggregation()),
         a,
         new TrainingConfig.UpdateSettings(REFERENCE_MINI_BATCH_TURNS, 8, DEFAULT_MICRO_BATCH_TOKENS, 1,
-            OldLogProbs.RECOMPUTE, true),
+            OldLogProbs.RECOMPUTE, false),
         new TrainingConfig.CheckSettings(0, 0, 256, null),
         new TrainingConfig.ValidationSettings(5, EVALUATION_META_EPISODES, true),
         new TrainingConfig.CheckpointSettings(10, 3),
         new TrainingConfig.FineTuningSettings(TrainingConfig.FineTuningSettings.FULL, 16, 32, List.of("all-linear"),
             null, null),
-        150, 0, 0);
+        REFERENCE_ITERATIONS, 0, 0);
   }
 
   /**

@@ -1,5 +1,6 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.api.ConfigException;
 import org.magejvm.impl.train.checkpoint.TrainingCheckpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -107,7 +108,7 @@ class ConfigRunTest {
       assertThat(trainer.trainingConfig()).contains(config);
     }
     TrainingCheckpoint cp = TrainingCheckpoint.open(TrainingCheckpoint.locate(tmp.resolve("run")));
-    assertThat(cp.trainingConfig()).contains(config);
+    assertThat(TrainingConfig.ofCheckpoint(cp)).contains(config);
     assertThat(cp.runConfiguration().get("command").getAsString()).isEqualTo("test");
   }
 

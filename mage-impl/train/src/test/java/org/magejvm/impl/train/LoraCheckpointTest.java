@@ -1,5 +1,7 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.impl.train.listen.TrainingListener;
+import org.magejvm.impl.train.common.TrainingException;
 import org.magejvm.impl.train.update.AdamW;
 import org.magejvm.impl.train.checkpoint.CheckpointManager;
 import org.magejvm.impl.train.checkpoint.TrainingCheckpoint;

@@ -1,7 +1,7 @@
 package org.magejvm.impl.train;
 
 import org.magejvm.impl.train.update.OldLogProbs;
-import org.magejvm.impl.train.ConfigException;
+import org.magejvm.api.ConfigException;
 import org.magejvm.impl.train.MageTrainer;
 import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.impl.train.TrainingConfig;

@@ -1,5 +1,6 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.api.ConfigException;
 import org.magejvm.impl.train.update.AdamWConfig;
 import org.magejvm.impl.train.update.OldLogProbs;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -100,9 +101,12 @@ class TrainingConfigTest {
         assertThat(TrainerFactory.credit(c)).as(p.id() + " " + game)
             .isEqualTo(CreditConfig.forEnvironment(provider.defaults()).optMetaReturn(m.metaReturn().orElseThrow())
                 .build());
-        assertThat(TrainerFactory.optimizerConfig(c)).isEqualTo(m.optimizerConfig());
+        assertThat(TrainerFactory.optimizerConfig(c)).isEqualTo(m.optimizerConfig(provider));
         assertThat(m.optimizerConfig()).isEqualTo(OptimizerConfig.defaults().toBuilder()
             .optGrouping(Grouping.OPPONENT_STATIONARY).build());
+        // the environment's script: Sokoban's turns the KL loss off (use_kl_loss=False), the games' keep 0.1
+        assertThat(m.optimizerConfig(provider)).isEqualTo(m.optimizerConfig().toBuilder()
+            .optKlCoefficient(game.equals("mage-sokoban") ? 0.0 : 0.1).build());
         assertThat(c.advantages().estimator()).isEqualTo(m.optimizerId().orElseThrow());
         assertThat(TrainerFactory.adamWConfig(c)).isEqualTo(AdamWConfig.defaults());
         assertThat(c.update().miniBatchTurns()).isEqualTo(64);
@@ -113,6 +117,103 @@ class TrainingConfigTest {
         assertThat(c.checks().maxUpdateKl()).isZero();
       }
     }
+  }
+
+  /**
+   * Issue 38: every {@code update.*} value, the KL weight, the length and the opponent assignment of the reference
+   * presets, game by game, as the reference's scripts set them (dp_actor trains every row: zero advantages add no
+   * policy gradient but count in the token mean and keep their KL and entropy terms; Sokoban's mage.sh turns the KL
+   * loss off and runs 300 epochs; the opponents are fixed quotas of the 16 groups).
+   */
+  @Test
+  void referencePresetsPinTheUpdateTheLengthAndTheOpponentsGameByGame() {
+    TrainingConfig.UpdateSettings reference = new TrainingConfig.UpdateSettings(64, 8,
+        TrainingPreset.DEFAULT_MICRO_BATCH_TOKENS, 1, OldLogProbs.RECOMPUTE, false,
+        org.magejvm.impl.llm.model.AttentionKernel.AUTO, org.magejvm.impl.llm.generate.Recompute.AUTO,
+        org.magejvm.impl.llm.generate.Recompute.AUTO);
+    for (String game : GAME_IDS) {
+      EnvironmentProvider provider = GAMES.require(game);
+      boolean sokoban = game.equals("mage-sokoban");
+      for (TrainingPreset p : List.of(TrainingPreset.MAGE_REFERENCE, TrainingPreset.LAMER, TrainingPreset.GIGPO,
+          TrainingPreset.GRPO)) {
+        TrainingConfig c = p.config(provider);
+        String what = p.id() + " on " + game;
+        assertThat(c.update()).as(what).isEqualTo(reference);
+        assertThat(c.update().skipZeroAdvantage()).as(what).isFalse();
+        assertThat(TrainerFactory.updateSettings(c).skipZeroAdvantage()).as(what).isFalse();
+        assertThat(c.loss().klCoefficient()).as(what).isEqualTo(sokoban ? 0.0 : 0.1);
+        assertThat(c.iterations()).as(what).isEqualTo(sokoban ? 300 : 150);
+        assertThat(c.rollout().opponentAssignment()).as(what).isEqualTo(OpponentAssignment.QUOTA);
+        assertThat(p.opponentAssignment()).isEqualTo(OpponentAssignment.QUOTA);
+        assertThat(TrainerFactory.rollout(c, provider).build().opponentSampling()).as(what)
+            .isEqualTo(org.magejvm.impl.rollout.OpponentSampling.QUOTA);
+      }
+      // the mage preset keeps its values on every game: zero-advantage turns left out (until the five-seed
+      // measurement on the quick start decides it), KL 1.0, 150 iterations, opponents drawn every iteration
+      TrainingConfig mage = TrainingPreset.MAGE.config(provider);
+      assertThat(mage.update().skipZeroAdvantage()).as(game).isTrue();
+      assertThat(mage.update().miniBatchTurns()).isEqualTo(64);
+      assertThat(mage.update().microBatchTurns()).isEqualTo(64);
+      assertThat(mage.update().oldLogProbs()).isEqualTo(OldLogProbs.AUTO);
+      assertThat(mage.loss().klCoefficient()).as(game).isEqualTo(1.0);
+      assertThat(mage.iterations()).as(game).isEqualTo(150);
+      assertThat(mage.rollout().opponentAssignment()).isEqualTo(OpponentAssignment.SAMPLED);
+      assertThat(TrainerFactory.rollout(mage, provider).build().opponentSampling())
+          .isEqualTo(org.magejvm.impl.rollout.OpponentSampling.PER_GROUP);
+      // validation draws the population's opponents as before, whatever the training assignment
+      for (TrainingConfig c : List.of(mage, TrainingPreset.MAGE_REFERENCE.config(provider))) {
+        assertThat(TrainerFactory.validations(c, provider).get(0).config().opponentSampling())
+            .isEqualTo(org.magejvm.impl.rollout.OpponentSampling.PER_GROUP);
+      }
+    }
+    // the quotas of the reference's 16 groups: Kuhn Poker 5 / 5 / 6, Tic-Tac-Toe 7 MCTS-100 / 6 preferred / 3 random
+    assertThat(quotas("mage-kuhn-poker", 16)).containsExactly(Map.entry("conservative", 5),
+        Map.entry("aggressive", 5), Map.entry("intermediate", 6));
+    assertThat(quotas("mage-tictactoe", 16)).containsExactly(Map.entry("mcts-100", 7), Map.entry("preferred", 6),
+        Map.entry("random", 3));
+  }
+
+  /** The groups each training opponent gets by quota, preferred-position players counted together. */
+  private static Map<String, Integer> quotas(String game, int groups) {
+    Map<String, Integer> out = new java.util.LinkedHashMap<>();
+    for (org.magejvm.api.Opponent o : org.magejvm.impl.rollout.OpponentQuota.assign(
+        GAMES.require(game).opponents(), groups)) {
+      out.merge(o.id().startsWith("preferred") ? "preferred" : o.id(), 1, Integer::sum);
+    }
+    return out;
+  }
+
+  @Test
+  void sokobansReferenceRunHasNoKlAndThreeHundredIterationsWhileMageKeepsItsOwn() {
+    TrainingConfig c = TrainingPreset.MAGE_REFERENCE.config(GAMES.require("mage-sokoban"));
+    String json = c.toJson();
+    assertThat(json).contains("\"kl_coefficient\": 0.0").contains("\"iterations\": 300");
+    assertThat(TrainingConfig.fromJson(json)).isEqualTo(c);
+    TrainingConfig mage = TrainingPreset.MAGE.config(GAMES.require("mage-sokoban"));
+    assertThat(mage.iterations()).isEqualTo(150);
+    assertThat(mage.loss().klCoefficient()).isEqualTo(1.0);
+  }
+
+  @Test
+  void aConfigWrittenBeforeTheOpponentAssignmentExistedReadsAsItRan() {
+    for (TrainingPreset p : List.of(TrainingPreset.MAGE, TrainingPreset.MAGE_REFERENCE)) {
+      TrainingConfig now = kuhn(p);
+      com.google.gson.JsonObject old = now.toJsonObject();
+      old.getAsJsonObject("rollout").remove("opponent_assignment");
+      // a complete config (a checkpoint's, a run's config.json): opponents drawn every iteration, as it ran
+      TrainingConfig complete = TrainingConfig.fromJson(old.toString());
+      assertThat(complete.rollout().opponentAssignment()).isEqualTo(OpponentAssignment.SAMPLED);
+      assertThat(complete).isEqualTo(now.with("rollout.opponent_assignment", "sampled"));
+      assertThat(TrainingConfig.fromJson(old.toString(), GAMES)).isEqualTo(complete);
+    }
+    // a partial file takes the key from its preset, as every missing key
+    TrainingConfig partial = TrainingConfig.fromJson("{\"preset\": \"mage-reference\", \"environment\": {\"id\":"
+        + " \"mage-kuhn-poker\"}, \"rollout\": {\"tasks\": 8}}", GAMES);
+    assertThat(partial.rollout().opponentAssignment()).isEqualTo(OpponentAssignment.QUOTA);
+    assertThat(kuhn(TrainingPreset.MAGE).with("rollout.opponent_assignment", "quota").rollout()
+        .opponentAssignment()).isEqualTo(OpponentAssignment.QUOTA);
+    assertThatThrownBy(() -> kuhn(TrainingPreset.MAGE).with("rollout.opponent_assignment", "random"))
+        .hasMessage("config key 'rollout.opponent_assignment' must be one of sampled, quota, got 'random'");
   }
 
   @Test

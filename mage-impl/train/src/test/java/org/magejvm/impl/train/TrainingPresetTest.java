@@ -1,5 +1,6 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.api.ConfigException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -59,8 +60,11 @@ class TrainingPresetTest {
     assertThat(TrainingPreset.REACT.trains()).isFalse();
     assertThat(TrainingPreset.REFLEXION.optimizerId()).isEmpty();
     assertThat(TrainingPreset.REFLEXION.metaReturn()).isEmpty();
-    assertThat(TrainingPreset.MAGE_REFERENCE.trainingRollout(duel).build())
-        .isEqualTo(TrainingPreset.MAGE.trainingRollout(duel).build());
+    // the reference assigns opponents by fixed quotas, mage draws them; the rest of the rollout is the same
+    assertThat(TrainingPreset.MAGE_REFERENCE.trainingRollout(duel).build().opponentSampling())
+        .isEqualTo(OpponentSampling.QUOTA);
+    assertThat(TrainingPreset.MAGE_REFERENCE.trainingRollout(duel).optOpponentSampling(OpponentSampling.PER_GROUP)
+        .build()).isEqualTo(TrainingPreset.MAGE.trainingRollout(duel).build());
     assertThatThrownBy(() -> TrainingPreset.REFLEXION.trainingRollout(duel))
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("preset 'reflexion' does not train");
   }

@@ -1,8 +1,8 @@
 package org.magejvm.impl.train.checkpoint;
 
 import org.magejvm.impl.train.update.AdamW;
-import org.magejvm.impl.train.ConfigJson;
-import org.magejvm.impl.train.TrainingException;
+import org.magejvm.impl.train.common.ConfigJson;
+import org.magejvm.impl.train.common.TrainingException;
 import com.google.gson.JsonObject;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package org.magejvm.impl.train.checkpoint;
 
-import org.magejvm.impl.train.TrainingException;
+import org.magejvm.impl.train.common.TrainingException;
 import java.nio.file.Path;
 import org.magejvm.impl.llm.finetune.FineTuning;
 import org.magejvm.impl.llm.model.Qwen3Model;

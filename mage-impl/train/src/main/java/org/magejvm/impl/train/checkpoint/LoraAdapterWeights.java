@@ -1,7 +1,7 @@
 package org.magejvm.impl.train.checkpoint;
 
 import org.magejvm.impl.train.update.AdamW;
-import org.magejvm.impl.train.TrainingException;
+import org.magejvm.impl.train.common.TrainingException;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.index.NDIndex;
 import com.google.gson.JsonArray;

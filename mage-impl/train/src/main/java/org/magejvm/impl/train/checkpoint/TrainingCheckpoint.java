@@ -1,9 +1,8 @@
 package org.magejvm.impl.train.checkpoint;
 
 import org.magejvm.impl.train.update.AdamW;
-import org.magejvm.impl.train.ConfigException;
-import org.magejvm.impl.train.TrainingException;
-import org.magejvm.impl.train.TrainingConfig;
+import org.magejvm.api.ConfigException;
+import org.magejvm.impl.train.common.TrainingException;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -66,7 +65,7 @@ public final class TrainingCheckpoint {
   public static final String DIRECTORY_PREFIX = "iter-";
   /** The run directory's subdirectory holding the checkpoints. */
   public static final String CHECKPOINTS_DIR = "checkpoints";
-  /** The key of the {@link TrainingConfig} inside the recorded run configuration ({@link #runConfiguration()}). */
+  /** The key of the training config inside the recorded run configuration ({@link #runConfiguration()}). */
   public static final String CONFIG_KEY = "config";
 
   private static final Pattern NAME = Pattern.compile("iter-(\\d{8,})");
@@ -308,26 +307,6 @@ public final class TrainingCheckpoint {
   public JsonObject runConfiguration() {
     JsonElement c = state.get("run");
     return c != null && c.isJsonObject() ? c.getAsJsonObject().deepCopy() : new JsonObject();
-  }
-
-  /**
-   * The training config the run was created with, when it was created from one ({@code
-   * MageTrainer.builder(TrainingConfig, ...)}).
-   *
-   * @return the config, or empty for a run built by hand
-   * @throws TrainingException naming the state file when the recorded config does not read back
-   */
-  public java.util.Optional<TrainingConfig> trainingConfig() {
-    JsonObject run = runConfiguration();
-    if (!run.has(CONFIG_KEY) || !run.get(CONFIG_KEY).isJsonObject()) {
-      return java.util.Optional.empty();
-    }
-    try {
-      return java.util.Optional.of(TrainingConfig.fromJson(run.get(CONFIG_KEY).toString()));
-    } catch (ConfigException e) {
-      throw new TrainingException(directory().resolve(STATE_FILE) + ": the recorded training config (run."
-          + CONFIG_KEY + ") does not read back: " + e.getMessage(), e);
-    }
   }
 
   /**

@@ -1,6 +1,5 @@
 package org.magejvm.impl.train.listen;
 
-import org.magejvm.impl.train.TrainingListener;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;

@@ -1,7 +1,6 @@
 package org.magejvm.impl.train.listen;
 
-import org.magejvm.impl.train.ConfigJson;
-import org.magejvm.impl.train.TrainingListener;
+import org.magejvm.impl.train.common.ConfigJson;
 import org.magejvm.impl.train.MageTrainer;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;

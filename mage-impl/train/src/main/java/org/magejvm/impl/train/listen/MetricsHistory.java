@@ -1,6 +1,6 @@
 package org.magejvm.impl.train.listen;
 
-import org.magejvm.impl.train.TrainingException;
+import org.magejvm.impl.train.common.TrainingException;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;

@@ -1,6 +1,5 @@
 package org.magejvm.impl.train.listen;
 
-import org.magejvm.impl.train.TrainingListener;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Locale;

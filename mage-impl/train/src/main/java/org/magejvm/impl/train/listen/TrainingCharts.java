@@ -1,7 +1,7 @@
 package org.magejvm.impl.train.listen;
 
 import org.magejvm.impl.train.Validation;
-import org.magejvm.impl.train.TrainingException;
+import org.magejvm.impl.train.common.TrainingException;
 import org.magejvm.impl.train.MageTrainer;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,7 +1,7 @@
 package org.magejvm.impl.train.update;
 
 import org.magejvm.api.annotation.Api;
-import org.magejvm.impl.train.ConfigException;
+import org.magejvm.api.ConfigException;
 
 /**
  * Settings of the {@link AdamW} optimizer. The defaults are the reference trainer's: learning rate 1e-6 held

@@ -32,13 +32,23 @@ import org.magejvm.api.annotation.Api;
  * One policy-gradient update over a batch of scored turns: old (and reference) log-probabilities first, then
  * minibatches of {@link Settings#miniBatchTurns()} turns, each split into micro-batches whose gradients accumulate
  * before one {@link AdamW} step. The loss of every micro-batch is normalised by its whole minibatch (token count or
- * sequence count), so accumulation gives exactly the gradient of one pass over the minibatch.
+ * sequence count), so accumulation gives exactly the gradient of one pass over the minibatch. This global normaliser
+ * is the one difference from the reference's {@code dp_actor.update_policy}, which takes each micro-batch's own token
+ * mean and divides it by the number of micro-batches: a token of a micro-batch with T_m of the minibatch's T tokens
+ * weighs T / (8 T_m) times as much there as here (0.75 to 1.7 on the fixture of {@code ReferenceUpdateFidelityTest},
+ * which otherwise pins this update to the reference's: loss, gradient and AdamW steps to float64 rounding).
  *
  * <p>Rows are taken in the order given (the reference does not shuffle); within a minibatch, and for the old and
  * reference log-probabilities, they are cut into micro-batches in order of length, so that each micro-batch pads
- * little (a minibatch's gradient is the same however it is cut). Rows whose advantage is exactly zero
- * contribute no policy gradient; with {@link Settings#skipZeroAdvantage()} they are left out of the update (and out of
- * the token normaliser) and counted, which changes only the entropy and KL terms' weight.
+ * little (a minibatch's gradient is the same however it is cut). Rows whose advantage is exactly zero contribute no
+ * policy gradient, but the reference trains them like every row: they count in the token mean's denominator, and
+ * their entropy and KL terms act. With {@link Settings#skipZeroAdvantage()} (the {@code mage} preset; not the
+ * reference's) they are left out before the batch is cut into minibatches, and counted, which changes more than the
+ * entropy and KL terms' weight: with z the share of zero-advantage tokens, the policy gradient is about 1/(1 - z)
+ * times larger before the gradient-norm clip, the states those turns saw lose their KL pull towards the reference
+ * model, every minibatch holds {@link Settings#miniBatchTurns()} turns with non-zero advantages (so fewer AdamW steps,
+ * over another mix of turns), and a batch whose advantages are all zero takes no step at all (AdamW's weight decay
+ * and moments included).
  *
  * <p>With {@link Settings#maxUpdateKl()} above 0 the update is checked after its last step, as a backtracking line
  * search: every turn of the batch with a response (the zero-advantage ones too, which see prompts the trained ones may
@@ -68,7 +78,9 @@ public final class PolicyUpdater {
    * @param epochs passes over the batch
    * @param recomputeOldLogProbs recompute the old log-probabilities at temperature 1 before the update (the
    *     reference's way) instead of taking the ones recorded while sampling
-   * @param skipZeroAdvantage leave rows with a zero advantage out of the update
+   * @param skipZeroAdvantage leave rows with a zero advantage out of the update, before the batch is cut into
+   *     minibatches (the reference trains them: they add no policy gradient but count in the token mean and keep
+   *     their entropy and KL terms; see the class comment for what leaving them out changes)
    * @param maxUpdateKl the largest mean per-token KL divergence (old to new policy, on the batch's tokens) an update
    *     may cause before it is retried with half the learning rate; 0 turns the check off (the reference's
    *     behaviour). The check costs two more scoring passes over the batch (one per try after the first), a copy of
@@ -240,7 +252,10 @@ public final class PolicyUpdater {
           maxUpdateKl, maxAnchorDrop, microBatchTokens, layers, head);
     }
 
-    /** @return 64-turn minibatches, 8-turn micro-batches, one epoch, recomputed old log-probs, zero rows skipped */
+    /**
+     * @return 64-turn minibatches, 8-turn micro-batches, one epoch, recomputed old log-probs, zero rows skipped (the
+     *     reference trains them: {@code TrainingPreset.MAGE_REFERENCE} sets {@code skipZeroAdvantage} false)
+     */
     public static Settings defaults() {
       return new Settings(64, 8, 1, true, true);
     }

@@ -239,7 +239,7 @@ class AdamWTest {
     assertThat(AdamWConfig.builder().optGradientClip(0).build().clipsGradients()).isFalse();
     // one rule for every path a setting comes by: no infinite clip (a config file could not hold it); 0 is off
     assertThatThrownBy(() -> AdamWConfig.builder().optGradientClip(Double.POSITIVE_INFINITY).build())
-        .isInstanceOf(org.magejvm.impl.train.ConfigException.class)
+        .isInstanceOf(org.magejvm.api.ConfigException.class)
         .hasMessage("adamw.gradient_clip must be in [0.0, 1.0E9], got Infinity");
     assertThat(AdamWConfig.defaults().clipsGradients()).isTrue();
   }
@@ -677,7 +677,7 @@ class AdamWTest {
         .hasMessageContaining("adamw.learning_rate");
     // the same bounds and exception type as the config key: a rate of 0 trains nothing and is refused
     assertThatThrownBy(() -> AdamWConfig.builder().optLearningRate(0).build())
-        .isInstanceOf(org.magejvm.impl.train.ConfigException.class)
+        .isInstanceOf(org.magejvm.api.ConfigException.class)
         .hasMessage("adamw.learning_rate must be in (0, 1], got 0.0");
     assertThatThrownBy(() -> AdamWConfig.builder().optLearningRate(Double.NaN).build())
         .hasMessageContaining("adamw.learning_rate");

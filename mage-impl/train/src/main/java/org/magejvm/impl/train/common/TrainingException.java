@@ -1,4 +1,4 @@
-package org.magejvm.impl.train;
+package org.magejvm.impl.train.common;
 
 /** A training run cannot go on: too many failed meta-episodes, a refused checkpoint, an inconsistent resume. */
 public final class TrainingException extends RuntimeException {

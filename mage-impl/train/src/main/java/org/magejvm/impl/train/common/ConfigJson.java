@@ -1,4 +1,4 @@
-package org.magejvm.impl.train;
+package org.magejvm.impl.train.common;
 
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;

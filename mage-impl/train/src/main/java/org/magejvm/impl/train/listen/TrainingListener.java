@@ -1,13 +1,13 @@
-package org.magejvm.impl.train;
+package org.magejvm.impl.train.listen;
 
 import java.nio.file.Path;
 import java.util.Map;
 import org.magejvm.api.annotation.Api;
 
 /**
- * Hooks into {@link MageTrainer}'s loop, in the spirit of DJL's {@code TrainingListener}. Every method has an empty
- * default, so a listener overrides only what it needs. Listeners run on the training thread, in the order they were
- * added; an exception thrown by a listener stops the run.
+ * Hooks into {@link org.magejvm.impl.train.MageTrainer}'s loop, in the spirit of DJL's {@code TrainingListener}.
+ * Every method has an empty default, so a listener overrides only what it needs. Listeners run on the training thread,
+ * in the order they were added; an exception thrown by a listener stops the run.
  */
 @Api(status = Api.Status.EXPERIMENTAL)
 public interface TrainingListener {

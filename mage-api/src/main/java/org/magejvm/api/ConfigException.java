@@ -1,4 +1,4 @@
-package org.magejvm.impl.train;
+package org.magejvm.api;
 
 import java.util.Objects;
 import org.magejvm.api.annotation.Api;
