@@ -14,6 +14,8 @@ import java.util.Locale;
 import java.util.Map;
 import org.magejvm.api.PolicyOptimizer;
 import org.magejvm.examples.quickstart.GameRecipe;
+import org.magejvm.examples.quickstart.RecipeGame;
+import org.magejvm.examples.quickstart.RecipeSettings;
 import org.magejvm.examples.quickstart.ShippedWarmStart;
 import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
@@ -134,7 +136,7 @@ final class QuickStartIterationBench {
 
     Path root = BenchArgs.workDir(opt, "mage-iteration-bench");
     EnvironmentRegistry registry = EnvironmentRegistry.discover();
-    GameRecipe.Game game = game(opt.get("env"));
+    RecipeGame game = game(opt.get("env"));
     EnvironmentProvider provider = registry.require(game.environment());
     TrainingConfig.Builder tb = GameRecipe.quickStartConfig(provider, seed).toBuilder();
     sets.forEach(tb::set);
@@ -144,7 +146,7 @@ final class QuickStartIterationBench {
           + "; choose the game with env=");
     }
     PrintWriter progress = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
-    GameRecipe recipe = new GameRecipe(registry, game, GameRecipe.Settings.builder(root, training).optSeed(seed)
+    GameRecipe recipe = new GameRecipe(registry, game, RecipeSettings.builder(root, training).optSeed(seed)
         .build(), progress);
     if (ShippedWarmStart.install(recipe)) {
       System.out.println("warm start: the one shipped with mage, copied to " + recipe.warmStartDir());
@@ -202,8 +204,8 @@ final class QuickStartIterationBench {
     }
   }
 
-  private static GameRecipe.Game game(String env) {
-    for (GameRecipe.Game g : List.of(GameRecipe.GOALKEEPER, GameRecipe.KUHN)) {
+  private static RecipeGame game(String env) {
+    for (RecipeGame g : List.of(GameRecipe.GOALKEEPER, GameRecipe.KUHN)) {
       if (g.environment().equals(env)) {
         return g;
       }

@@ -2,7 +2,7 @@ package org.magejvm.examples.cli;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.magejvm.impl.train.ConfigException;
+import org.magejvm.api.ConfigException;
 import org.magejvm.impl.train.TrainingConfig;
 import picocli.CommandLine.Option;
 

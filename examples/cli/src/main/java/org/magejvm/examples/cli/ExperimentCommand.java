@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.magejvm.examples.quickstart.GameRecipe;
+import org.magejvm.examples.quickstart.RecipeGame;
+import org.magejvm.examples.quickstart.RecipeSettings;
 import org.magejvm.spi.EnvironmentRegistry;
 import org.magejvm.impl.train.TrainingConfig;
 import org.magejvm.impl.train.TrainingPreset;
@@ -37,7 +39,7 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
       TrainingPreset.LAMER, TrainingPreset.GIGPO, TrainingPreset.GRPO);
 
   /** The games the comparison plays. */
-  static final List<GameRecipe.Game> GAMES = List.of(GameRecipe.GOALKEEPER, GameRecipe.KUHN, GameRecipe.TIC_TAC_TOE);
+  static final List<RecipeGame> GAMES = List.of(GameRecipe.GOALKEEPER, GameRecipe.KUHN, GameRecipe.TIC_TAC_TOE);
 
   @Parameters(index = "0", paramLabel = "NAME", description = "The experiment: methods, or its aliases kuhn-methods"
       + " (--env mage-kuhn-poker) and ttt-methods (--env mage-tictactoe).")
@@ -96,7 +98,7 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
    * @return the game of the experiment's name and {@code --env}
    * @throws CommandLine.ParameterException for an unknown name or game, or an alias with another {@code --env}
    */
-  GameRecipe.Game game() {
+  RecipeGame game() {
     String id = switch (name) {
       case "methods" -> env == null ? GameRecipe.GOALKEEPER.environment() : env;
       case "kuhn-methods" -> GameRecipe.KUHN.environment();
@@ -108,20 +110,20 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
       throw new CommandLine.ParameterException(spec.commandLine(), "--env: " + name + " plays " + id + "; use"
           + " `mage experiment methods --env " + env + "`");
     }
-    for (GameRecipe.Game g : GAMES) {
+    for (RecipeGame g : GAMES) {
       if (g.environment().equals(id)) {
         return g;
       }
     }
     throw new CommandLine.ParameterException(spec.commandLine(), "--env: the comparison plays "
-        + GAMES.stream().map(GameRecipe.Game::environment).collect(java.util.stream.Collectors.joining(", "))
+        + GAMES.stream().map(RecipeGame::environment).collect(java.util.stream.Collectors.joining(", "))
         + ", not '" + id + "'");
   }
 
   @Override
   public Integer call() throws Exception {
     Limits.requireFolder(spec, "--work-dir", workDir);
-    GameRecipe.Game game = game();
+    RecipeGame game = game();
     boolean goalkeeper = !game.hasOpponents();
     List<Long> trainingSeeds = seeds != null ? seeds : goalkeeper ? List.of(1L, 2L, 3L, 4L, 5L) : List.of(1L, 2L, 3L);
     int evalSize = evalMetaEpisodes != null ? evalMetaEpisodes : goalkeeper ? 140 : 48;
@@ -157,7 +159,7 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
       return 0;
     }
     RecipeOptions.checkEnvironmentOptions(spec, registry, training);
-    GameRecipe.Settings settings = recipe.settings(workDir, training)
+    RecipeSettings settings = recipe.settings(workDir, training)
         .optEvalMetaEpisodes(evalSize)
         .optSeed(seed)
         .build();

@@ -3,7 +3,8 @@ package org.magejvm.examples.cli;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.ServiceLoader;
-import org.magejvm.examples.quickstart.GameRecipe;
+import org.magejvm.examples.quickstart.RecipeGame;
+import org.magejvm.examples.quickstart.RecipeSettings;
 import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.spi.EnvironmentRegistry;
 
@@ -27,7 +28,7 @@ public interface MethodsComparison {
    * @param train whether to train runs that are missing (false: only report finished ones)
    * @throws Exception whatever the comparison throws (the tool reports it as any command's error)
    */
-  void run(EnvironmentRegistry registry, GameRecipe.Game game, PrintWriter out, GameRecipe.Settings settings,
+  void run(EnvironmentRegistry registry, RecipeGame game, PrintWriter out, RecipeSettings settings,
       List<Long> trainingSeeds, List<TrainingPreset> methods, boolean train) throws Exception;
 
   /**

@@ -11,13 +11,15 @@ import java.util.concurrent.Callable;
 import org.magejvm.examples.quickstart.GameRecipe;
 import org.magejvm.examples.quickstart.GoalkeeperQuickStart;
 import org.magejvm.examples.quickstart.KuhnQuickStart;
+import org.magejvm.examples.quickstart.RecipeGame;
+import org.magejvm.examples.quickstart.RecipeSettings;
 import org.magejvm.impl.env.keeper.GoalkeeperProvider;
 import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.impl.train.listen.ChartListener;
 import org.magejvm.impl.train.listen.MetricsFileListener;
 import org.magejvm.impl.train.listen.ProgressBarListener;
 import org.magejvm.impl.train.TrainingConfig;
-import org.magejvm.impl.train.TrainingListener;
+import org.magejvm.impl.train.listen.TrainingListener;
 import org.magejvm.spi.EnvironmentRegistry;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -112,8 +114,8 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
    * @return the game {@code --env} names
    * @throws CommandLine.ParameterException when it names another
    */
-  GameRecipe.Game game() {
-    for (GameRecipe.Game g : List.of(GameRecipe.GOALKEEPER, GameRecipe.KUHN)) {
+  RecipeGame game() {
+    for (RecipeGame g : List.of(GameRecipe.GOALKEEPER, GameRecipe.KUHN)) {
       if (g.environment().equals(env)) {
         return g;
       }
@@ -139,7 +141,7 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
       out.flush();
       return 0;
     }
-    GameRecipe.Game game = game();
+    RecipeGame game = game();
     if (!training.environment().id().equals(game.environment())) {
       throw new IllegalArgumentException("the quick start plays " + game.environment() + " here, but the config's"
           + " environment.id is " + training.environment().id() + "; choose the game with --env");
@@ -147,7 +149,7 @@ final class QuickStartCommand implements Callable<Integer>, Limits.OptionPhase {
     Limits.of(spec).metaEpisodes("rollout.tasks x rollout.group_size", training.rollout().tasks(),
         training.rollout().groupSize()).check();
     RecipeOptions.checkEnvironmentOptions(spec, registry, training);
-    GameRecipe.Settings settings = GameRecipe.Settings.builder(workDir, training)
+    RecipeSettings settings = RecipeSettings.builder(workDir, training)
         .optEvalMetaEpisodes(evalMetaEpisodes != null ? evalMetaEpisodes
             : game == GameRecipe.GOALKEEPER ? (quick ? 35 : 140) : (quick ? 16 : 48))
         .optSeed(warmStartSeed)

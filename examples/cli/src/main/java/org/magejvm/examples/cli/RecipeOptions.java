@@ -1,6 +1,7 @@
 package org.magejvm.examples.cli;
 
 import org.magejvm.examples.quickstart.GameRecipe;
+import org.magejvm.examples.quickstart.RecipeSettings;
 import org.magejvm.examples.quickstart.RecipeSettingsBuilder;
 import org.magejvm.examples.quickstart.ShippedWarmStart;
 import org.magejvm.spi.Environment;
@@ -50,7 +51,7 @@ final class RecipeOptions {
    * @return a settings builder with these options' values
    */
   RecipeSettingsBuilder settings(java.nio.file.Path workDir, org.magejvm.impl.train.TrainingConfig training) {
-    return GameRecipe.Settings.builder(workDir, training)
+    return RecipeSettings.builder(workDir, training)
         .optWarmStartExamples(warmStartExamples)
         .optWarmStart(warmStartEpochs, warmStartLearningRate)
         .optEvalTemperature(evalTemperature == null ? Double.NaN : evalTemperature);

@@ -23,7 +23,7 @@ import org.magejvm.impl.train.MageTrainer;
 import org.magejvm.impl.train.listen.MetricsFileListener;
 import org.magejvm.impl.train.checkpoint.TrainingCheckpoint;
 import org.magejvm.impl.train.TrainingConfig;
-import org.magejvm.impl.train.TrainingException;
+import org.magejvm.impl.train.common.TrainingException;
 import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.spi.EnvironmentProvider;
 import org.magejvm.spi.EnvironmentRegistry;
@@ -241,7 +241,7 @@ final class TrainCommand implements Callable<Integer>, Limits.OptionPhase {
       checkpoint = TrainingCheckpoint.open(TrainingCheckpoint.locate(resume));
       Path stateFile = checkpoint.directory().resolve(TrainingCheckpoint.STATE_FILE);
       run = Run.fromJson(checkpoint.runConfiguration(), stateFile);
-      c = checkpoint.trainingConfig().orElseThrow();
+      c = TrainingConfig.ofCheckpoint(checkpoint).orElseThrow();
       c = refuseChanges(c, stateFile);
       Path cps = checkpoint.directory().toAbsolutePath().getParent();
       runDir = cps.getFileName().toString().equals(TrainingCheckpoint.CHECKPOINTS_DIR) ? cps.getParent() : cps;

@@ -27,7 +27,7 @@ import org.magejvm.impl.rollout.Seeds;
 import org.magejvm.impl.train.MageTrainer;
 import org.magejvm.impl.train.TrainerBuilder;
 import org.magejvm.impl.train.TrainingConfig;
-import org.magejvm.impl.train.TrainingListener;
+import org.magejvm.impl.train.listen.TrainingListener;
 import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.impl.train.warmstart.ScriptedWarmStart;
 import org.magejvm.impl.train.warmstart.TinyBaseModel;
@@ -39,101 +39,15 @@ import org.magejvm.spi.PromptStyle;
 /**
  * The shared recipe of the quick start and the method comparisons: a tiny Qwen3 model, a warm start that teaches the
  * action format but not adaptation, training from a {@link TrainingConfig} (the quick start's is the {@code mage}
- * preset with a small budget: {@link #quickStartConfig}), and evaluation per opponent, for one of the {@link Game}s
- * (Goalkeeper and Kuhn Poker for the quick start; all three for the comparisons). The prompts are compact; what a
- * later attempt sees of the earlier ones is the training config's context mode: on Goalkeeper the reflections the
- * model wrote ({@link ContextMode#REFLECTION_ONLY}, the {@code mage} preset's, warm-started on a player that writes
+ * preset with a small budget: {@link #quickStartConfig}), and evaluation per opponent, for one of the {@link
+ * RecipeGame}s (Goalkeeper and Kuhn Poker for the quick start; all three for the comparisons). The prompts are compact;
+ * what a later attempt sees of the earlier ones is the training config's context mode: on Goalkeeper the reflections
+ * the model wrote ({@link ContextMode#REFLECTION_ONLY}, the {@code mage} preset's, warm-started on a player that writes
  * lessons in the game's format and acts on them), on Kuhn Poker and Tic-Tac-Toe, which have no such player, the earlier
  * attempts' moves and outcomes ({@link ContextMode#HISTORY_ONLY}). Why the {@code mage} preset's other settings differ
  * from the reference's is said in {@link TrainingPreset} and docs/configuration.md.
  */
 public final class GameRecipe {
-
-  /**
-   * What the recipe needs to know about a game.
-   *
-   * @param environment the environment id
-   * @param pool the pool opponents evaluated one set each (the training population is the environment's own); empty
-   *     for a game without opponents, which is evaluated as one set, {@link #ALL_SET}
-   * @param heldOut the held-out opponent, never played in training ("" for a game without opponents)
-   * @param heldOutSeat the agent's seat against the held-out opponent
-   * @param poolSeating the agent's seats against the pool in evaluation
-   * @param fixedPolicy the environment's scripted policy that plays the warm start's fixed line (it must not read
-   *     earlier attempts)
-   * @param referencePolicy the scripted policy whose rates are printed beside the model's
-   * @param referenceLabel what that policy's rates mean
-   * @param cacheSuffix appended to the names of the cached tiny model and warm start ("" for Kuhn Poker, which
-   *     keeps the names of earlier versions)
-   * @param draws whether the game has draws (their rates are then reported beside the success rates)
-   * @param reflectivePolicy the environment's scripted policy whose turns, reflections included, are the warm start
-   *     of a run that trains with reflections: it must write reflections in the format the game's prompts ask for
-   *     while they carry nothing about the task, and act on what they say; "" when the game has none (a run with
-   *     reflections then warm-starts on play turns only, and is warned that its model has never seen a reflection)
-   */
-  public record Game(
-      String environment, List<String> pool, String heldOut, Seat heldOutSeat, Seating poolSeating,
-      String fixedPolicy, String referencePolicy, String referenceLabel, String cacheSuffix, boolean draws,
-      String reflectivePolicy) {
-
-    /**
-     * Validates and copies.
-     *
-     * @param environment environment id
-     * @param pool pool sets
-     * @param heldOut held-out opponent
-     * @param heldOutSeat seat against it
-     * @param poolSeating seats against the pool
-     * @param fixedPolicy the fixed line
-     * @param referencePolicy the reference player
-     * @param referenceLabel its label
-     * @param cacheSuffix cache name suffix
-     * @param draws whether the game has draws
-     * @param reflectivePolicy the warm start's reflective player, "" for none
-     */
-    public Game {
-      Objects.requireNonNull(environment, "environment");
-      pool = List.copyOf(pool);
-      Objects.requireNonNull(heldOut, "heldOut");
-      Objects.requireNonNull(heldOutSeat, "heldOutSeat");
-      Objects.requireNonNull(poolSeating, "poolSeating");
-      Objects.requireNonNull(fixedPolicy, "fixedPolicy");
-      Objects.requireNonNull(referencePolicy, "referencePolicy");
-      Objects.requireNonNull(referenceLabel, "referenceLabel");
-      Objects.requireNonNull(cacheSuffix, "cacheSuffix");
-      Objects.requireNonNull(reflectivePolicy, "reflectivePolicy");
-    }
-
-    /**
-     * @param sets metrics per evaluation set
-     * @param key the metric
-     * @return the metric's mean over the pool's sets (the one set of a game without opponents)
-     */
-    public double poolAverage(Map<String, Map<String, Number>> sets, String key) {
-      if (pool.isEmpty()) {
-        return sets.get(ALL_SET).get(key).doubleValue();
-      }
-      double sum = 0;
-      for (String opp : pool) {
-        sum += sets.get(opp).get(key).doubleValue();
-      }
-      return sum / pool.size();
-    }
-
-    /** @return the evaluation sets of the game's opponents and seats */
-    public EvaluationSets sets() {
-      return new EvaluationSets(pool, heldOut, heldOutSeat, poolSeating);
-    }
-
-    /** @return whether the game has opponents (pool sets and a held-out one) */
-    public boolean hasOpponents() {
-      return sets().hasOpponents();
-    }
-
-    /** @return the evaluation sets: the pool opponents, then the held-out one; {@link #ALL_SET} without opponents */
-    public List<String> evaluationSets() {
-      return sets().names();
-    }
-  }
 
   /** The name of the one evaluation set of a game without opponents. */
   public static final String ALL_SET = EvaluationSets.ALL;
@@ -145,7 +59,7 @@ public final class GameRecipe {
    * follow}, which dives where the last shot went: the adaptive ceiling. With reflections the warm start is {@code
    * random-plan}'s: lessons that name a random spot, and dives where the lesson says.
    */
-  public static final Game GOALKEEPER = new Game("mage-goalkeeper", List.of(), "", Seat.FIRST,
+  public static final RecipeGame GOALKEEPER = new RecipeGame("mage-goalkeeper", List.of(), "", Seat.FIRST,
       Seating.of(Seat.FIRST), "sweep", "follow", "adaptive ceiling", "-goalkeeper", false,
       GoalkeeperProvider.RANDOM_PLAN_POLICY);
 
@@ -157,8 +71,9 @@ public final class GameRecipe {
    * model learns to bet in every state: always betting wins every winnable deal against any opponent, so it reaches the
    * ceiling of every set without exploiting anyone (docs/results.md).
    */
-  public static final Game KUHN = new Game("mage-kuhn-poker", List.of("conservative", "aggressive", "intermediate"),
-      "cfr", Seat.SECOND, Seating.mixed(0.5), "fixed-line", "adaptive", "winnable-deal ceiling", "", false, "");
+  public static final RecipeGame KUHN = new RecipeGame("mage-kuhn-poker",
+      List.of("conservative", "aggressive", "intermediate"), "cfr", Seat.SECOND, Seating.mixed(0.5), "fixed-line",
+      "adaptive", "winnable-deal ceiling", "", false, "");
 
   /**
    * Tic-Tac-Toe: one evaluation set per pool opponent (MCTS with 100 simulations, the six preferred-position players,
@@ -168,7 +83,7 @@ public final class GameRecipe {
    * are printed beside the model's as a reference (they are not a ceiling: an exploiting player can win more often
    * against the weak opponents).
    */
-  public static final Game TIC_TAC_TOE = new Game("mage-tictactoe",
+  public static final RecipeGame TIC_TAC_TOE = new RecipeGame("mage-tictactoe",
       List.of("mcts-100", "preferred-center-first", "preferred-corners-first", "preferred-edges-first",
           "preferred-main-diagonal", "preferred-anti-diagonal", "preferred-reverse", "random"),
       "mcts-1000", Seat.FIRST, Seating.of(Seat.FIRST), "minimax", "minimax", "minimax (not a ceiling)",
@@ -200,9 +115,10 @@ public final class GameRecipe {
   /**
    * The quick start's training config on a game: the {@code mage} preset (on Kuhn Poker and Tic-Tac-Toe with the
    * history as the context, {@code rollout.context_mode} {@code history_only}, since their warm starts teach no
-   * reflection format) with the recipe's budget and prompts (8 task groups, {@value #GOALKEEPER_QUICK_START_ITERATIONS} iterations on Goalkeeper and {@value #QUICK_START_ITERATIONS}
-   * on the other games, compact prompts, 16 response tokens, no validation during training: the recipe evaluates
-   * before and after) and the training seed derived from the recipe's seed.
+   * reflection format) with the recipe's budget and prompts (8 task groups, {@value #GOALKEEPER_QUICK_START_ITERATIONS}
+   * iterations on Goalkeeper and {@value #QUICK_START_ITERATIONS} on the other games, compact prompts, 16 response
+   * tokens, no validation during training: the recipe evaluates before and after) and the training seed derived from
+   * the recipe's seed.
    *
    * @param provider the game's environment
    * @param seed the recipe's seed
@@ -223,93 +139,10 @@ public final class GameRecipe {
         .build();
   }
 
-  /**
-   * Settings of a recipe run: the training config and what the recipe adds around it (the warm start, the
-   * evaluation). Build them with {@link #builder(Path, TrainingConfig)} and copy them with {@link #toBuilder()}; the
-   * canonical constructor validates every component.
-   *
-   * @param workDir where the tiny model and the warm start are cached
-   * @param training the training run: its environment options and step time-out also apply to the warm start's and
-   *     the evaluations' rollouts
-   * @param warmStartExamples supervised examples (turns) of the warm start, one epoch
-   * @param evalMetaEpisodes meta-episodes per evaluation set
-   * @param seed the model/warm-start seed and the base seed of the evaluation (the training config has its own)
-   * @param repeatShare the share of warm-start turns that repeat the previous attempt's action (see
-   *     {@link #DEFAULT_REPEAT_SHARE}); 0 gives a warm start that never reads the earlier attempts
-   * @param evalTemperature the evaluation's temperature with neither top-p nor top-k (0: greedy), or NaN for the
-   *     reference's evaluation sampling (temperature 0.7, top-p 0.8, top-k 20), which turns any action above 0.8
-   *     probability into a certainty
-   * @param warmStartEpochs passes of the supervised warm start over its examples (see {@link
-   *     #DEFAULT_WARM_START_EPOCHS})
-   * @param warmStartLearningRate the supervised warm start's AdamW learning rate (see {@link
-   *     #DEFAULT_WARM_START_LEARNING_RATE})
-   */
-  public record Settings(
-      Path workDir, TrainingConfig training, int warmStartExamples, int evalMetaEpisodes, long seed,
-      double repeatShare, double evalTemperature, int warmStartEpochs, double warmStartLearningRate) {
-
-    /**
-     * Validates.
-     *
-     * @param workDir work directory
-     * @param training training config
-     * @param warmStartExamples warm-start examples
-     * @param evalMetaEpisodes evaluation size
-     * @param seed seed
-     * @param repeatShare warm-start repeat share
-     * @param evalTemperature evaluation temperature, NaN for the reference's evaluation sampling
-     * @param warmStartEpochs warm-start epochs
-     * @param warmStartLearningRate warm-start learning rate
-     */
-    public Settings {
-      Objects.requireNonNull(workDir, "workDir");
-      Objects.requireNonNull(training, "training");
-      if (evalMetaEpisodes < 1) {
-        throw new IllegalArgumentException("the evaluation size must be >= 1, got " + evalMetaEpisodes);
-      }
-      // the warm start's values are checked by its settings
-      new WarmStartSettings(warmStartExamples, repeatShare, seed, warmStartEpochs, warmStartLearningRate);
-      if (!Double.isNaN(evalTemperature) && !(evalTemperature >= 0 && evalTemperature <= 10)) {
-        throw new IllegalArgumentException("the evaluation temperature must be in [0, 10] (0: greedy), got "
-            + evalTemperature);
-      }
-    }
-
-    /**
-     * A builder with the recipe's defaults: 3,200 warm-start examples, 48 evaluation meta-episodes, seed 1, and the
-     * {@code DEFAULT_*} constants of {@link GameRecipe} for the warm start.
-     *
-     * @param workDir where the tiny model and the warm start are cached
-     * @param training the training config
-     * @return the builder
-     */
-    public static RecipeSettingsBuilder builder(Path workDir, TrainingConfig training) {
-      return new RecipeSettingsBuilder(workDir, training);
-    }
-
-    /** @return a builder preset with these settings */
-    public RecipeSettingsBuilder toBuilder() {
-      return new RecipeSettingsBuilder(this);
-    }
-
-    /** @return the warm start's settings */
-    public WarmStartSettings warmStart() {
-      return new WarmStartSettings(warmStartExamples, repeatShare, seed, warmStartEpochs, warmStartLearningRate);
-    }
-
-    /** @return the sampling of evaluations (without its seed) */
-    public SamplingConfig evaluationSampling() {
-      if (Double.isNaN(evalTemperature)) {
-        return SamplingConfig.evaluation(MAX_NEW_TOKENS);
-      }
-      return SamplingConfig.builder().optTemperature(evalTemperature).optMaxNewTokens(MAX_NEW_TOKENS).build();
-    }
-  }
-
   private final EnvironmentRegistry registry;
-  private final Game game;
+  private final RecipeGame game;
   private final EnvironmentProvider provider;
-  private final Settings settings;
+  private final RecipeSettings settings;
   private final PrintWriter out;
 
   /**
@@ -319,7 +152,7 @@ public final class GameRecipe {
    * @param settings the settings
    * @param out where progress goes
    */
-  public GameRecipe(EnvironmentRegistry registry, Settings settings, PrintWriter out) {
+  public GameRecipe(EnvironmentRegistry registry, RecipeSettings settings, PrintWriter out) {
     this(registry, KUHN, settings, out);
   }
 
@@ -329,7 +162,7 @@ public final class GameRecipe {
    * @param settings the settings
    * @param out where progress goes
    */
-  public GameRecipe(EnvironmentRegistry registry, Game game, Settings settings, PrintWriter out) {
+  public GameRecipe(EnvironmentRegistry registry, RecipeGame game, RecipeSettings settings, PrintWriter out) {
     this.registry = registry;
     this.game = game;
     this.provider = registry.require(game.environment());
@@ -338,12 +171,12 @@ public final class GameRecipe {
   }
 
   /** @return the game */
-  public Game game() {
+  public RecipeGame game() {
     return game;
   }
 
   /** @return the settings */
-  public Settings settings() {
+  public RecipeSettings settings() {
     return settings;
   }
 
@@ -373,7 +206,7 @@ public final class GameRecipe {
 
   /**
    * @return whether this run's warm start teaches reflections: the training config's context mode writes them and the
-   *     game has a {@linkplain Game#reflectivePolicy() reflective player}
+   *     game has a {@linkplain RecipeGame#reflectivePolicy() reflective player}
    */
   public boolean reflectiveWarmStart() {
     return scriptedWarmStart().reflective();
@@ -520,7 +353,8 @@ public final class GameRecipe {
    * every method trains on the same budget, the same prompts and the same update settings; for {@code
    * mage-reference} also the keys in which that preset differs from {@code mage} (the environment's attempt discount
    * and invalid-action penalty, per-attempt episode scores, global anchors, learning rate 1e-6, KL weight 0.1, no
-   * anchor check, old log-probabilities recomputed). Its context stays the config's.
+   * anchor check, old log-probabilities recomputed, zero-advantage rows kept, opponents by quota). Its context stays
+   * the config's.
    *
    * @param preset a training preset
    * @return its config
@@ -547,7 +381,7 @@ public final class GameRecipe {
 
   /**
    * @return the evaluation of this recipe ({@link EvaluationSuite}): each pool opponent and the held-out opponent
-   *     with the game's seats, {@link Settings#evalMetaEpisodes()} meta-episodes each on this recipe's rollouts,
+   *     with the game's seats, {@link RecipeSettings#evalMetaEpisodes()} meta-episodes each on this recipe's rollouts,
    *     evaluation sampling, the same seeds for every policy; on Goalkeeper a set whose size is a multiple of the spots
    *     is balanced over the striker's spot ({@link GoalkeeperEnvironment#balancedTaskSeeds})
    */

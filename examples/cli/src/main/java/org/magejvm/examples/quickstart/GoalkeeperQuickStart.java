@@ -24,7 +24,7 @@ import org.magejvm.impl.train.MageTrainer;
 import org.magejvm.impl.train.checkpoint.ModelSaver;
 import org.magejvm.impl.train.listen.TrainingCharts;
 import org.magejvm.impl.train.TrainingConfig;
-import org.magejvm.impl.train.TrainingListener;
+import org.magejvm.impl.train.listen.TrainingListener;
 import org.magejvm.spi.EnvironmentRegistry;
 
 /**
@@ -123,7 +123,7 @@ public final class GoalkeeperQuickStart {
    * @param listeners training listeners (progress, metrics file, charts)
    * @return the rows, ceilings, probes and example reflections
    */
-  public Report run(GameRecipe.Settings settings, TrainingPreset method, List<TrainingListener> listeners) {
+  public Report run(RecipeSettings settings, TrainingPreset method, List<TrainingListener> listeners) {
     GameRecipe recipe = new GameRecipe(registry, GameRecipe.GOALKEEPER, settings, out);
     TrainingConfig config = recipe.trainingConfig(method);
     ContextMode mode = config.rollout().contextMode();

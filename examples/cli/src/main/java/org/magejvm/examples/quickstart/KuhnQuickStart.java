@@ -14,7 +14,7 @@ import org.magejvm.impl.env.kuhn.KuhnPokerProvider;
 import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.train.TrainingConfig;
-import org.magejvm.impl.train.TrainingListener;
+import org.magejvm.impl.train.listen.TrainingListener;
 import org.magejvm.spi.EnvironmentRegistry;
 
 /**
@@ -56,7 +56,7 @@ public final class KuhnQuickStart {
    *     first-attempt state, {@code spread}, {@code history_shift}, {@code repeat_probability})
    */
   public Map<String, Map<String, Map<String, Number>>> run(
-      GameRecipe.Settings settings, TrainingPreset method, List<TrainingListener> listeners) {
+      RecipeSettings settings, TrainingPreset method, List<TrainingListener> listeners) {
     GameRecipe recipe = new GameRecipe(registry, settings, out);
     Path warm = recipe.warmStart();
     Map<String, Map<String, Map<String, Number>>> result = new LinkedHashMap<>();
@@ -152,7 +152,7 @@ public final class KuhnQuickStart {
    */
   private void printHistoryEffect(Map<String, Map<String, Number>> before, Map<String, Map<String, Number>> after,
       Map<String, Map<String, Number>> withoutHistory, Map<String, Map<String, Number>> ceiling,
-      Map<String, Map<String, Number>> optimum, GameRecipe.Game game, double trajGamma) {
+      Map<String, Map<String, Number>> optimum, RecipeGame game, double trajGamma) {
     out.println();
     out.println("Pool averages (the rise from attempt 0 to attempt 2 is the within-meta-episode gain)");
     out.printf(Locale.ROOT, "  %-32s %8s %8s %8s %9s %9s %8s%n", "", "sr[0]", "sr[2]", "gain", "score[0]",

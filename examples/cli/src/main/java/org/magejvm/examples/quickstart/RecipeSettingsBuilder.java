@@ -2,13 +2,12 @@ package org.magejvm.examples.quickstart;
 
 import java.nio.file.Path;
 import java.util.Objects;
-import org.magejvm.examples.quickstart.GameRecipe.Settings;
 import org.magejvm.impl.train.TrainingConfig;
 
 /**
- * Builds {@link GameRecipe.Settings}: {@link GameRecipe.Settings#builder} starts one with the recipe's defaults
+ * Builds {@link RecipeSettings}: {@link RecipeSettings#builder} starts one with the recipe's defaults
  * (3,200 warm-start examples, 48 evaluation meta-episodes, seed 1, and the {@code DEFAULT_*} constants of {@link
- * GameRecipe} for the warm start), {@link GameRecipe.Settings#toBuilder()} with a run's settings; {@link #build()}
+ * GameRecipe} for the warm start), {@link RecipeSettings#toBuilder()} with a run's settings; {@link #build()}
  * validates them all.
  */
 public final class RecipeSettingsBuilder {
@@ -28,7 +27,7 @@ public final class RecipeSettingsBuilder {
   }
 
   /** A builder preset with a run's settings. */
-  RecipeSettingsBuilder(Settings s) {
+  RecipeSettingsBuilder(RecipeSettings s) {
     this(s.workDir(), s.training());
     warmStartExamples = s.warmStartExamples();
     evalMetaEpisodes = s.evalMetaEpisodes();
@@ -105,8 +104,8 @@ public final class RecipeSettingsBuilder {
   }
 
   /** @return the settings, validated */
-  public Settings build() {
-    return new Settings(workDir, training, warmStartExamples, evalMetaEpisodes, seed, repeatShare,
+  public RecipeSettings build() {
+    return new RecipeSettings(workDir, training, warmStartExamples, evalMetaEpisodes, seed, repeatShare,
         evalTemperature, warmStartEpochs, warmStartLearningRate);
   }
 }

@@ -15,8 +15,9 @@ final class RecipeTrainingConfigs {
    * (returns, estimator, group size, attempts and context, as {@link #method} describes), and for {@code
    * mage-reference} also the keys in which that preset differs from {@code mage} (the environment's attempt discount
    * and invalid-action penalty, per-attempt episode scores, global anchors, learning rate 1e-6, KL weight 0.1, no
-   * anchor check, old log-probabilities recomputed). Its context stays the config's: the recipe's prompts show the
-   * earlier attempts' moves and outcomes, since a model of this size writes no useful reflection.
+   * anchor check, old log-probabilities recomputed, zero-advantage rows kept, opponents by quota). Its context stays
+   * the config's: the recipe's prompts show the earlier attempts' moves and outcomes, since a model of this size
+   * writes no useful reflection.
    *
    * @param base the recipe's training config
    * @param provider the game's environment
@@ -44,6 +45,8 @@ final class RecipeTrainingConfigs {
         .set("checks.max_anchor_drop", r.checks().maxAnchorDrop())
         .set("checks.anchor_policy", r.checks().anchorPolicy())
         .set("update.old_log_probs", r.update().oldLogProbs())
+        .set("update.skip_zero_advantage", r.update().skipZeroAdvantage())
+        .set("rollout.opponent_assignment", r.rollout().opponentAssignment())
         .build();
   }
 

@@ -37,7 +37,7 @@ class GameRecipeTest {
 
   /** Small settings: 64 warm-start examples, no training, 1 task group, 4 evaluation meta-episodes, seed 3. */
   private static RecipeSettingsBuilder small(Path dir) {
-    return GameRecipe.Settings.builder(dir, config()).optWarmStartExamples(64).optEvalMetaEpisodes(4).optSeed(3);
+    return RecipeSettings.builder(dir, config()).optWarmStartExamples(64).optEvalMetaEpisodes(4).optSeed(3);
   }
 
   private static List<MetaEpisode> play(GameRecipe recipe, double repeat) {
@@ -45,7 +45,7 @@ class GameRecipeTest {
   }
 
   private static List<MetaEpisode> play(GameRecipe recipe, RolloutConfig config, double repeat) {
-    GameRecipe.Game game = recipe.game();
+    RecipeGame game = recipe.game();
     try (MixedScriptedPolicy player = new MixedScriptedPolicy(
         REGISTRY.require(game.environment()), game.fixedPolicy(), 7, repeat)) {
       return new MetaEpisodeRunner(REGISTRY).run(config, player).metaEpisodes();
@@ -131,7 +131,7 @@ class GameRecipeTest {
     GameRecipe chips = recipe(dir, 0.5);
     assertThat(chips.environmentOptions()).isEmpty();
     assertThat(terminalRewards(play(chips, 0.5))).containsExactly(-10.0, -5.0, 5.0, 10.0);
-    GameRecipe.Settings s = small(dir).optTraining(config().with("environment.options.reward", "win-loss")).build();
+    RecipeSettings s = small(dir).optTraining(config().with("environment.options.reward", "win-loss")).build();
     GameRecipe winLoss = new GameRecipe(REGISTRY, s, new PrintWriter(Writer.nullWriter()));
     assertThat(winLoss.environmentOptions()).containsExactly(java.util.Map.entry("reward", "win-loss"));
     assertThat(terminalRewards(play(winLoss, 0.5))).containsExactly(-5.0, 5.0);
@@ -149,7 +149,7 @@ class GameRecipeTest {
   void settingsRejectImpossibleValues(@TempDir Path dir) {
     assertThatThrownBy(() -> recipe(dir, 1.5)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("repeat share");
-    GameRecipe.Settings s = small(dir).build();
+    RecipeSettings s = small(dir).build();
     assertThat(s.repeatShare()).isEqualTo(GameRecipe.DEFAULT_REPEAT_SHARE);
     assertThat(s.warmStartEpochs()).isEqualTo(GameRecipe.DEFAULT_WARM_START_EPOCHS);
     assertThat(s.warmStartLearningRate()).isEqualTo(GameRecipe.DEFAULT_WARM_START_LEARNING_RATE);
@@ -183,7 +183,7 @@ class GameRecipeTest {
 
   @Test
   void eachGameNamesOpponentsAndPlayersItsEnvironmentKnows() {
-    for (GameRecipe.Game game : List.of(GameRecipe.KUHN, GameRecipe.TIC_TAC_TOE)) {
+    for (RecipeGame game : List.of(GameRecipe.KUHN, GameRecipe.TIC_TAC_TOE)) {
       var provider = REGISTRY.require(game.environment());
       for (String opp : game.evaluationSets()) {
         assertThat(provider.opponents().find(opp)).as(game.environment() + " " + opp).isPresent();
@@ -196,16 +196,16 @@ class GameRecipeTest {
 
   @Test
   void theBuilderHasTheRecipeDefaultsAndACopyKeepsEveryValue(@TempDir Path dir) {
-    GameRecipe.Settings d = GameRecipe.Settings.builder(dir, config()).build();
-    assertThat(d).isEqualTo(new GameRecipe.Settings(dir, config(), 3200, 48, 1, GameRecipe.DEFAULT_REPEAT_SHARE,
+    RecipeSettings d = RecipeSettings.builder(dir, config()).build();
+    assertThat(d).isEqualTo(new RecipeSettings(dir, config(), 3200, 48, 1, GameRecipe.DEFAULT_REPEAT_SHARE,
         Double.NaN, GameRecipe.DEFAULT_WARM_START_EPOCHS, GameRecipe.DEFAULT_WARM_START_LEARNING_RATE));
     // every component differs from its default, and a copy through the builder keeps them all
     TrainingConfig other = config().with("iterations", 7);
-    GameRecipe.Settings all = new GameRecipe.Settings(dir.resolve("x"), other, 65, 5, 9, 0.25, 1.0, 2, 3e-3);
+    RecipeSettings all = new RecipeSettings(dir.resolve("x"), other, 65, 5, 9, 0.25, 1.0, 2, 3e-3);
     assertThat(all.toBuilder().build()).isEqualTo(all);
-    assertThat(all.toBuilder().optSeed(4).build()).isEqualTo(new GameRecipe.Settings(dir.resolve("x"), other, 65, 5,
+    assertThat(all.toBuilder().optSeed(4).build()).isEqualTo(new RecipeSettings(dir.resolve("x"), other, 65, 5,
         4, 0.25, 1.0, 2, 3e-3));
-    assertThatThrownBy(() -> GameRecipe.Settings.builder(dir, null)).isInstanceOf(NullPointerException.class)
+    assertThatThrownBy(() -> RecipeSettings.builder(dir, null)).isInstanceOf(NullPointerException.class)
         .hasMessageContaining("training");
   }
 
@@ -253,10 +253,10 @@ class GameRecipeTest {
   @Test
   void theReferencePresetTrainsWithItsOwnSettingsButTheRecipesPromptsAndBudget(@TempDir Path dir) {
     var out = new PrintWriter(Writer.nullWriter());
-    for (GameRecipe.Game game : List.of(GameRecipe.KUHN, GameRecipe.GOALKEEPER)) {
+    for (RecipeGame game : List.of(GameRecipe.KUHN, GameRecipe.GOALKEEPER)) {
       var provider = REGISTRY.require(game.environment());
       TrainingConfig base = GameRecipe.quickStartConfig(provider, 3).with("iterations", 2);
-      GameRecipe r = new GameRecipe(REGISTRY, game, GameRecipe.Settings.builder(dir, base).build(), out);
+      GameRecipe r = new GameRecipe(REGISTRY, game, RecipeSettings.builder(dir, base).build(), out);
       assertThat(r.trainingConfig(TrainingPreset.MAGE)).isEqualTo(base);
       TrainingConfig reference = r.trainingConfig(TrainingPreset.MAGE_REFERENCE);
       // the algorithm is the preset's, apart from the prompts' context
@@ -288,7 +288,7 @@ class GameRecipeTest {
         .optTraining(config().with("credit.gamma_traj", 1.0)).build(), out);
     var a = KuhnQuickStart.optimum(reference);
     var b = KuhnQuickStart.optimum(finalAttempt);
-    GameRecipe.Game kuhn = GameRecipe.KUHN;
+    RecipeGame kuhn = GameRecipe.KUHN;
     // at 0.6 it wins every winnable deal in its first attempt; at 1.0 it gives up first attempts to learn the opponent
     // and still wins every winnable deal by the last one, on the same deals
     assertThat(kuhn.poolAverage(a, "success_rate[0]")).isEqualTo(kuhn.poolAverage(a, "success_rate[2]"));
@@ -307,7 +307,7 @@ class GameRecipeTest {
   @Test
   void theStepTimeoutReachesEveryRolloutOfTheRecipeAndSurvivesCopies(@TempDir Path dir) {
     java.time.Duration limit = java.time.Duration.ofSeconds(7);
-    GameRecipe.Settings s = small(dir).optTraining(config().with("rollout.step_timeout_seconds", 7)).build()
+    RecipeSettings s = small(dir).optTraining(config().with("rollout.step_timeout_seconds", 7)).build()
         .toBuilder().optSeed(9).build();
     GameRecipe timed = new GameRecipe(REGISTRY, GameRecipe.TIC_TAC_TOE, s, new PrintWriter(Writer.nullWriter()));
     assertThat(timed.rollout(TrainingPreset.MAGE, 2).build().stepTimeout()).contains(limit);

@@ -29,7 +29,7 @@ class KuhnPolicyProbeTest {
   @Test
   void probesEveryInformationStateAndScoresEachPromptAloneAsInABatch(@TempDir Path dir) {
     GameRecipe recipe = new GameRecipe(EnvironmentRegistry.discover(),
-        GameRecipe.Settings.builder(dir, GameRecipe.quickStartConfig(EnvironmentRegistry.discover()
+        RecipeSettings.builder(dir, GameRecipe.quickStartConfig(EnvironmentRegistry.discover()
             .require(GameRecipe.KUHN.environment()), 3)).optWarmStartExamples(64).optEvalMetaEpisodes(4).optSeed(3)
             .build(), new PrintWriter(Writer.nullWriter()));
     List<MetaEpisode> games = recipe.probeMetaEpisodes(KuhnQuickStart.PROBE_META_EPISODES);

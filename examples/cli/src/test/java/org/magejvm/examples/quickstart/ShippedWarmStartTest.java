@@ -32,15 +32,15 @@ class ShippedWarmStartTest {
   private static final EnvironmentRegistry REGISTRY = EnvironmentRegistry.discover();
 
   /** The quick start's defaults as far as the warm start depends on them (3,200 examples is the CLI's default). */
-  private static GameRecipe.Settings defaults(Path dir, long seed) {
-    return GameRecipe.Settings.builder(dir, config(seed)).optSeed(seed).build();
+  private static RecipeSettings defaults(Path dir, long seed) {
+    return RecipeSettings.builder(dir, config(seed)).optSeed(seed).build();
   }
 
   private static org.magejvm.impl.train.TrainingConfig config(long seed) {
     return GameRecipe.quickStartConfig(REGISTRY.require(GameRecipe.KUHN.environment()), seed);
   }
 
-  private static GameRecipe recipe(GameRecipe.Settings s) {
+  private static GameRecipe recipe(RecipeSettings s) {
     return new GameRecipe(REGISTRY, s, new PrintWriter(Writer.nullWriter()));
   }
 
@@ -260,7 +260,7 @@ class ShippedWarmStartTest {
 
   /** A Goalkeeper recipe with the quick start's defaults and a balanced evaluation set of 252 (36 per spot). */
   private static GameRecipe keeper(Path dir, org.magejvm.impl.train.TrainingConfig config) {
-    GameRecipe.Settings settings = GameRecipe.Settings.builder(dir, config).optEvalMetaEpisodes(252).build();
+    RecipeSettings settings = RecipeSettings.builder(dir, config).optEvalMetaEpisodes(252).build();
     return new GameRecipe(REGISTRY, GameRecipe.GOALKEEPER, settings, new PrintWriter(Writer.nullWriter()));
   }
 }

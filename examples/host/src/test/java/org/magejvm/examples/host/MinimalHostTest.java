@@ -30,6 +30,6 @@ class MinimalHostTest {
     // the end of fit() checkpoints, and the checkpoint records the config (what `mage train --resume` reads)
     TrainingCheckpoint last = TrainingCheckpoint.open(TrainingCheckpoint.locate(run));
     assertThat(last.iteration()).isEqualTo(2);
-    assertThat(last.trainingConfig()).contains(config);
+    assertThat(TrainingConfig.ofCheckpoint(last)).contains(config);
   }
 }

@@ -8,6 +8,7 @@ import org.magejvm.api.MetaEpisode;
 import org.magejvm.examples.quickstart.GameRecipe;
 import org.magejvm.examples.quickstart.KuhnPolicyProbe;
 import org.magejvm.examples.quickstart.KuhnQuickStart;
+import org.magejvm.examples.quickstart.RecipeSettings;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.spi.EnvironmentRegistry;
 
@@ -29,7 +30,7 @@ public final class KuhnProbe {
     PrintWriter out = new PrintWriter(System.out, true);
     EnvironmentRegistry registry = EnvironmentRegistry.discover();
     GameRecipe recipe = new GameRecipe(registry,
-        GameRecipe.Settings.builder(Path.of("."), GameRecipe.quickStartConfig(
+        RecipeSettings.builder(Path.of("."), GameRecipe.quickStartConfig(
             registry.require(GameRecipe.KUHN.environment()), 1))
             .optWarmStartExamples(1).optEvalMetaEpisodes(1).build(), out);
     List<MetaEpisode> games = recipe.probeMetaEpisodes(KuhnQuickStart.PROBE_META_EPISODES);

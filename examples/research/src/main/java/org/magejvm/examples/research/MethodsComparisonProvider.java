@@ -3,7 +3,8 @@ package org.magejvm.examples.research;
 import java.io.PrintWriter;
 import java.util.List;
 import org.magejvm.examples.cli.MethodsComparison;
-import org.magejvm.examples.quickstart.GameRecipe;
+import org.magejvm.examples.quickstart.RecipeGame;
+import org.magejvm.examples.quickstart.RecipeSettings;
 import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.spi.EnvironmentRegistry;
 
@@ -14,7 +15,7 @@ public final class MethodsComparisonProvider implements MethodsComparison {
   public MethodsComparisonProvider() {}
 
   @Override
-  public void run(EnvironmentRegistry registry, GameRecipe.Game game, PrintWriter out, GameRecipe.Settings settings,
+  public void run(EnvironmentRegistry registry, RecipeGame game, PrintWriter out, RecipeSettings settings,
       List<Long> trainingSeeds, List<TrainingPreset> methods, boolean train) {
     new MethodsExperiment(registry, game, out).run(settings, trainingSeeds, methods, train);
   }

@@ -25,6 +25,8 @@ import org.magejvm.api.util.AtomicFiles;
 import org.magejvm.examples.quickstart.GameRecipe;
 import org.magejvm.examples.quickstart.GoalkeeperQuickStart;
 import org.magejvm.examples.quickstart.KuhnQuickStart;
+import org.magejvm.examples.quickstart.RecipeGame;
+import org.magejvm.examples.quickstart.RecipeSettings;
 import org.magejvm.impl.env.AttemptCeiling;
 import org.magejvm.impl.env.keeper.GoalkeeperCeilings;
 import org.magejvm.impl.env.tictactoe.TicTacToeOpponents;
@@ -92,7 +94,7 @@ public final class MethodsExperiment {
   private static final Gson GSON = new GsonBuilder().setPrettyPrinting().serializeNulls().create();
 
   private final EnvironmentRegistry registry;
-  private final GameRecipe.Game game;
+  private final RecipeGame game;
   private final PrintWriter out;
   private final int attempts;
 
@@ -101,7 +103,7 @@ public final class MethodsExperiment {
    * @param game the game
    * @param out where progress and the table go
    */
-  public MethodsExperiment(EnvironmentRegistry registry, GameRecipe.Game game, PrintWriter out) {
+  public MethodsExperiment(EnvironmentRegistry registry, RecipeGame game, PrintWriter out) {
     this.registry = registry;
     this.game = game;
     this.out = out;
@@ -118,7 +120,7 @@ public final class MethodsExperiment {
    * @return per row ({@code react}, {@code warm+history}, then each method, then for Goalkeeper and Tic-Tac-Toe the
    *     two ceilings), the list of per-seed summaries ({@link #columns()})
    */
-  public Map<String, List<Map<String, Double>>> run(GameRecipe.Settings settings, List<Long> trainingSeeds) {
+  public Map<String, List<Map<String, Double>>> run(RecipeSettings settings, List<Long> trainingSeeds) {
     return run(settings, trainingSeeds, game.hasOpponents() ? METHODS : ALL_METHODS);
   }
 
@@ -134,7 +136,7 @@ public final class MethodsExperiment {
    * @throws IllegalStateException when a run's summary was made with other settings
    * @throws IllegalArgumentException when a method does not train
    */
-  public Map<String, List<Map<String, Double>>> run(GameRecipe.Settings settings, List<Long> trainingSeeds,
+  public Map<String, List<Map<String, Double>>> run(RecipeSettings settings, List<Long> trainingSeeds,
       List<TrainingPreset> methods) {
     return run(settings, trainingSeeds, methods, true);
   }
@@ -148,13 +150,13 @@ public final class MethodsExperiment {
    * @param train whether to train the runs that are missing; without it nothing is trained (not even the warm
    *     start): every missing run is named, a method with no finished run is left out of the table and the chart,
    *     and the rows show how many seeds each method has
-   * @return as {@link #run(GameRecipe.Settings, List, List)}, without the methods that have no finished run when
+   * @return as {@link #run(RecipeSettings, List, List)}, without the methods that have no finished run when
    *     {@code train} is false
    * @throws IllegalStateException when a run's summary was made with other settings, or without {@code train} when
    *     the work directory holds no warm start
    * @throws IllegalArgumentException when a method does not train
    */
-  public Map<String, List<Map<String, Double>>> run(GameRecipe.Settings settings, List<Long> trainingSeeds,
+  public Map<String, List<Map<String, Double>>> run(RecipeSettings settings, List<Long> trainingSeeds,
       List<TrainingPreset> methods, boolean train) {
     for (TrainingPreset method : methods) {
       if (!method.trains()) {
@@ -282,7 +284,7 @@ public final class MethodsExperiment {
    */
   private List<Map<String, Double>> train(GameRecipe base, TrainingPreset method, List<Long> trainingSeeds,
       boolean train) {
-    GameRecipe.Settings settings = base.settings();
+    RecipeSettings settings = base.settings();
     TrainingConfig config = base.trainingConfig(method);
     TrainingConfig.RolloutSettings r = config.rollout();
     long metaEpisodes = (long) config.iterations() * r.tasks() * r.groupSize();
@@ -333,7 +335,7 @@ public final class MethodsExperiment {
    * start, the sets and their seeds, sizes, sampling and context).
    */
   private JsonObject runKey(GameRecipe base, TrainingConfig config, ContextMode context) {
-    GameRecipe.Settings s = base.settings();
+    RecipeSettings s = base.settings();
     JsonObject eval = new JsonObject();
     eval.addProperty("warm_start", base.warmStartKey().strip());
     eval.addProperty("seed", s.seed());

@@ -2,6 +2,7 @@ package org.magejvm.impl.env;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.magejvm.api.annotation.Api;
 
 /**
  * What a player can reach over the attempts of a meta-episode, as the paper's cumulative success rate (Pass@k) and as
@@ -12,6 +13,7 @@ import java.util.List;
  * @param perAttempt for k = 0..K-1, among the meta-episodes not won before attempt k, the fraction attempt k wins
  *     (NaN when none is left)
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public record AttemptCeiling(List<Double> passAt, List<Double> perAttempt) {
 
   /**

@@ -1,6 +1,7 @@
 package org.magejvm.impl.env;
 
 import java.util.Optional;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.spi.ParsedAction;
 import org.magejvm.spi.Tags;
 
@@ -8,6 +9,7 @@ import org.magejvm.spi.Tags;
  * The answers of the sanity games, one whole number from 1 to N inside {@code <action></action>}: how they are read
  * and which are legal. Guess the Number and Goalkeeper differ only in what they call the number.
  */
+@Api(status = Api.Status.INTERNAL)
 public final class NumberAnswer {
 
   private static final int MAX_ECHO = 40;

@@ -1,6 +1,7 @@
 package org.magejvm.impl.env.guess;
 
 import java.util.function.BiFunction;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.impl.env.AttemptCeiling;
 import org.magejvm.spi.small.HiddenNumberEnvironment;
 
@@ -25,6 +26,7 @@ import org.magejvm.spi.small.HiddenNumberEnvironment;
  * The values below are computed by playing both players against every hidden number, not by the formulas; the tests
  * check them against the formulas and against brute force over every deterministic player for small N.
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public final class GuessNumberCeilings {
 
   private GuessNumberCeilings() {}

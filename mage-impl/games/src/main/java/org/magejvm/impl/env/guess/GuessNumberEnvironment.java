@@ -1,6 +1,7 @@
 package org.magejvm.impl.env.guess;
 
 import java.util.List;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.impl.env.NumberAnswer;
 import org.magejvm.spi.ParsedAction;
 import org.magejvm.spi.PromptRenderer;
@@ -14,6 +15,7 @@ import org.magejvm.spi.small.HiddenNumberEnvironment;
  * form of what a prompt with the earlier attempts shows). A guess's action text, which is what a prompt's history of
  * earlier attempts lists, carries its clue: {@code 4 is too high}.
  */
+@Api(status = Api.Status.INTERNAL)
 public final class GuessNumberEnvironment
     extends HiddenNumberEnvironment<GuessNumberEnvironment.Clue, GuessNumberEnvironment.State> {
 

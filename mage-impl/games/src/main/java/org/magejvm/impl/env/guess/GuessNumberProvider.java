@@ -1,5 +1,6 @@
 package org.magejvm.impl.env.guess;
 
+import org.magejvm.api.annotation.Api;
 import org.magejvm.spi.EnvironmentDefaults;
 import org.magejvm.spi.policy.RandomPolicy;
 import org.magejvm.spi.small.HiddenNumberProvider;
@@ -16,6 +17,7 @@ import org.magejvm.spi.small.HiddenNumberProvider;
  * middle of the range: 1/7), {@code sweep} (a different number each attempt, the best history-blind player) and
  * {@code bisect} (binary search over the clues of the earlier attempts, the best adaptive player).
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public final class GuessNumberProvider extends HiddenNumberProvider<GuessNumberEnvironment> {
 
   /** The provider id. */

@@ -3,6 +3,7 @@ package org.magejvm.impl.env.keeper;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.impl.env.AttemptCeiling;
 import org.magejvm.spi.small.HiddenNumberEnvironment;
 
@@ -25,6 +26,7 @@ import org.magejvm.spi.small.HiddenNumberEnvironment;
  * attempt 1/7, 1/6, 1/5 against 1/7, 1, 1. The values are computed by playing both keepers against every spot; the
  * tests check them against the formulas and against brute force over every deterministic keeper for small N.
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public final class GoalkeeperCeilings {
 
   private GoalkeeperCeilings() {}

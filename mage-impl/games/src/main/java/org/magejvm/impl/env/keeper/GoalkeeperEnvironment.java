@@ -2,6 +2,7 @@ package org.magejvm.impl.env.keeper;
 
 import java.util.List;
 import java.util.Optional;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.util.SplitMix64;
 import org.magejvm.impl.env.NumberAnswer;
 import org.magejvm.spi.ParsedAction;
@@ -16,6 +17,7 @@ import org.magejvm.spi.small.HiddenNumberEnvironment;
  * the next penalty with the same striker. A dive's action text, which is what a prompt's history of earlier attempts
  * lists, carries where the shot went: {@code dove 3, shot 5}.
  */
+@Api(status = Api.Status.INTERNAL)
 public final class GoalkeeperEnvironment
     extends HiddenNumberEnvironment<GoalkeeperEnvironment.Penalty, GoalkeeperEnvironment.State> {
 

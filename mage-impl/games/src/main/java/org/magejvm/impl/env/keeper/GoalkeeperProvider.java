@@ -1,5 +1,6 @@
 package org.magejvm.impl.env.keeper;
 
+import org.magejvm.api.annotation.Api;
 import org.magejvm.spi.EnvironmentDefaults;
 import org.magejvm.spi.policy.RandomPolicy;
 import org.magejvm.spi.small.HiddenNumberProvider;
@@ -18,6 +19,7 @@ import org.magejvm.spi.small.HiddenNumberProvider;
  * shot's spot at random among those it has not just tried, and dives there next (0.405): lessons in the right format
  * whose guesses carry nothing the keeper did not know before the shot.
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public final class GoalkeeperProvider extends HiddenNumberProvider<GoalkeeperEnvironment> {
 
   /** The provider id. */

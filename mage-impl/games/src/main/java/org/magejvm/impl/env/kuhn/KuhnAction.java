@@ -1,6 +1,9 @@
 package org.magejvm.impl.env.kuhn;
 
+import org.magejvm.api.annotation.Api;
+
 /** The two Kuhn Poker actions (OpenSpiel's action 0 and 1). Their meaning depends on whether a bet is open. */
+@Api(status = Api.Status.INTERNAL)
 public enum KuhnAction {
   /** Check when no bet is open, fold when facing a bet. */
   PASS('p', "checks", "folds"),

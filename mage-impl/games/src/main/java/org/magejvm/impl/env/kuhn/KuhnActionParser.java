@@ -10,7 +10,7 @@ import org.magejvm.spi.Tags;
  * {@code </action>} after it, stripped of surrounding white space, must be exactly {@code PASS} or {@code BET}
  * (upper case). Anything else is a failure; the parser never throws and is linear in the text length.
  */
-public final class KuhnActionParser implements ActionParser<KuhnAction> {
+final class KuhnActionParser implements ActionParser<KuhnAction> {
 
   /** The longest excerpt of unreadable action text kept for histories and messages. */
   public static final int MAX_ECHO = 40;

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.Seat;
 
 /**
@@ -23,6 +24,7 @@ import org.magejvm.api.Seat;
  *
  * <p>Ties between the two actions are broken towards PASS.
  */
+@Api(status = Api.Status.INTERNAL)
 public final class KuhnAnalysis {
 
   private static final double TIE = 1e-12;

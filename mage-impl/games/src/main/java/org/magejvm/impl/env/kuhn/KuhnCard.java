@@ -1,6 +1,9 @@
 package org.magejvm.impl.env.kuhn;
 
+import org.magejvm.api.annotation.Api;
+
 /** The three cards of the Kuhn Poker deck, in rank order (OpenSpiel's card numbers 0, 1, 2). */
+@Api(status = Api.Status.INTERNAL)
 public enum KuhnCard {
   /** The lowest card. */
   JACK("Jack", 'J'),

@@ -2,6 +2,7 @@ package org.magejvm.impl.env.kuhn;
 
 import java.util.Arrays;
 import java.util.List;
+import org.magejvm.api.annotation.Api;
 
 /**
  * Counterfactual regret minimisation for Kuhn Poker, replicating OpenSpiel's Python {@code CFRSolver} (vanilla CFR
@@ -17,6 +18,7 @@ import java.util.List;
  *
  * <p>Not thread-safe; {@link #referenceAveragePolicy()} gives the cached 1000-iteration result safely.
  */
+@Api(status = Api.Status.INTERNAL)
 public final class KuhnCfrSolver {
 
   /** The iterations of the reference's {@code cfr} opponent. */

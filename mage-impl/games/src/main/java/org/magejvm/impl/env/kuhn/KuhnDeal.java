@@ -3,6 +3,7 @@ package org.magejvm.impl.env.kuhn;
 import java.util.List;
 import java.util.Objects;
 import java.util.Random;
+import org.magejvm.api.annotation.Api;
 
 /**
  * The cards of one hand: player 0's and player 1's, always different.
@@ -10,6 +11,7 @@ import java.util.Random;
  * @param player0 player 0's card
  * @param player1 player 1's card
  */
+@Api(status = Api.Status.INTERNAL)
 public record KuhnDeal(KuhnCard player0, KuhnCard player1) {
 
   /** The six possible deals, each equally likely: JQ, JK, QJ, QK, KJ, KQ (player 0's card first). */

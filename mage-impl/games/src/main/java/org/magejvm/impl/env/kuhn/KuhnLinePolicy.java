@@ -3,6 +3,7 @@ package org.magejvm.impl.env.kuhn;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.Episode;
 import org.magejvm.api.PolicyRequest;
 import org.magejvm.api.Turn;
@@ -26,6 +27,7 @@ import org.magejvm.spi.policy.ScriptedPolicy;
  * it wins a meta-episode exactly when the deal is winnable; it is the in-context adaptation MAGE trains a model
  * to perform, written by hand. Neither player looks at hidden information.
  */
+@Api(status = Api.Status.INTERNAL)
 public final class KuhnLinePolicy extends ScriptedPolicy {
 
   private static final String B = KuhnAction.BET.text();

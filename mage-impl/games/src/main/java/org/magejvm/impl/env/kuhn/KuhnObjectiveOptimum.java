@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
+import org.magejvm.api.annotation.Api;
 
 /**
  * The best meta-episode player for MAGE's training objective on Kuhn Poker against a pool of deterministic opponents,
@@ -30,6 +31,7 @@ import java.util.function.Predicate;
  *
  * <p>Instances are thread-safe; decisions are computed on first use and cached.
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public final class KuhnObjectiveOptimum {
 
   private static final double TIE = 1e-9;

@@ -1,6 +1,7 @@
 package org.magejvm.impl.env.kuhn;
 
 import java.util.Random;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.Opponent;
 
 /**
@@ -8,6 +9,7 @@ import org.magejvm.api.Opponent;
  * state ({@link KuhnStrategy}); {@link #act} turns that into a move, drawing from the environment's generator only
  * when the choice is mixed, so deterministic opponents never consume random numbers.
  */
+@Api(status = Api.Status.INTERNAL)
 public interface KuhnOpponent extends Opponent, KuhnStrategy {
 
   /**

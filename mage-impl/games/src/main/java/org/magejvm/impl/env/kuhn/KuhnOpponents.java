@@ -3,6 +3,7 @@ package org.magejvm.impl.env.kuhn;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
+import org.magejvm.api.annotation.Api;
 
 /**
  * The built-in Kuhn Poker opponents of the reference (its {@code kuhnpoker/envs.py}), plus a factory for custom ones.
@@ -18,6 +19,7 @@ import java.util.function.Supplier;
  * <p>{@code cfr} plays the most likely action of the average policy of {@link KuhnCfrSolver} after 1000 iterations
  * (ties to PASS), as the reference's evaluation opponent does; {@code cfr-mixed} samples that average policy.
  */
+@Api(status = Api.Status.INTERNAL)
 public final class KuhnOpponents {
 
   /** Id of the opponent that bets or calls only with the King. */

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Random;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.Episode;
 import org.magejvm.api.PolicyRequest;
 import org.magejvm.spi.policy.ScriptedPolicy;
@@ -14,6 +15,7 @@ import org.magejvm.spi.policy.ScriptedPolicy;
  * and never looks at hidden information; evaluated on the same deals as a model, it shows what training could reach at
  * best.
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public final class KuhnOptimumPolicy extends ScriptedPolicy {
 
   private static final KuhnObjectiveOptimum REFERENCE = KuhnObjectiveOptimum.reference();

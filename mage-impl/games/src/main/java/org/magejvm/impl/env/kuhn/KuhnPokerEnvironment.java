@@ -3,6 +3,7 @@ package org.magejvm.impl.env.kuhn;
 import java.util.List;
 import java.util.Random;
 import org.magejvm.api.AnchorKey;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.Opponent;
 import org.magejvm.api.Outcome;
 import org.magejvm.api.Seat;
@@ -28,6 +29,7 @@ import org.magejvm.spi.StepResult;
  *
  * <p>Not thread-safe.
  */
+@Api(status = Api.Status.INTERNAL)
 public final class KuhnPokerEnvironment implements Environment {
 
   /** Reward per chip won, as in the reference. */

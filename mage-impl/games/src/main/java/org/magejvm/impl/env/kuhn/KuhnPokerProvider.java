@@ -1,6 +1,7 @@
 package org.magejvm.impl.env.kuhn;
 
 import java.util.Map;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.OpponentPool;
 import org.magejvm.api.Seat;
 import org.magejvm.spi.BaseEnvironmentProvider;
@@ -14,6 +15,7 @@ import org.magejvm.spi.policy.RandomPolicy;
  * #OPT_REWARD}: {@code chips} (the default and the reference's: 5 per chip) or {@code win-loss} (+5 for a won hand, -5
  * for a lost one; see {@link KuhnPokerEnvironment.RewardMode}).
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public final class KuhnPokerProvider extends BaseEnvironmentProvider<KuhnPokerEnvironment> {
 
   /** The provider id. */

@@ -4,7 +4,7 @@ import org.magejvm.spi.GameText;
 import org.magejvm.spi.StandardPromptRenderer;
 
 /** The sentences of Kuhn Poker prompts, verbose and compact, and the renderer built from them. */
-public final class KuhnPrompts {
+final class KuhnPrompts {
 
   /** The game's text. */
   public static final GameText GAME_TEXT = new GameText(

@@ -9,7 +9,7 @@ import java.util.List;
  * {@code "b"} for player 1. The hand ends after {@code pp} (showdown for 1 chip), {@code bp} (player 1 folds),
  * {@code bb} (showdown for 2 chips), {@code pbp} (player 0 folds) or {@code pbb} (showdown for 2 chips).
  */
-public final class KuhnRules {
+final class KuhnRules {
 
   /** The histories at which a player must act, in the order used by strategy tables. */
   public static final List<String> DECISION_HISTORIES = List.of("", "p", "b", "pb");

@@ -2,6 +2,7 @@ package org.magejvm.impl.env.kuhn;
 
 import java.util.Objects;
 import java.util.Optional;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.PolicyRequest;
 import org.magejvm.api.Seat;
 
@@ -16,6 +17,7 @@ import org.magejvm.api.Seat;
  * @param revealedOpponentCard the opponent's card if it was shown at a showdown, otherwise null
  * @param agentChips the chips the agent won (negative: lost) when the hand is over, 0 while playing
  */
+@Api(status = Api.Status.INTERNAL)
 public record KuhnState(
     KuhnCard agentCard, int agentPlayer, String history, boolean done, KuhnCard revealedOpponentCard,
     int agentChips) {

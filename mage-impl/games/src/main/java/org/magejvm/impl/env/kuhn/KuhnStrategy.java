@@ -1,5 +1,7 @@
 package org.magejvm.impl.env.kuhn;
 
+import org.magejvm.api.annotation.Api;
+
 /**
  * A behaviour strategy for Kuhn Poker: the probability of BET at every information state. The player is implied by
  * the history ({@link KuhnRules#playerToAct(String)}), so one strategy may cover both seats.
@@ -7,6 +9,7 @@ package org.magejvm.impl.env.kuhn;
  * <p>Because an information state is all a player of Kuhn Poker can know, every stateless player (including any
  * {@link KuhnOpponent}) is fully described by such a function, and {@link KuhnAnalysis} can evaluate it exactly.
  */
+@Api(status = Api.Status.INTERNAL)
 @FunctionalInterface
 public interface KuhnStrategy {
 

@@ -2,6 +2,7 @@ package org.magejvm.impl.env.kuhn;
 
 import java.util.Objects;
 import java.util.Random;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.PolicyRequest;
 import org.magejvm.spi.policy.ScriptedPolicy;
 
@@ -9,6 +10,7 @@ import org.magejvm.spi.policy.ScriptedPolicy;
  * A scripted policy that plays a {@link KuhnStrategy} from the {@link KuhnState} in each play request. Mixed
  * choices are drawn from the policy's own seeded generator; pure ones draw nothing.
  */
+@Api(status = Api.Status.INTERNAL)
 public final class KuhnStrategyPolicy extends ScriptedPolicy {
 
   private final KuhnStrategy strategy;

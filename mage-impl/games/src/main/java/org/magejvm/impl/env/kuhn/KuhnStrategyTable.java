@@ -8,11 +8,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 
 /**
  * An immutable strategy given as a table over the twelve information states (three cards times four decision
  * points), keyed like {@code J}, {@code Qp}, {@code Kb} or {@code Jpb}: the card's letter, then the history.
  */
+@Api(status = Api.Status.INTERNAL)
 public final class KuhnStrategyTable implements KuhnStrategy {
 
   /** The twelve information-state keys in table order: card-major, then {@link KuhnRules#DECISION_HISTORIES}. */

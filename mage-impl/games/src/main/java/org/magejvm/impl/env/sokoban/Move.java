@@ -1,9 +1,12 @@
 package org.magejvm.impl.env.sokoban;
 
+import org.magejvm.api.annotation.Api;
+
 /**
  * One primitive Sokoban move. {@link #STILL} spends a move without going anywhere (the reference environment's
  * "no operation").
  */
+@Api(status = Api.Status.INTERNAL)
 public enum Move {
   /** One row up (towards row 0). */
   UP("up", -1, 0),

@@ -2,6 +2,7 @@ package org.magejvm.impl.env.sokoban;
 
 import com.google.common.collect.ImmutableMap;
 import java.util.Map;
+import org.magejvm.api.annotation.Api;
 
 /**
  * The settings of a Sokoban environment. The defaults are the reference configuration: a 6x6 room with 2 boxes
@@ -13,6 +14,7 @@ import java.util.Map;
  * @param maxSolutionMoves the most moves a generated room's shortest solution may take (at most {@link #MOVE_CAP})
  * @param movesPerTurn the most moves one turn may hold (1 to 10)
  */
+@Api(status = Api.Status.INTERNAL)
 public record SokobanConfig(int size, int boxes, int minSolutionMoves, int maxSolutionMoves, int movesPerTurn) {
 
   /** The most primitive moves of one episode (gym-sokoban's {@code max_steps}); reaching it ends the episode. */

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.magejvm.api.AnchorKey;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.Opponent;
 import org.magejvm.api.Outcome;
 import org.magejvm.api.Seat;
@@ -42,6 +43,7 @@ import org.magejvm.spi.StepResult;
  *
  * <p>Not thread-safe.
  */
+@Api(status = Api.Status.INTERNAL)
 public final class SokobanEnvironment implements Environment {
 
   private static final List<String> LEGAL = List.of("up", "down", "left", "right");

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import org.magejvm.api.annotation.Api;
 
 /**
  * Generates Sokoban rooms the way gym-sokoban does (in the variant used by RAGEN, verl-agent and LaMer), then keeps
@@ -39,6 +40,7 @@ import java.util.SplittableRandom;
  *
  * <p>Not thread-safe (it owns a {@link SokobanSolver}); use one generator per thread.
  */
+@Api(status = Api.Status.INTERNAL)
 public final class SokobanGenerator {
 
   /** The most attempts per seed before generation gives up. */

@@ -21,7 +21,7 @@ import org.magejvm.spi.Tags;
  * </ol>
  * The action is valid when at least one move was found. Never throws; linear in the length of the response.
  */
-public final class SokobanParser implements ActionParser<List<Move>> {
+final class SokobanParser implements ActionParser<List<Move>> {
 
   private static final Move[] KEYWORD_ORDER = {Move.UP, Move.DOWN, Move.LEFT, Move.RIGHT, Move.STILL};
   private static final int ECHO_CHARS = 120;

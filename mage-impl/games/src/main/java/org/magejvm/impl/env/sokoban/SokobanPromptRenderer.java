@@ -10,7 +10,7 @@ import org.magejvm.spi.StandardPromptRenderer;
  * {@code Action 2: up, left} followed, when the state is shown, by {@code Observation 2:} and the room. Compact
  * prompts keep the shared compact layout.
  */
-public final class SokobanPromptRenderer extends StandardPromptRenderer {
+final class SokobanPromptRenderer extends StandardPromptRenderer {
 
   /** @param config the environment settings (the moves per turn appear in the rules) */
   public SokobanPromptRenderer(SokobanConfig config) {

@@ -1,6 +1,7 @@
 package org.magejvm.impl.env.sokoban;
 
 import java.util.Map;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.spi.BaseEnvironmentProvider;
 import org.magejvm.spi.EnvironmentDefaults;
 
@@ -9,6 +10,7 @@ import org.magejvm.spi.EnvironmentDefaults;
  * opponent pool is empty. Scripted policies: {@code random} ({@link SokobanRandomPolicy}) and {@code solver}
  * ({@link SokobanSolverPolicy}).
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public final class SokobanProvider extends BaseEnvironmentProvider<SokobanEnvironment> {
 
   /** The provider id. */

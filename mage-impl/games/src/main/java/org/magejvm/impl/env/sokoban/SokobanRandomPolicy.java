@@ -9,7 +9,7 @@ import org.magejvm.spi.policy.ScriptedPolicy;
  * {@code <action>left, up, up</action>}. The turn length is the environment's moves per turn when the request
  * carries a {@link SokobanSnapshot}, else 3. (The generic random policy would send one move per turn.)
  */
-public final class SokobanRandomPolicy extends ScriptedPolicy {
+final class SokobanRandomPolicy extends ScriptedPolicy {
 
   private static final Move[] MOVES = {Move.UP, Move.DOWN, Move.LEFT, Move.RIGHT};
 

@@ -1,6 +1,7 @@
 package org.magejvm.impl.env.sokoban;
 
 import java.util.Objects;
+import org.magejvm.api.annotation.Api;
 
 /**
  * What {@link SokobanEnvironment#state()} returns for scripted policies: the current position plus the turn
@@ -11,6 +12,7 @@ import java.util.Objects;
  * @param movesUsed the primitive moves already made in this episode
  * @param moveCap the most primitive moves of an episode
  */
+@Api(status = Api.Status.INTERNAL)
 public record SokobanSnapshot(SokobanState position, int movesPerTurn, int movesUsed, int moveCap) {
 
   /**

@@ -17,7 +17,7 @@ import java.util.Optional;
  *
  * <p>An instance keeps its buffers between searches: it is cheap to call repeatedly but not thread-safe.
  */
-public final class SokobanSolver {
+final class SokobanSolver {
 
   /** The default bound on visited positions, far above what a 10x10 room with three boxes can reach. */
   public static final int DEFAULT_STATE_LIMIT = 20_000_000;

@@ -12,7 +12,7 @@ import org.magejvm.spi.policy.ScriptedPolicy;
  * {@code ceil(shortest solution / moves per turn)}. When the position has no solution (the episode is then already
  * over) it answers {@code still}.
  */
-public final class SokobanSolverPolicy extends ScriptedPolicy {
+final class SokobanSolverPolicy extends ScriptedPolicy {
 
   private final SokobanSolver solver = new SokobanSolver();
 

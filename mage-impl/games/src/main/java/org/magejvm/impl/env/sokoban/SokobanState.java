@@ -3,6 +3,7 @@ package org.magejvm.impl.env.sokoban;
 import com.google.common.collect.ImmutableList;
 import java.util.Arrays;
 import java.util.List;
+import org.magejvm.api.annotation.Api;
 
 /**
  * An immutable Sokoban position: the room (walls and targets), the boxes and the player.
@@ -13,6 +14,7 @@ import java.util.List;
  * {@code X} box off a target, {@code √} box on a target, {@code P} player on floor, {@code S} player on a target.
  * {@link #parse(String)} reads that text back (the row-number prefixes are optional).
  */
+@Api(status = Api.Status.INTERNAL)
 public final class SokobanState {
 
   /** The most boxes a position may hold (a limit of the solver's compact state encoding). */

@@ -11,6 +11,7 @@ import org.magejvm.api.annotation.Api;
  * <p>The rendered form is three rows of three symbols separated by single spaces and joined by newlines, for
  * example {@code ". X O\n. . .\n. . ."}; {@link #parse(String)} reads it back.
  */
+@Api(status = Api.Status.INTERNAL)
 public final class Board {
 
   /** The side length. */

@@ -3,6 +3,7 @@ package org.magejvm.impl.env.tictactoe;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.magejvm.api.annotation.Api;
 
 /**
  * A cell of the 3x3 board, 0-indexed. Its canonical text, as prompts and histories show it, is 1-indexed: the
@@ -11,6 +12,7 @@ import java.util.List;
  * @param row the 0-based row, 0 to 2 from top to bottom
  * @param col the 0-based column, 0 to 2 from left to right
  */
+@Api(status = Api.Status.INTERNAL)
 public record Cell(int row, int col) {
 
   private static final List<Cell> ALL;

@@ -1,6 +1,9 @@
 package org.magejvm.impl.env.tictactoe;
 
+import org.magejvm.api.annotation.Api;
+
 /** What a cell holds: nothing, an X (the agent's mark) or an O (the opponent's mark). */
+@Api(status = Api.Status.INTERNAL)
 public enum Mark {
   /** An empty cell, shown as {@code .}. */
   EMPTY('.'),

@@ -1,6 +1,7 @@
 package org.magejvm.impl.env.tictactoe;
 
 import java.util.Random;
+import org.magejvm.api.annotation.Api;
 
 /**
  * Monte-Carlo tree search with the semantics of OpenSpiel's {@code MCTSBot} as the reference configures it: UCT
@@ -20,6 +21,7 @@ import java.util.Random;
  *
  * <p>Stateless; all random choices come from the generator passed to {@link #chooseMove}.
  */
+@Api(status = Api.Status.INTERNAL)
 public final class MctsOpponent implements TicTacToeOpponent {
 
   /** The UCT exploration constant of the reference. */

@@ -2,12 +2,14 @@ package org.magejvm.impl.env.tictactoe;
 
 import java.util.List;
 import java.util.Random;
+import org.magejvm.api.annotation.Api;
 
 /**
  * A perfect player (id {@code minimax}): it never loses, takes the fastest win available and, when lost, the
  * slowest loss. Ties between equally good moves are broken uniformly with the environment's generator, so it does
  * not always play the same game.
  */
+@Api(status = Api.Status.INTERNAL)
 public final class MinimaxOpponent implements TicTacToeOpponent {
 
   /** The id. */

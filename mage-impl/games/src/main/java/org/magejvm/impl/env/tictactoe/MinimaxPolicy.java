@@ -10,7 +10,7 @@ import org.magejvm.spi.policy.ScriptedPolicy;
  * {@link TicTacToeState}: the fastest win, else a draw, else the slowest loss; ties are broken with the policy's own
  * generator. Its reflections are a short fixed remark.
  */
-public final class MinimaxPolicy extends ScriptedPolicy {
+final class MinimaxPolicy extends ScriptedPolicy {
 
   /** The policy name. */
   public static final String NAME = "minimax";

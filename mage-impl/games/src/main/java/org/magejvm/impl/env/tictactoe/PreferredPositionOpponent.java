@@ -5,11 +5,13 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Random;
+import org.magejvm.api.annotation.Api;
 
 /**
  * Takes the first empty cell of a fixed preference list, or a uniformly random empty cell when every listed cell is
  * taken. The six built-in lists are those of the reference population; each has its own id.
  */
+@Api(status = Api.Status.INTERNAL)
 public final class PreferredPositionOpponent implements TicTacToeOpponent {
 
   // cell indices: 0 1 2 / 3 4 5 / 6 7 8

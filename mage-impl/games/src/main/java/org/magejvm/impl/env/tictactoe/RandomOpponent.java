@@ -1,8 +1,10 @@
 package org.magejvm.impl.env.tictactoe;
 
 import java.util.Random;
+import org.magejvm.api.annotation.Api;
 
 /** Plays a uniformly random empty cell, drawn from the environment's generator. Id {@code random}. */
+@Api(status = Api.Status.INTERNAL)
 public final class RandomOpponent implements TicTacToeOpponent {
 
   /** The id. */

@@ -17,7 +17,7 @@ import org.magejvm.spi.Tags;
  * for example {@code (4, 1)}; an occupied cell is the environment's business. Never throws; runs in time linear in
  * the length of the text.
  */
-public final class TicTacToeActionParser implements ActionParser<Cell> {
+final class TicTacToeActionParser implements ActionParser<Cell> {
 
   /** The tag name: actions are written {@code <action>(row, col)</action>}. */
   public static final String TAG = "action";

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.magejvm.api.AnchorKey;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.Opponent;
 import org.magejvm.api.Outcome;
 import org.magejvm.api.Seat;
@@ -29,6 +30,7 @@ import org.magejvm.spi.StepResult;
  * episode. Everything stays deterministic: the same seed, opponent, seat and sequence of agent actions (and
  * restarts) reproduce the same games. Not thread-safe.
  */
+@Api(status = Api.Status.INTERNAL)
 public final class TicTacToeEnvironment implements Environment {
 
   /** The reward for winning. */

@@ -2,6 +2,7 @@ package org.magejvm.impl.env.tictactoe;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.magejvm.api.annotation.Api;
 
 /**
  * Exact game values of Tic-Tac-Toe positions by negamax over the whole game tree, memoised per position (at most
@@ -12,6 +13,7 @@ import java.util.List;
  * draw 0. So among winning moves the fastest win has the highest value, and among losing moves the slowest loss.
  * Thread-safe: concurrent callers at worst compute the same entry twice.
  */
+@Api(status = Api.Status.INTERNAL)
 public final class TicTacToeMinimax {
 
   private static final int[] POW3 = {1, 3, 9, 27, 81, 243, 729, 2187, 6561};

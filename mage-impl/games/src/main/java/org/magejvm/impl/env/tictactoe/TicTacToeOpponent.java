@@ -1,6 +1,7 @@
 package org.magejvm.impl.env.tictactoe;
 
 import java.util.Random;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.Opponent;
 
 /**
@@ -8,6 +9,7 @@ import org.magejvm.api.Opponent;
  * the generator passed in (the environment's, seeded at reset), so one instance can serve many environments and a
  * seed reproduces a game.
  */
+@Api(status = Api.Status.INTERNAL)
 public interface TicTacToeOpponent extends Opponent {
 
   /**

@@ -4,8 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.magejvm.api.annotation.Api;
 
-/** Builds the built-in Tic-Tac-Toe opponents by id, for hosts and command lines. */
+/** Builds the built-in Tic-Tac-Toe opponents by id (hosts name them by id through the provider instead). */
+@Api(status = Api.Status.INTERNAL)
 public final class TicTacToeOpponents {
 
   private static final Pattern MCTS = Pattern.compile("mcts-([1-9][0-9]{0,8})");

@@ -5,7 +5,7 @@ import org.magejvm.spi.PromptRenderer;
 import org.magejvm.spi.StandardPromptRenderer;
 
 /** The sentences of Tic-Tac-Toe prompts, filled into the shared {@link StandardPromptRenderer} structure. */
-public final class TicTacToePrompts {
+final class TicTacToePrompts {
 
   /** The game's sentences. */
   public static final GameText TEXT = new GameText(

@@ -1,6 +1,7 @@
 package org.magejvm.impl.env.tictactoe;
 
 import java.util.Map;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.OpponentPool;
 import org.magejvm.api.Seat;
 import org.magejvm.spi.BaseEnvironmentProvider;
@@ -17,6 +18,7 @@ import org.magejvm.spi.policy.RandomPolicy;
  * moving first; trainers validate against {@code mcts-100} and {@code mcts-1000}, the agent first. The game takes no
  * options.
  */
+@Api(status = Api.Status.EXPERIMENTAL)
 public final class TicTacToeProvider extends BaseEnvironmentProvider<TicTacToeEnvironment> {
 
   /** The provider id. */

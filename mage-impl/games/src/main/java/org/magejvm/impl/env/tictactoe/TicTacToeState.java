@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.magejvm.api.annotation.Api;
 import org.magejvm.api.Outcome;
 import org.magejvm.api.Seat;
 
@@ -18,6 +19,7 @@ import org.magejvm.api.Seat;
  * @param seat whether the agent moved first or the opponent opened
  * @param opponentId the id of the opponent
  */
+@Api(status = Api.Status.INTERNAL)
 public record TicTacToeState(
     Board board, Mark agentMark, Mark toMove, boolean done, Mark winner, Seat seat, String opponentId) {
 
