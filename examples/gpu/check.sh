@@ -104,6 +104,25 @@ else
   fail "mage lora --device gpu failed (see $WORK/lora-gpu.log)"
 fi
 
+# 7. mage train on the GPU: the mage preset on Goalkeeper with the tiny model, float32 and float16 (loss scaling)
+for precision in float32 float16; do
+  if ./mage train --preset mage --env mage-goalkeeper --tiny --out "$WORK/train-gpu-$precision" --iterations 2 \
+      --tasks 4 --group-size 4 --device gpu --precision "$precision" > "$WORK/train-gpu-$precision.log" 2>&1 \
+      && python3 - "$WORK/train-gpu-$precision/metrics.jsonl" <<'PY'
+import json, math, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert len(rows) == 2, "expected 2 iterations"
+bad = [k for r in rows for k, v in r.items() if isinstance(v, float) and not math.isfinite(v) and k != "grad_norm"]
+assert not bad, "non-finite metrics: %s" % bad
+print("INFO  train on gpu: %.1f s an iteration" % (sum(r["timing/iteration_s"] for r in rows) / len(rows)))
+PY
+  then
+    pass "mage train --device gpu --precision $precision: 2 iterations with finite metrics"
+  else
+    fail "mage train --device gpu --precision $precision (see $WORK/train-gpu-$precision.log)"
+  fi
+done
+
 echo
 if [[ $failures -eq 0 ]]; then
   echo "gpu check: every check passed; outputs in $WORK"

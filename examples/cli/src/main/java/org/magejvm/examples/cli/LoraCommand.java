@@ -79,9 +79,9 @@ final class LoraCommand implements Callable<Integer>, Limits.OptionPhase {
           + " keep responses short.")
   boolean thinking;
 
-  @Option(names = "--device", paramLabel = "auto|cpu|gpu", defaultValue = "auto",
-      description = "auto: float16 on the GPU when libtorch sees one, else float32 on the CPU"
-          + " (default: ${DEFAULT-VALUE}); see docs/gpu.md.")
+  @Option(names = "--device", paramLabel = "auto|cpu|gpu[:N]", defaultValue = "auto",
+      description = "auto: float16 on the first GPU when libtorch sees one, else float32 on the CPU; gpu[:N]: float16"
+          + " on CUDA device N (default: ${DEFAULT-VALUE}); see docs/gpu.md.")
   String device;
 
   @Option(names = "--seed", paramLabel = "S", defaultValue = "0", description = "Base seed (default: 0).")

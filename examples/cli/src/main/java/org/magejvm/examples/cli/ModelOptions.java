@@ -1,17 +1,24 @@
 package org.magejvm.examples.cli;
 
+import ai.djl.Device;
 import ai.djl.engine.Engine;
 import ai.djl.ndarray.types.DataType;
 import java.util.Locale;
 import org.magejvm.impl.llm.Qwen3Checkpoint;
 import org.magejvm.impl.llm.safetensors.NonFiniteCheck;
+import org.magejvm.impl.train.TrainingConfig;
 import picocli.CommandLine.Option;
 
-/** Where a model runs and in which precision (picocli mixin). */
+/**
+ * Where a model runs and in which precision (picocli mixin), and the one parser of every command's {@code --device}
+ * ({@link #parseDevice}: {@code cpu}, {@code gpu}, {@code gpu:N}, the spelling of the training config's {@code
+ * hardware.device}), with its check that the engine sees the GPU.
+ */
 final class ModelOptions {
 
-  @Option(names = "--device", paramLabel = "cpu|gpu", defaultValue = "cpu",
-      description = "Where the model runs (default: ${DEFAULT-VALUE}); see docs/gpu.md.")
+  @Option(names = "--device", paramLabel = "cpu|gpu[:N]", defaultValue = "cpu",
+      description = "Where the model runs: the CPU, or CUDA device N (gpu is gpu:0) (default: ${DEFAULT-VALUE});"
+          + " see docs/gpu.md.")
   String device;
 
   @Option(names = "--dtype", paramLabel = "float32|float16",
@@ -31,18 +38,7 @@ final class ModelOptions {
    * @return the load options
    */
   Qwen3Checkpoint.Options toOptions(long seed, boolean thinking) {
-    Qwen3Checkpoint.Options o;
-    switch (device.toLowerCase(Locale.ROOT)) {
-      case "cpu":
-        o = Qwen3Checkpoint.Options.cpu();
-        break;
-      case "gpu":
-        requireGpu();
-        o = Qwen3Checkpoint.Options.gpu();
-        break;
-      default:
-        throw new IllegalArgumentException("unknown device '" + device + "': expected cpu or gpu");
-    }
+    Qwen3Checkpoint.Options o = options(parseDevice("--device", device, false));
     if (dtype != null) {
       o = o.withDtype(parseDtype(dtype));
     }
@@ -69,18 +65,71 @@ final class ModelOptions {
     }
   }
 
-  /** Fails with one line, before any model is loaded, when the PyTorch engine sees no CUDA GPU. */
-  private static void requireGpu() {
-    int gpus;
-    try {
-      gpus = Engine.getEngine("PyTorch").getGpuCount();
-    } catch (RuntimeException | UnsatisfiedLinkError e) {
-      throw new IllegalStateException("--device gpu: the PyTorch engine could not be loaded to look for a GPU ("
-          + e.getMessage() + "); see docs/gpu.md", e);
+  /**
+   * Reads a {@code --device} value: {@code cpu}, {@code gpu}, {@code gpu:N} ({@link
+   * TrainingConfig.HardwareSettings#parseDevice}, the parser of the training config's {@code hardware.device}) and,
+   * where the command allows it, {@code auto} (the first GPU when the engine sees one, else the CPU). A GPU the engine
+   * does not see is refused here, in one line, before any model is loaded.
+   *
+   * @param option the option's name, for messages
+   * @param text the value as given
+   * @param auto whether {@code auto} is allowed
+   * @return the device
+   * @throws IllegalArgumentException naming the option when the value is not a device
+   * @throws IllegalStateException naming the option when it names a GPU the engine does not see
+   */
+  static Device parseDevice(String option, String text, boolean auto) {
+    if (auto && text != null && text.trim().equalsIgnoreCase("auto")) {
+      return gpuCount(option, text) > 0 ? Device.gpu(0) : Device.cpu();
     }
+    Device d;
+    try {
+      d = TrainingConfig.HardwareSettings.parseDevice(text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(option + " " + e.getMessage().replace("must be cpu, gpu or gpu:N",
+          "must be " + (auto ? "auto, " : "") + "cpu, gpu or gpu:N"), e);
+    }
+    if (d.isGpu()) {
+      requireGpu(option, text.trim(), d.getDeviceId());
+    }
+    return d;
+  }
+
+  /**
+   * @param d a device
+   * @return the load options for it: {@link Qwen3Checkpoint.Options#cpu()}, or {@link
+   *     Qwen3Checkpoint.Options#gpu()} (float16) on that GPU
+   */
+  static Qwen3Checkpoint.Options options(Device d) {
+    return d.isGpu() ? Qwen3Checkpoint.Options.gpu().withDevice(d) : Qwen3Checkpoint.Options.cpu();
+  }
+
+  /**
+   * Fails with one line, before any model is loaded, when the PyTorch engine sees no CUDA GPU (or fewer than the one
+   * asked for).
+   *
+   * @param option the option, for the message
+   * @param given its value as given
+   * @param index the CUDA device asked for
+   */
+  static void requireGpu(String option, String given, int index) {
+    int gpus = gpuCount(option, given);
     if (gpus < 1) {
-      throw new IllegalStateException("--device gpu: the PyTorch engine sees no CUDA GPU (no driver or device, or a"
-          + " CPU-only libtorch); use --device cpu, or see docs/gpu.md");
+      throw new IllegalStateException(option + " " + given + ": the PyTorch engine sees no CUDA GPU (no driver or"
+          + " device, or a CPU-only libtorch); use " + option + " cpu, or see docs/gpu.md");
+    }
+    if (index >= gpus) {
+      throw new IllegalStateException(option + " " + given + ": the PyTorch engine sees " + gpus + " CUDA GPU"
+          + (gpus == 1 ? "" : "s") + ", numbered from 0; see docs/gpu.md");
+    }
+  }
+
+  private static int gpuCount(String option, String given) {
+    try {
+      return Engine.getEngine("PyTorch").getGpuCount();
+    } catch (RuntimeException | UnsatisfiedLinkError e) {
+      throw new IllegalStateException(option + " " + given + ": the PyTorch engine could not be loaded to look for a"
+          + " GPU (" + e.getMessage() + "); see docs/gpu.md", e);
     }
   }
 

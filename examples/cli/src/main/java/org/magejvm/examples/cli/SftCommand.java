@@ -1,6 +1,5 @@
 package org.magejvm.examples.cli;
 
-import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -109,9 +108,9 @@ final class SftCommand implements Callable<Integer>, Limits.OptionPhase {
       description = "Render prompts with enable_thinking=false, as a policy loaded with thinking off sees them.")
   boolean noThinking;
 
-  @Option(names = "--device", paramLabel = "cpu|gpu|auto", defaultValue = "cpu",
-      description = "Where to train; auto picks the GPU when libtorch sees one (default: ${DEFAULT-VALUE}); see"
-          + " docs/gpu.md.")
+  @Option(names = "--device", paramLabel = "cpu|gpu[:N]|auto", defaultValue = "cpu",
+      description = "Where to train: the CPU or CUDA device N (gpu is gpu:0); auto picks the first GPU when libtorch"
+          + " sees one (default: ${DEFAULT-VALUE}); see docs/gpu.md.")
   String device;
 
   @Option(names = "--dtype", paramLabel = "float32|float16", defaultValue = "float32",
@@ -285,21 +284,13 @@ final class SftCommand implements Callable<Integer>, Limits.OptionPhase {
   }
 
   /**
-   * @param device cpu, gpu or auto (the GPU when libtorch sees one, else the CPU)
-   * @return {@link Qwen3Checkpoint.Options#cpu()} or {@link Qwen3Checkpoint.Options#gpu()}
+   * @param device cpu, gpu, gpu:N or auto (the first GPU when libtorch sees one, else the CPU), read by the parser
+   *     every command shares ({@link ModelOptions#parseDevice})
+   * @return {@link Qwen3Checkpoint.Options#cpu()}, or {@link Qwen3Checkpoint.Options#gpu()} on that GPU
    * @throws IllegalArgumentException naming {@code --device} when the value is unknown
+   * @throws IllegalStateException naming {@code --device} when it names a GPU the engine does not see
    */
   static Qwen3Checkpoint.Options deviceOptions(String device) {
-    switch (device.toLowerCase(Locale.ROOT)) {
-      case "cpu":
-        return Qwen3Checkpoint.Options.cpu();
-      case "gpu":
-        return Qwen3Checkpoint.Options.gpu();
-      case "auto":
-        return Engine.getEngine("PyTorch").getGpuCount() > 0 ? Qwen3Checkpoint.Options.gpu()
-            : Qwen3Checkpoint.Options.cpu();
-      default:
-        throw new IllegalArgumentException("--device: unknown device '" + device + "'; expected cpu, gpu or auto");
-    }
+    return ModelOptions.options(ModelOptions.parseDevice("--device", device, true));
   }
 }

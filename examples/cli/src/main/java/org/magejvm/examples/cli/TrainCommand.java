@@ -91,6 +91,18 @@ final class TrainCommand implements Callable<Integer>, Limits.OptionPhase {
       description = "libtorch intra-op threads (default: libtorch's); a resume needs the same for exact metrics.")
   Integer threads;
 
+  @Option(names = "--device", paramLabel = "cpu|gpu[:N]",
+      description = "Where the policy rolls out, validates and trains: the CPU or CUDA device N, gpu is gpu:0"
+          + " (--set hardware.device=D; preset: cpu); refused where the engine sees no CUDA GPU. See docs/gpu.md."
+          + " May be given with --resume.")
+  String device;
+
+  @Option(names = "--precision", paramLabel = "float32|float16",
+      description = "The type the policy trains in: float16 runs the model in float16 with float32 master weights,"
+          + " float32 AdamW state and dynamic loss scaling (--set hardware.precision=P; preset: float32). bfloat16"
+          + " is refused: it aborts the JVM on DJL's PyTorch engine. See docs/gpu.md.")
+  String precision;
+
   @Option(names = "--lr", paramLabel = "X", description = "AdamW learning rate (--set adamw.learning_rate=X; mage: 5e-4, the others: 1e-6).")
   Double lr;
 
@@ -182,6 +194,8 @@ final class TrainCommand implements Callable<Integer>, Limits.OptionPhase {
     put(out, "checkpoints.every", checkpointEvery);
     put(out, "checkpoints.keep", keep);
     put(out, "threads", threads);
+    put(out, "hardware.device", device);
+    put(out, "hardware.precision", precision);
     put(out, "adamw.learning_rate", lr);
     put(out, "rollout.tasks", tasks);
     put(out, "rollout.group_size", groupSize);
@@ -214,6 +228,7 @@ final class TrainCommand implements Callable<Integer>, Limits.OptionPhase {
       Map.entry("iterations", "--iterations"), Map.entry("seed", "--seed"),
       Map.entry("validation.every", "--validate-every"), Map.entry("checkpoints.every", "--checkpoint-every"),
       Map.entry("checkpoints.keep", "--keep"), Map.entry("threads", "--threads"),
+      Map.entry("hardware.device", "--device"), Map.entry("hardware.precision", "--precision"),
       Map.entry("adamw.learning_rate", "--lr"), Map.entry("rollout.tasks", "--tasks"),
       Map.entry("rollout.group_size", "--group-size"), Map.entry("loss.kl_coefficient", "--kl"),
       Map.entry("sampling.max_new_tokens", "--max-new-tokens"),
@@ -223,13 +238,19 @@ final class TrainCommand implements Callable<Integer>, Limits.OptionPhase {
       Map.entry("fine_tuning.lora_rank", "--lora-rank"), Map.entry("fine_tuning.lora_alpha", "--lora-alpha"),
       Map.entry("fine_tuning.lora_targets", "--lora-targets"));
 
-  /** Keys --resume may change: they do not change what the run computes, or say how long it goes on. */
+  /**
+   * Keys --resume may change: they do not change what the run computes (beyond float rounding: the library warns of
+   * another device), or say how long it goes on.
+   */
   private static final java.util.Set<String> RESUMABLE = java.util.Set.of("iterations", "threads",
-      "rollout.step_timeout_seconds");
+      "rollout.step_timeout_seconds", "hardware.device");
 
   @Override
   public Integer call() {
     checkSizes();
+    if (device != null && !configOptions.printConfig) {
+      ModelOptions.parseDevice("--device", device, false); // a device the engine does not see: one line, now
+    }
     Limits.stepTimeout(spec, stepTimeout); // (0, 86400] seconds, a usage error otherwise
     PrintWriter pw = spec.commandLine().getOut();
     EnvironmentRegistry registry = EnvironmentRegistry.discover();
@@ -266,6 +287,10 @@ final class TrainCommand implements Callable<Integer>, Limits.OptionPhase {
       throw new IllegalArgumentException(out + " already holds a run with checkpoints; continue it with --resume "
           + out + ", or choose another --out");
     }
+    if (c.hardware().djlDevice().isGpu() && device == null) {
+      // the GPU named by the config file (or a resumed run): refused as --device gpu is where there is none
+      ModelOptions.requireGpu("hardware.device", c.hardware().device(), c.hardware().djlDevice().getDeviceId());
+    }
     org.magejvm.impl.openai.VllmAdapterLoader loader = remoteRollouts.validate(spec, c.fineTuning().lora());
     if (c.threads() > 0) {
       System.setProperty("ai.djl.pytorch.num_threads", Integer.toString(c.threads()));
@@ -289,8 +314,12 @@ final class TrainCommand implements Callable<Integer>, Limits.OptionPhase {
 
     List<AutoCloseable> resources = new ArrayList<>();
     try {
-      DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(modelDir, Qwen3Checkpoint.Options.cpu()
-          .withSeed(c.seed()));
+      // the policy on the config's device in its precision (the trainer checks that it is)
+      Qwen3Checkpoint.Options options = Qwen3Checkpoint.Options.cpu().withSeed(c.seed());
+      if (!c.hardware().equals(TrainingConfig.HardwareSettings.cpu())) {
+        options = options.withDevice(c.hardware().djlDevice()).withDtype(c.hardware().precision().dataType());
+      }
+      DjlLanguagePolicy policy = Qwen3Checkpoint.loadPolicy(modelDir, options);
       resources.add(policy);
       TrainerBuilder tb = MageTrainer.builder(c, policy, registry);
       resources.add(0, tb);
@@ -308,6 +337,11 @@ final class TrainCommand implements Callable<Integer>, Limits.OptionPhase {
           provider.id(), modelDir, runDir, runDir.resolve(CONFIG_FILE));
       pw.printf(Locale.ROOT, "iterations %d..%d, %d x %d meta-episodes per iteration, seed %d%n",
           trainer.iteration(), c.iterations(), c.rollout().tasks(), c.rollout().groupSize(), c.seed());
+      if (!c.hardware().equals(TrainingConfig.HardwareSettings.cpu())) {
+        pw.printf(Locale.ROOT, "on %s in %s%s%n", c.hardware().device(),
+            c.hardware().precision().name().toLowerCase(Locale.ROOT), c.hardware().precision().reduced()
+                ? " (float32 master weights and AdamW state, dynamic loss scaling)" : "");
+      }
       LoraAdapter adapter = trainer.fineTuning().flatMap(f -> f.adapter()).orElse(null);
       if (adapter != null) {
         pw.printf(Locale.ROOT, "LoRA r=%d alpha=%s on %s: %,d trainable parameters, base weights frozen; KL %s%n",
@@ -513,7 +547,7 @@ final class TrainCommand implements Callable<Integer>, Limits.OptionPhase {
     if (!changed.isEmpty()) {
       throw new IllegalArgumentException("--resume continues a run with its recorded config; these options differ"
           + " from the one recorded in " + stateFile + " (field 'run'): " + String.join(", ", changed)
-          + " (only --iterations, --threads, --step-timeout and --progress may be given)");
+          + " (only --iterations, --threads, --step-timeout, --device and --progress may be given)");
     }
     return b.build();
   }

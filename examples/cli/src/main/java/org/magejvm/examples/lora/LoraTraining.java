@@ -22,6 +22,7 @@ import org.magejvm.impl.llm.finetune.PeftAdapters;
 import org.magejvm.impl.llm.model.Qwen3Model;
 import org.magejvm.impl.rollout.Seeds;
 import org.magejvm.impl.train.MageTrainer;
+import org.magejvm.impl.train.Precision;
 import org.magejvm.impl.train.TrainingConfig;
 import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.spi.EnvironmentProvider;
@@ -157,7 +158,8 @@ public final class LoraTraining {
       try (TrainerBuilder builder = MageTrainer.builder(config, policy, registry)) {
         LoraAdapter adapter = builder.fineTuning().flatMap(FineTuning::adapter).orElseThrow();
         out.printf(Locale.ROOT, "%s on the %s (%s): %,d base parameters frozen; LoRA r=%d alpha=%s on %d projections"
-                + " per layer, %,d trainable parameters%s%n", s.model(), model.device().isGpu() ? "GPU" : "CPU",
+                + " per layer, %,d trainable parameters%s%n", s.model(), model.device().isGpu()
+                ? "GPU " + model.device().getDeviceId() : "CPU",
             model.dtype().name().toLowerCase(Locale.ROOT), model.config().parameterCount(), adapter.config().rank(),
             BigDecimal.valueOf(adapter.config().alpha()).stripTrailingZeros().toPlainString(),
             adapter.config().targetModules().size(), adapter.parameterCount(),
@@ -210,7 +212,10 @@ public final class LoraTraining {
         .set("fine_tuning.base_model", s.model().toAbsolutePath().normalize().toString())
         .set("validation.every", 0)
         .set("iterations", s.iterations())
-        .set("seed", s.seed());
+        .set("seed", s.seed())
+        // where the policy is loaded (auto: float16 on a GPU when there is one) and in which type
+        .set("hardware.device", TrainingConfig.HardwareSettings.canonical(s.options().device()))
+        .set("hardware.precision", Precision.of(s.options().dtype()));
     if (s.adapter() != null) {
       b.set("fine_tuning.adapter", s.adapter().toAbsolutePath().normalize().toString());
     }

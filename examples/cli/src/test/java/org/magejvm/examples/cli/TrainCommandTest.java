@@ -206,6 +206,58 @@ class TrainCommandTest {
   }
 
   @Test
+  void theDeviceAndPrecisionAreOptionsAndWhatCannotRunIsRefusedInOneLine(@TempDir Path tmp) {
+    CliRun help = CliRun.of("train", "--help");
+    assertThat(help.code()).isZero();
+    assertThat(help.out()).contains("--device=cpu|gpu[:N]").contains("--precision=float32|float16");
+    // this machine has no CUDA GPU (as CliErrorsTest's `mage logits --device gpu`)
+    CliRun gpu = CliRun.of("train", "--preset", "gigpo", "--env", "cli-guess", "--tiny", "--out",
+        tmp.resolve("g").toString(), "--device", "gpu:1");
+    assertThat(gpu.code()).isNotZero();
+    assertThat(gpu.err()).startsWith("error: --device gpu:1: the PyTorch engine sees no CUDA GPU").hasLineCount(1);
+    CliRun bad = CliRun.of("train", "--preset", "gigpo", "--env", "cli-guess", "--tiny", "--out",
+        tmp.resolve("b").toString(), "--device", "cuda");
+    assertThat(bad.err()).startsWith("error: --device must be cpu, gpu or gpu:N").hasLineCount(1);
+    CliRun bf16 = CliRun.of("train", "--preset", "gigpo", "--env", "cli-guess", "--tiny", "--out",
+        tmp.resolve("h").toString(), "--precision", "bfloat16");
+    assertThat(bf16.code()).isNotZero();
+    assertThat(bf16.err()).startsWith("error: hardware.precision bfloat16 cannot run here: any bfloat16 array aborts"
+        + " the JVM").contains("use float16").hasLineCount(1);
+    assertThat(tmp.resolve("g")).doesNotExist();
+    assertThat(tmp.resolve("h")).doesNotExist();
+    CliRun printed = CliRun.of("train", "--preset", "gigpo", "--env", "cli-guess", "--tiny", "--out",
+        tmp.resolve("p").toString(), "--device", "gpu", "--precision", "float16", "--print-config");
+    assertThat(printed.code()).as(printed.err()).isZero();
+    assertThat(TrainingConfig.fromJson(printed.out()).hardware())
+        .isEqualTo(new TrainingConfig.HardwareSettings("gpu", org.magejvm.impl.train.Precision.FLOAT16));
+  }
+
+  @Test
+  void trainsTheTinyModelInFloat16WithFiniteMetrics(@TempDir Path tmp) throws Exception {
+    Path out = tmp.resolve("run");
+    CliRun run = CliRun.of("train", "--preset", "gigpo", "--env", "cli-guess", "--tiny", "--out", out.toString(),
+        "--precision", "float16", "--iterations", "2", "--tasks", "1", "--group-size", "2", "--validate-every", "0",
+        "--max-new-tokens", "6", "--seed", "3", "--lr", "1e-3", "--threads", "1");
+    assertThat(run.code()).as(run.err()).isZero();
+    assertThat(run.out()).contains("on cpu in float16 (float32 master weights and AdamW state, dynamic loss"
+        + " scaling)").contains("done: 2 iterations");
+    assertThat(TrainingConfig.fromJson(Files.readString(out.resolve("config.json"))).hardware().precision())
+        .isEqualTo(org.magejvm.impl.train.Precision.FLOAT16);
+    List<String> lines = Files.readAllLines(out.resolve("metrics.jsonl"));
+    assertThat(lines).hasSize(2);
+    for (String line : lines) {
+      JsonObject m = JsonParser.parseString(line).getAsJsonObject();
+      assertThat(m.get("loss_scale").getAsDouble()).isPositive();
+      assertThat(m.get("skipped_steps").getAsInt()).isZero();
+      for (String key : m.keySet()) {
+        if (m.get(key).isJsonPrimitive() && m.get(key).getAsJsonPrimitive().isNumber()) {
+          assertThat(Double.isFinite(m.get(key).getAsDouble())).as(key).isTrue();
+        }
+      }
+    }
+  }
+
+  @Test
   void presetsListsEveryPresetAndWhatItChanges() {
     CliRun run = CliRun.of("presets", "--env", "mage-kuhn-poker");
     assertThat(run.code()).as(run.err()).isZero();

@@ -19,13 +19,15 @@ final class IterationMetrics {
    * @param update the update's report
    * @param advantages the batch's advantages
    * @param learningRate AdamW's learning rate after the update
+   * @param lossScale AdamW's loss scale after the update (reduced precision), or NaN without loss scaling
    * @param settings the update settings
    * @param nanos the clock at the rollout's start, the rollout's end, the scoring's end and the update's end
    * @param peaks the rollout, scoring and update memory peaks in MiB, or null without a memory probe
    * @return the metrics, validation and the iteration's total time not yet added
    */
   static Map<String, Object> of(int iteration, RolloutResult batch, int turns, PolicyUpdater.Report update,
-      Advantages advantages, double learningRate, PolicyUpdater.Settings settings, long[] nanos, double[] peaks) {
+      Advantages advantages, double learningRate, double lossScale, PolicyUpdater.Settings settings, long[] nanos,
+      double[] peaks) {
     Map<String, Object> metrics = new LinkedHashMap<>();
     metrics.put("iteration", iteration);
     EvaluationMetrics.of(batch.metaEpisodes(), batch.episodes()).toMap().forEach(metrics::put);
@@ -50,6 +52,9 @@ final class IterationMetrics {
       metrics.put("update_undone", update.undone() ? 1 : 0);
     }
     metrics.put("learning_rate", learningRate);
+    if (!Double.isNaN(lossScale)) {
+      metrics.put("loss_scale", lossScale);
+    }
     update.diagnostics().forEach(metrics::put);
     metrics.put("timing/rollout_s", (nanos[1] - nanos[0]) / 1e9);
     metrics.put("timing/scoring_s", (nanos[2] - nanos[1]) / 1e9);

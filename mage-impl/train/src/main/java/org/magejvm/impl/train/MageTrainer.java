@@ -6,17 +6,11 @@ import org.magejvm.impl.train.common.TrainingException;
 import org.magejvm.api.ConfigException;
 import org.magejvm.impl.train.update.PolicyUpdater;
 import org.magejvm.impl.train.update.AdamW;
-import org.magejvm.impl.train.update.OldLogProbs;
-import org.magejvm.impl.train.update.ReferencePolicy;
 import org.magejvm.impl.train.checkpoint.CheckpointManager;
 import org.magejvm.impl.train.checkpoint.TrainingCheckpoint;
 import org.magejvm.impl.train.checkpoint.CheckpointWeights;
 import org.magejvm.impl.train.checkpoint.LoraAdapterWeights;
 import org.magejvm.impl.train.checkpoint.ModelSaver;
-import org.magejvm.impl.train.listen.ChartListener;
-import org.magejvm.impl.train.listen.LoggingListener;
-import org.magejvm.impl.train.listen.MetricsFileListener;
-import org.magejvm.impl.train.listen.ProgressBarListener;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import java.nio.file.Path;
@@ -27,7 +21,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import org.magejvm.api.SamplingConfig;
 import org.magejvm.api.Advantages;
 import org.magejvm.api.LanguagePolicy;
 import org.magejvm.api.PolicyOptimizer;
@@ -482,6 +475,7 @@ public final class MageTrainer implements AutoCloseable {
     peaks[2] = phasePeak();
 
     Map<String, Object> metrics = IterationMetrics.of(it, batch, rows.size(), update, advantages, adamw.learningRate(),
+        adamw.lossScaling().isPresent() ? adamw.lossScale() : Double.NaN,
         updateSettings, new long[] {t0, t1, t2, t3}, memory == null ? null : peaks);
     iteration = it + 1;
     if (update.skippedSteps() > 0) {
@@ -624,7 +618,9 @@ public final class MageTrainer implements AutoCloseable {
    * @param registry where the config's environment is found
    * @return the trainer, at iteration 0
    * @throws ConfigException when the config names an environment, opponent, estimator or scripted policy that does
-   *     not exist
+   *     not exist, or (naming {@code hardware.device} or {@code hardware.precision}) when the policy's model is on
+   *     another device or in another precision than the config's {@code hardware} says: the host loads the policy
+   *     there, the trainer only checks
    */
   public static MageTrainer create(TrainingConfig config, DjlLanguagePolicy policy, EnvironmentRegistry registry) {
     return builder(config, policy, registry).build();
@@ -640,7 +636,9 @@ public final class MageTrainer implements AutoCloseable {
    * @param registry where the config's environment is found
    * @return the builder
    * @throws ConfigException when the config names an environment, opponent, estimator or scripted policy that does
-   *     not exist
+   *     not exist, or (naming {@code hardware.device} or {@code hardware.precision}) when the policy's model is on
+   *     another device or in another precision than the config's {@code hardware} says: the host loads the policy
+   *     there, the trainer only checks
    */
   public static TrainerBuilder builder(TrainingConfig config, DjlLanguagePolicy policy, EnvironmentRegistry registry) {
     TrainerBuilder b = new TrainerBuilder();

@@ -4,6 +4,7 @@ import org.magejvm.api.ConfigException;
 import org.magejvm.impl.train.update.PolicyUpdater;
 import org.magejvm.impl.train.update.AdamW;
 import org.magejvm.impl.train.update.AdamWConfig;
+import org.magejvm.impl.train.update.LossScaling;
 import org.magejvm.impl.train.update.OldLogProbs;
 import org.magejvm.impl.train.checkpoint.CheckpointManager;
 import org.magejvm.impl.train.checkpoint.CheckpointWeights;
@@ -58,6 +59,7 @@ final class TrainerFactory {
     OptimizerConfig oc = optimizerConfig(c);
     PolicyOptimizer optimizer = estimator(c, oc);
     Qwen3Model model = MageTrainer.modelOf(policy);
+    requireHardware(c, model);
     if (c.threads() > 0) {
       LibtorchThreads.set(c.threads()); // the config's threads, honoured (a resized pool, not a restart)
     }
@@ -81,11 +83,15 @@ final class TrainerFactory {
       // detached before the adapter is closed (resources close in the reverse order of own())
       b.own(() -> model.setAdapter(null));
     } else {
-      fineTuning = FineTuning.full(model, kl ? FineTuning.KlReference.FROZEN_COPY : FineTuning.KlReference.NONE);
+      fineTuning = FineTuning.full(model, kl ? FineTuning.KlReference.FROZEN_COPY : FineTuning.KlReference.NONE,
+          c.hardware().precision().reduced());
     }
     b.own(fineTuning);
     b.own(() -> model.weights().requireGradients(false));
-    AdamW adamw = new AdamW(fineTuning.trainableParameters(), adamWConfig(c));
+    // in a reduced precision AdamW keeps FLOAT32 masters of FLOAT16 weights and the loss is scaled (also for LoRA,
+    // whose FLOAT32 adapter's gradients pass through the FLOAT16 model); in float32 it is the plain optimizer
+    AdamW adamw = new AdamW(fineTuning.trainableParameters(), adamWConfig(c),
+        c.hardware().precision().reduced() ? LossScaling.dynamic() : null);
     b.own(adamw);
     b.setRegistry(registry)
         .setPolicy(policy)
@@ -110,6 +116,34 @@ final class TrainerFactory {
         .optEvery(c.checkpoints().every())
         .optKeepLast(c.checkpoints().keep())
         .optBestMetric("val/success_rate[" + (c.rollout().episodes() - 1) + "]"));
+  }
+
+  /**
+   * Refuses a policy whose model is not where the config says or not in its precision: the host loads the policy
+   * ({@code Qwen3Checkpoint.Options.withDevice(hardware.djlDevice()).withDtype(hardware.precision().dataType())}),
+   * the trainer only checks it.
+   *
+   * @param c the config
+   * @param model the policy's model
+   * @throws ConfigException naming {@code hardware.device} or {@code hardware.precision}, in one line
+   */
+  static void requireHardware(TrainingConfig c, Qwen3Model model) {
+    ai.djl.Device want = c.hardware().djlDevice();
+    ai.djl.Device have = model.device();
+    boolean same = want.isGpu() ? have.isGpu() && have.getDeviceId() == want.getDeviceId() : !have.isGpu();
+    if (!same) {
+      throw new ConfigException("hardware.device", "hardware.device is " + c.hardware().device() + " but the"
+          + " policy's model is on " + TrainingConfig.HardwareSettings.canonical(have) + "; load the policy on "
+          + c.hardware().device() + " (Qwen3Checkpoint.Options.withDevice) or set hardware.device "
+          + TrainingConfig.HardwareSettings.canonical(have));
+    }
+    if (model.dtype() != c.hardware().precision().dataType()) {
+      String got = model.dtype().name().toLowerCase(java.util.Locale.ROOT);
+      throw new ConfigException("hardware.precision", "hardware.precision is "
+          + c.hardware().precision().name().toLowerCase(java.util.Locale.ROOT) + " but the policy's model is "
+          + got + "; load the policy as " + c.hardware().precision().dataType() + " (Qwen3Checkpoint.Options"
+          + ".withDtype) or set hardware.precision " + got);
+    }
   }
 
   /**

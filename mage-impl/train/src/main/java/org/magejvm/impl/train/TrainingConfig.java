@@ -9,11 +9,7 @@ import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
-import com.google.gson.stream.JsonReader;
 import java.io.IOException;
-import java.io.StringReader;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -45,7 +41,7 @@ import org.magejvm.spi.PromptStyle;
 /**
  * One training run, completely described: the environment, the rollout and its sampling, credit assignment, the
  * advantage estimator, the loss, AdamW, the update schedule and its checks, validation, checkpoints, full or LoRA
- * fine-tuning, the number of iterations, the seed and the thread count. Immutable, with value equality; its JSON form
+ * fine-tuning, the number of iterations, the seed, the thread count, and the device and precision it trains in. Immutable, with value equality; its JSON form
  * ({@link #toJson()}, {@link #fromJson(String)}) uses the same snake_case keys as {@code mage train --set KEY=VALUE}
  * and round-trips exactly.
  *
@@ -72,6 +68,8 @@ import org.magejvm.spi.PromptStyle;
  * @param threads libtorch intra-op threads, 0 for libtorch's default; a trainer built from the config ({@link
  *     MageTrainer#create}) resizes libtorch's pool to it, and the command-line tool also sets it before the engine
  *     starts
+ * @param hardware the device the policy runs on and the precision it trains in ({@code cpu} and {@code float32} in
+ *     every preset; a config written before the section existed reads so, as it ran)
  */
 @Api(status = Api.Status.EXPERIMENTAL)
 public record TrainingConfig(
@@ -90,7 +88,8 @@ public record TrainingConfig(
     FineTuningSettings fineTuning,
     int iterations,
     long seed,
-    int threads) {
+    int threads,
+    HardwareSettings hardware) {
 
   /**
    * The training config a checkpoint's run was created with, when it was created from one ({@code
@@ -139,23 +138,25 @@ public record TrainingConfig(
    * @param iterations iterations
    * @param seed seed
    * @param threads threads
+   * @param hardware device and precision
    */
   public TrainingConfig {
-    Check.notBlank("preset", preset);
-    Check.notNull("environment", environment);
-    Check.notNull("rollout", rollout);
-    Check.notNull("sampling", sampling);
-    Check.notNull("credit", credit);
-    Check.notNull("advantages", advantages);
-    Check.notNull("loss", loss);
-    Check.notNull("adamw", adamw);
-    Check.notNull("update", update);
-    Check.notNull("checks", checks);
-    Check.notNull("validation", validation);
-    Check.notNull("checkpoints", checkpoints);
-    Check.notNull("fine_tuning", fineTuning);
-    Check.range("iterations", iterations, 0, MAX_ITERATIONS);
-    Check.range("threads", threads, 0, 1024);
+    ConfigChecks.notBlank("preset", preset);
+    ConfigChecks.notNull("environment", environment);
+    ConfigChecks.notNull("rollout", rollout);
+    ConfigChecks.notNull("sampling", sampling);
+    ConfigChecks.notNull("credit", credit);
+    ConfigChecks.notNull("advantages", advantages);
+    ConfigChecks.notNull("loss", loss);
+    ConfigChecks.notNull("adamw", adamw);
+    ConfigChecks.notNull("update", update);
+    ConfigChecks.notNull("checks", checks);
+    ConfigChecks.notNull("validation", validation);
+    ConfigChecks.notNull("checkpoints", checkpoints);
+    ConfigChecks.notNull("fine_tuning", fineTuning);
+    ConfigChecks.range("iterations", iterations, 0, MAX_ITERATIONS);
+    ConfigChecks.range("threads", threads, 0, 1024);
+    ConfigChecks.notNull("hardware", hardware);
     if (credit.metaReturn() != MetaReturn.SINGLE_EPISODE && rollout.episodes() < 2) {
       throw new ConfigException("rollout.episodes", "rollout.episodes must be >= 2 for credit.meta_return "
           + lower(credit.metaReturn()) + " (a meta-episode of one attempt has no later attempt to credit); got "
@@ -185,8 +186,8 @@ public record TrainingConfig(
      * @param fixedOpponent fixed opponent or null
      */
     public EnvironmentSettings {
-      Check.notBlank("environment.id", id);
-      options = Map.copyOf(new LinkedHashMap<>(Check.notNull("environment.options", options)));
+      ConfigChecks.notBlank("environment.id", id);
+      options = Map.copyOf(new LinkedHashMap<>(ConfigChecks.notNull("environment.options", options)));
       if (fixedOpponent != null && fixedOpponent.isBlank()) {
         throw new ConfigException("environment.fixed_opponent", "environment.fixed_opponent must be an opponent id"
             + " or null, got an empty string");
@@ -235,26 +236,26 @@ public record TrainingConfig(
      * @param opponentAssignment opponent assignment
      */
     public RolloutSettings {
-      Check.range("rollout.tasks", tasks, 1, 65_536);
-      Check.range("rollout.group_size", groupSize, 1, 65_536);
+      ConfigChecks.range("rollout.tasks", tasks, 1, 65_536);
+      ConfigChecks.range("rollout.group_size", groupSize, 1, 65_536);
       if ((long) tasks * groupSize > 65_536) {
         throw new ConfigException("rollout.group_size", "rollout.tasks x rollout.group_size must be <= 65536"
             + " meta-episodes per iteration, got " + tasks + " x " + groupSize);
       }
-      Check.range("rollout.episodes", episodes, 1, 64);
-      Check.range("rollout.max_turns", maxTurns, 1, 10_000);
-      Check.notNull("rollout.context_mode", contextMode);
-      Check.notNull("rollout.prompt_style", promptStyle);
-      Check.notNull("rollout.seating", seating);
+      ConfigChecks.range("rollout.episodes", episodes, 1, 64);
+      ConfigChecks.range("rollout.max_turns", maxTurns, 1, 10_000);
+      ConfigChecks.notNull("rollout.context_mode", contextMode);
+      ConfigChecks.notNull("rollout.prompt_style", promptStyle);
+      ConfigChecks.notNull("rollout.seating", seating);
       try {
         Seating.parse(seating);
       } catch (IllegalArgumentException e) {
         throw new ConfigException("rollout.seating", "rollout.seating must be first, second or mixed:SHARE with"
             + " SHARE in [0, 1], got '" + seating + "'");
       }
-      Check.range("rollout.step_timeout_seconds", stepTimeoutSeconds, 0, 86_400);
-      Check.range("rollout.max_failure_share", maxFailureShare, 0, 1);
-      Check.notNull("rollout.opponent_assignment", opponentAssignment);
+      ConfigChecks.range("rollout.step_timeout_seconds", stepTimeoutSeconds, 0, 86_400);
+      ConfigChecks.range("rollout.max_failure_share", maxFailureShare, 0, 1);
+      ConfigChecks.notNull("rollout.opponent_assignment", opponentAssignment);
     }
 
     /**
@@ -309,8 +310,8 @@ public record TrainingConfig(
       if (!(topP > 0 && topP <= 1)) {
         throw new ConfigException("sampling.top_p", "sampling.top_p must be in (0, 1], got " + topP);
       }
-      Check.range("sampling.top_k", topK, 0, 1 << 24);
-      Check.range("sampling.max_new_tokens", maxNewTokens, 1, 1 << 20);
+      ConfigChecks.range("sampling.top_k", topK, 0, 1 << 24);
+      ConfigChecks.range("sampling.max_new_tokens", maxNewTokens, 1, 1 << 20);
     }
   }
 
@@ -342,13 +343,13 @@ public record TrainingConfig(
      * @param episodeScore episode score
      */
     public CreditSettings {
-      Check.notNull("credit.meta_return", metaReturn);
-      Check.range("credit.gamma_step", gammaStep, 0, 1);
-      Check.range("credit.gamma_traj", gammaTraj, 0, 1);
-      Check.range("credit.invalid_penalty", invalidPenalty, 0, 1e6);
-      Check.range("credit.length_penalty", lengthPenalty, 0, 1e6);
-      Check.range("credit.max_response_tokens", maxResponseTokens, 1, 1 << 20);
-      Check.notNull("credit.episode_score", episodeScore);
+      ConfigChecks.notNull("credit.meta_return", metaReturn);
+      ConfigChecks.range("credit.gamma_step", gammaStep, 0, 1);
+      ConfigChecks.range("credit.gamma_traj", gammaTraj, 0, 1);
+      ConfigChecks.range("credit.invalid_penalty", invalidPenalty, 0, 1e6);
+      ConfigChecks.range("credit.length_penalty", lengthPenalty, 0, 1e6);
+      ConfigChecks.range("credit.max_response_tokens", maxResponseTokens, 1, 1 << 20);
+      ConfigChecks.notNull("credit.episode_score", episodeScore);
     }
   }
 
@@ -376,11 +377,11 @@ public record TrainingConfig(
      * @param epsilon epsilon
      */
     public AdvantageSettings {
-      Check.notBlank("advantages.estimator", estimator);
-      Check.notNull("advantages.normalization", normalization);
-      Check.range("advantages.step_weight", stepWeight, 0, 1e6);
-      Check.notNull("advantages.grouping", grouping);
-      Check.notNull("advantages.anchor_scope", anchorScope);
+      ConfigChecks.notBlank("advantages.estimator", estimator);
+      ConfigChecks.notNull("advantages.normalization", normalization);
+      ConfigChecks.range("advantages.step_weight", stepWeight, 0, 1e6);
+      ConfigChecks.notNull("advantages.grouping", grouping);
+      ConfigChecks.notNull("advantages.anchor_scope", anchorScope);
       if (!(epsilon > 0 && epsilon <= 1)) {
         throw new ConfigException("advantages.epsilon", "advantages.epsilon must be in (0, 1], got " + epsilon);
       }
@@ -411,14 +412,14 @@ public record TrainingConfig(
      * @param aggregation aggregation
      */
     public LossSettings {
-      Check.range("loss.clip_ratio_low", clipRatioLow, 0, 1);
-      Check.range("loss.clip_ratio_high", clipRatioHigh, 0, 10);
+      ConfigChecks.range("loss.clip_ratio_low", clipRatioLow, 0, 1);
+      ConfigChecks.range("loss.clip_ratio_high", clipRatioHigh, 0, 10);
       if (!(dualClip > 1 && dualClip <= 1e6)) {
         throw new ConfigException("loss.dual_clip", "loss.dual_clip must be in (1, 1e6], got " + dualClip);
       }
-      Check.range("loss.entropy_coefficient", entropyCoefficient, 0, 1e3);
-      Check.range("loss.kl_coefficient", klCoefficient, 0, 1e6);
-      Check.notNull("loss.aggregation", aggregation);
+      ConfigChecks.range("loss.entropy_coefficient", entropyCoefficient, 0, 1e3);
+      ConfigChecks.range("loss.kl_coefficient", klCoefficient, 0, 1e6);
+      ConfigChecks.notNull("loss.aggregation", aggregation);
     }
   }
 
@@ -457,14 +458,14 @@ public record TrainingConfig(
      * @param recomputeHead recompute the head
      */
     public UpdateSettings {
-      Check.notNull("update.old_log_probs", oldLogProbs);
-      Check.notNull("update.attention", attention);
-      Check.notNull("update.recompute_layers", recomputeLayers);
-      Check.notNull("update.recompute_head", recomputeHead);
-      Check.range("update.mini_batch_turns", miniBatchTurns, 1, 1 << 20);
-      Check.range("update.micro_batch_turns", microBatchTurns, 1, 1 << 20);
-      Check.range("update.micro_batch_tokens", microBatchTokens, 0, 1 << 30);
-      Check.range("update.epochs", epochs, 1, 1000);
+      ConfigChecks.notNull("update.old_log_probs", oldLogProbs);
+      ConfigChecks.notNull("update.attention", attention);
+      ConfigChecks.notNull("update.recompute_layers", recomputeLayers);
+      ConfigChecks.notNull("update.recompute_head", recomputeHead);
+      ConfigChecks.range("update.mini_batch_turns", miniBatchTurns, 1, 1 << 20);
+      ConfigChecks.range("update.micro_batch_turns", microBatchTurns, 1, 1 << 20);
+      ConfigChecks.range("update.micro_batch_tokens", microBatchTokens, 0, 1 << 30);
+      ConfigChecks.range("update.epochs", epochs, 1, 1000);
     }
 
     /**
@@ -504,9 +505,9 @@ public record TrainingConfig(
      * @param anchorPolicy anchor policy
      */
     public CheckSettings {
-      Check.range("checks.max_update_kl", maxUpdateKl, 0, 1e6);
-      Check.range("checks.max_anchor_drop", maxAnchorDrop, 0, 1e6);
-      Check.range("checks.anchor_turns", anchorTurns, 1, 1 << 16);
+      ConfigChecks.range("checks.max_update_kl", maxUpdateKl, 0, 1e6);
+      ConfigChecks.range("checks.max_anchor_drop", maxAnchorDrop, 0, 1e6);
+      ConfigChecks.range("checks.anchor_turns", anchorTurns, 1, 1 << 16);
       if (anchorPolicy != null && anchorPolicy.isBlank()) {
         throw new ConfigException("checks.anchor_policy", "checks.anchor_policy must be a scripted policy id or"
             + " null, got an empty string");
@@ -531,8 +532,8 @@ public record TrainingConfig(
      * @param heldOut held-out sets
      */
     public ValidationSettings {
-      Check.range("validation.every", every, 0, MAX_ITERATIONS);
-      Check.range("validation.meta_episodes", metaEpisodes, 1, 65_536);
+      ConfigChecks.range("validation.every", every, 0, MAX_ITERATIONS);
+      ConfigChecks.range("validation.meta_episodes", metaEpisodes, 1, 65_536);
     }
   }
 
@@ -550,8 +551,8 @@ public record TrainingConfig(
      * @param keep kept checkpoints
      */
     public CheckpointSettings {
-      Check.range("checkpoints.every", every, 0, MAX_ITERATIONS);
-      Check.range("checkpoints.keep", keep, 1, 1000);
+      ConfigChecks.range("checkpoints.every", every, 0, MAX_ITERATIONS);
+      ConfigChecks.range("checkpoints.keep", keep, 1, 1000);
     }
   }
 
@@ -589,12 +590,12 @@ public record TrainingConfig(
       if (!FULL.equals(mode) && !LORA.equals(mode)) {
         throw new ConfigException("fine_tuning.mode", "fine_tuning.mode must be full or lora, got '" + mode + "'");
       }
-      Check.range("fine_tuning.lora_rank", loraRank, 1, 65_536);
+      ConfigChecks.range("fine_tuning.lora_rank", loraRank, 1, 65_536);
       if (!(loraAlpha > 0 && loraAlpha <= 1e6)) {
         throw new ConfigException("fine_tuning.lora_alpha", "fine_tuning.lora_alpha must be in (0, 1e6], got "
             + loraAlpha);
       }
-      loraTargets = List.copyOf(Check.notNull("fine_tuning.lora_targets", loraTargets));
+      loraTargets = List.copyOf(ConfigChecks.notNull("fine_tuning.lora_targets", loraTargets));
       projections(loraTargets);
       if (adapter != null && !LORA.equals(mode)) {
         throw new ConfigException("fine_tuning.adapter", "fine_tuning.adapter needs fine_tuning.mode lora, got "
@@ -630,6 +631,87 @@ public record TrainingConfig(
     }
   }
 
+  /**
+   * Where the policy runs and in which precision it trains. A host loads the policy on this device in this precision
+   * ({@code Qwen3Checkpoint.Options.withDevice}, {@code withDtype(precision.dataType())}); {@code MageTrainer.create}
+   * refuses a policy whose model is elsewhere or in another type. Rollouts, scoring, the update and validation all run
+   * on that model.
+   *
+   * @param device {@code cpu}, {@code gpu} (the first CUDA device) or {@code gpu:N} (CUDA device N)
+   * @param precision {@code float32}, or {@code float16} (FLOAT16 weights and passes, FLOAT32 master weights and
+   *     optimizer state, dynamic loss scaling); {@code bfloat16} is refused (it aborts the JVM on DJL's PyTorch
+   *     engine)
+   */
+  public record HardwareSettings(String device, Precision precision) {
+    /** The device of every preset. */
+    public static final String CPU = "cpu";
+
+    /**
+     * Validates and normalises the device's spelling (lower case, {@code gpu:0} as {@code gpu}).
+     *
+     * @param device device
+     * @param precision precision
+     */
+    public HardwareSettings {
+      ConfigChecks.notNull("hardware.device", device);
+      ConfigChecks.notNull("hardware.precision", precision);
+      try {
+        device = canonical(parseDevice(device));
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException("hardware.device", "hardware.device " + e.getMessage());
+      }
+      if (precision == Precision.BFLOAT16) {
+        throw new ConfigException("hardware.precision", Precision.BFLOAT16_REFUSED);
+      }
+    }
+
+    /** @return the CPU in float32, what every preset trains on */
+    public static HardwareSettings cpu() {
+      return new HardwareSettings(CPU, Precision.FLOAT32);
+    }
+
+    /** @return the device as DJL names it ({@code Device.cpu()}, {@code Device.gpu(n)}) */
+    public ai.djl.Device djlDevice() {
+      return parseDevice(device);
+    }
+
+    /**
+     * Reads a device: the one parser of {@code hardware.device}, {@code mage train --device}, {@code mage sft
+     * --device} and {@code mage lora --device}.
+     *
+     * @param text {@code cpu}, {@code gpu} or {@code gpu:N} (any case, surrounding blanks ignored)
+     * @return {@code Device.cpu()} or {@code Device.gpu(N)} ({@code gpu} is device 0)
+     * @throws IllegalArgumentException whose message (without the option's name) says what was expected
+     */
+    public static ai.djl.Device parseDevice(String text) {
+      String t = text == null ? "" : text.trim().toLowerCase(java.util.Locale.ROOT);
+      if (t.equals(CPU)) {
+        return ai.djl.Device.cpu();
+      }
+      if (t.equals("gpu")) {
+        return ai.djl.Device.gpu(0);
+      }
+      if (t.startsWith("gpu:")) {
+        String n = t.substring(4);
+        if (!n.isEmpty() && n.length() <= 4 && n.chars().allMatch(Character::isDigit)) {
+          return ai.djl.Device.gpu(Integer.parseInt(n));
+        }
+      }
+      throw new IllegalArgumentException("must be cpu, gpu or gpu:N (N a CUDA device number), got '" + text + "'");
+    }
+
+    /**
+     * @param d a device
+     * @return its spelling in a config: {@code cpu}, {@code gpu} for device 0, {@code gpu:N} otherwise
+     */
+    public static String canonical(ai.djl.Device d) {
+      if (!d.isGpu()) {
+        return CPU;
+      }
+      return d.getDeviceId() <= 0 ? "gpu" : "gpu:" + d.getDeviceId();
+    }
+  }
+
   // ------------------------------------------------------------------------------------------------------ JSON
 
   /** @return the JSON form: every key, in declaration order, pretty-printed */
@@ -649,32 +731,9 @@ public record TrainingConfig(
    * @return the dotted keys ({@code adamw.learning_rate}, ...) whose values differ, empty for equal configs
    */
   public List<String> differences(TrainingConfig other) {
-    Map<String, com.google.gson.JsonElement> mine = new java.util.LinkedHashMap<>();
-    Map<String, com.google.gson.JsonElement> theirs = new java.util.LinkedHashMap<>();
-    flatten("", toJsonObject(), mine);
-    flatten("", other.toJsonObject(), theirs);
-    java.util.Set<String> keys = new java.util.LinkedHashSet<>(mine.keySet());
-    keys.addAll(theirs.keySet());
-    List<String> out = new java.util.ArrayList<>();
-    for (String k : keys) {
-      if (!java.util.Objects.equals(mine.get(k), theirs.get(k))) {
-        out.add(k);
-      }
-    }
-    return out;
+    return ConfigUpgrades.differences(toJsonObject(), other.toJsonObject());
   }
 
-  /** Leaves of a config's JSON by dotted key; a map (environment options) is one leaf. */
-  private static void flatten(String prefix, JsonObject o, Map<String, com.google.gson.JsonElement> out) {
-    for (Map.Entry<String, com.google.gson.JsonElement> e : o.entrySet()) {
-      String key = prefix + e.getKey();
-      if (e.getValue().isJsonObject() && !key.equals("environment.options")) {
-        flatten(key + ".", e.getValue().getAsJsonObject(), out);
-      } else {
-        out.put(key, e.getValue());
-      }
-    }
-  }
 
   /**
    * The algorithm's settings: everything but the budget and the bookkeeping (sizes, iterations, sampling limits,
@@ -706,8 +765,9 @@ public record TrainingConfig(
   /**
    * Reads a complete config (every key present, as {@link #toJson()} writes it; a config written before {@code
    * update.micro_batch_tokens}, {@code update.old_log_probs}, the memory-saving keys or {@code
-   * rollout.opponent_assignment} existed reads as it ran: no token limit, the former {@code
-   * update.recompute_old_log_probs}, explicit attention and no recomputation, opponents drawn every iteration).
+   * rollout.opponent_assignment} or {@code hardware} existed reads as it ran: no token limit, the former {@code
+   * update.recompute_old_log_probs}, explicit attention and no recomputation, opponents drawn every iteration, the
+   * CPU in float32).
    *
    * @param json the JSON text
    * @return the config
@@ -715,12 +775,16 @@ public record TrainingConfig(
    *     for text that is not a JSON object
    */
   public static TrainingConfig fromJson(String json) {
-    JsonObject o = parseObject(json);
+    JsonObject o = ConfigUpgrades.parseObject(json);
     JsonElement update = o.get("update");
     if (update != null && update.isJsonObject() && !update.getAsJsonObject().has("micro_batch_tokens")) {
       // a complete config written before update.micro_batch_tokens existed (a checkpoint's): it ran without a
       // token limit, and resumes so
       update.getAsJsonObject().addProperty("micro_batch_tokens", 0);
+    }
+    if (!o.has("hardware")) {
+      // a complete config written before the hardware section existed: it ran on the CPU in float32
+      o.add("hardware", ConfigCodec.encode(HardwareSettings.cpu()));
     }
     if (update != null && update.isJsonObject() && !update.getAsJsonObject().has("attention")
         && !update.getAsJsonObject().has("recompute_layers") && !update.getAsJsonObject().has("recompute_head")) {
@@ -743,7 +807,7 @@ public record TrainingConfig(
    * @throws ConfigException naming the key of an unknown, mistyped or out-of-range value
    */
   public static TrainingConfig fromJson(String json, EnvironmentRegistry registry) {
-    JsonObject o = parseObject(json);
+    JsonObject o = ConfigUpgrades.parseObject(json);
     String preset = TrainingPreset.MAGE.id();
     if (o.has("preset")) {
       JsonElement p = o.get("preset");
@@ -759,8 +823,13 @@ public record TrainingConfig(
           + " `mage envs`)");
     }
     java.util.Optional<TrainingPreset> known = TrainingPreset.find(preset);
-    if (known.isEmpty() && o.keySet().containsAll(ConfigCodec.keys(TrainingConfig.class))) {
+    java.util.Set<String> complete = new java.util.LinkedHashSet<>(ConfigCodec.keys(TrainingConfig.class));
+    complete.remove("hardware"); // a complete config written before the section existed ran on the CPU in float32
+    if (known.isEmpty() && o.keySet().containsAll(complete)) {
       // a complete config under a name of its own: nothing to fill in
+      if (!o.has("hardware")) {
+        o.add("hardware", ConfigCodec.encode(HardwareSettings.cpu()));
+      }
       return ConfigCodec.decode(TrainingConfig.class, o, "");
     }
     TrainingPreset p = known.orElseThrow(() -> TrainingPreset.unknown(o.get("preset").getAsString(),
@@ -794,73 +863,6 @@ public record TrainingConfig(
     } catch (ConfigException e) {
       throw e.in(file.toString());
     }
-  }
-
-  private static JsonObject parseObject(String json) {
-    try {
-      JsonReader reader = new JsonReader(new StringReader(json));
-      reader.setStrictness(com.google.gson.Strictness.STRICT);
-      JsonElement e = JsonParser.parseReader(reader);
-      if (reader.peek() != com.google.gson.stream.JsonToken.END_DOCUMENT) {
-        throw new ConfigException("", "not valid JSON: text after the config object at " + reader.getPath());
-      }
-      if (!e.isJsonObject()) {
-        throw new ConfigException("", "a training config must be a JSON object, got " + abbreviate(e.toString()));
-      }
-      return upgraded(e.getAsJsonObject());
-    } catch (IOException | JsonParseException | IllegalStateException e) {
-      throw new ConfigException("", "not valid JSON: " + e.getMessage());
-    }
-  }
-
-  /** The key that {@code update.old_log_probs} replaced (a boolean: true is {@code recompute}, false {@code recorded}). */
-  static final String LEGACY_RECOMPUTE_KEY = "recompute_old_log_probs";
-
-  /** The rollout keys a config had before {@code rollout.opponent_assignment} existed. */
-  private static final List<String> ROLLOUT_KEYS_BEFORE_ASSIGNMENT = List.of("tasks", "group_size", "episodes",
-      "max_turns", "context_mode", "prompt_style", "early_stop", "seating", "step_timeout_seconds",
-      "max_failure_share");
-
-  /**
-   * A config written before {@code update.old_log_probs} existed, with its {@code update.recompute_old_log_probs}
-   * turned into the new key (checkpoints written by earlier versions keep resuming); and one whose rollout section
-   * was written whole before {@code rollout.opponent_assignment} existed, with {@code sampled}, the way it ran (a
-   * partial section takes the key from its preset, as any missing key does).
-   */
-  private static JsonObject upgraded(JsonObject o) {
-    JsonElement rollout = o.get("rollout");
-    if (rollout != null && rollout.isJsonObject() && !rollout.getAsJsonObject().has("opponent_assignment")
-        && rollout.getAsJsonObject().keySet().containsAll(ROLLOUT_KEYS_BEFORE_ASSIGNMENT)) {
-      rollout.getAsJsonObject().addProperty("opponent_assignment", "sampled");
-    }
-    JsonElement update = o.get("update");
-    if (update == null || !update.isJsonObject() || !update.getAsJsonObject().has(LEGACY_RECOMPUTE_KEY)) {
-      return o;
-    }
-    JsonObject u = update.getAsJsonObject();
-    if (u.has("old_log_probs")) {
-      throw new ConfigException("update." + LEGACY_RECOMPUTE_KEY, "config keys 'update." + LEGACY_RECOMPUTE_KEY
-          + "' (the former name) and 'update.old_log_probs' are both given; keep update.old_log_probs");
-    }
-    u.add("old_log_probs", new com.google.gson.JsonPrimitive(legacyRecompute(u.get(LEGACY_RECOMPUTE_KEY).toString())));
-    u.remove(LEGACY_RECOMPUTE_KEY);
-    return o;
-  }
-
-  private static String legacyRecompute(String text) {
-    switch (text.trim()) {
-      case "true":
-        return "recompute";
-      case "false":
-        return "recorded";
-      default:
-        throw new ConfigException("update." + LEGACY_RECOMPUTE_KEY, "config key 'update." + LEGACY_RECOMPUTE_KEY
-            + "' (now update.old_log_probs) must be true or false, got " + text);
-    }
-  }
-
-  private static String abbreviate(String s) {
-    return s.length() <= 60 ? s : s.substring(0, 57) + "...";
   }
 
   // ------------------------------------------------------------------------------------------------------ changes
@@ -903,8 +905,8 @@ public record TrainingConfig(
      */
     public Builder set(String dottedKey, Object value) {
       Objects.requireNonNull(dottedKey, "dottedKey");
-      if (dottedKey.equals("update." + LEGACY_RECOMPUTE_KEY) && value != null) {
-        return set("update.old_log_probs", legacyRecompute(String.valueOf(value)));
+      if (dottedKey.equals("update." + ConfigUpgrades.LEGACY_RECOMPUTE_KEY) && value != null) {
+        return set("update.old_log_probs", ConfigUpgrades.legacyRecompute(String.valueOf(value)));
       }
       if (value instanceof Map<?, ?>) {
         JsonObject map = new JsonObject();
@@ -951,7 +953,7 @@ public record TrainingConfig(
             + "'");
       }
       String key = assignment.substring(0, eq).trim();
-      if (key.equals("update." + LEGACY_RECOMPUTE_KEY)) {
+      if (key.equals("update." + ConfigUpgrades.LEGACY_RECOMPUTE_KEY)) {
         return set(key, (Object) assignment.substring(eq + 1));
       }
       json = ConfigCodec.set(TrainingConfig.class, json, key, assignment.substring(eq + 1));
@@ -966,7 +968,7 @@ public record TrainingConfig(
      * @throws ConfigException naming an unknown key
      */
     public Builder merge(JsonObject patch) {
-      json = ConfigCodec.overlay(TrainingConfig.class, json, upgraded(patch.deepCopy()), "");
+      json = ConfigCodec.overlay(TrainingConfig.class, json, ConfigUpgrades.upgraded(patch.deepCopy()), "");
       return this;
     }
 
@@ -978,35 +980,5 @@ public record TrainingConfig(
 
   private static String lower(Enum<?> e) {
     return e.name().toLowerCase(java.util.Locale.ROOT);
-  }
-
-  /** Value checks whose messages name the key. */
-  static final class Check {
-    private Check() {}
-
-    static <T> T notNull(String key, T v) {
-      if (v == null) {
-        throw new ConfigException(key, key + " must be given, got null");
-      }
-      return v;
-    }
-
-    static void notBlank(String key, String v) {
-      if (v == null || v.isBlank()) {
-        throw new ConfigException(key, key + " must be a non-empty string, got " + (v == null ? "null" : "''"));
-      }
-    }
-
-    static void range(String key, long v, long min, long max) {
-      if (v < min || v > max) {
-        throw new ConfigException(key, key + " must be in [" + min + ", " + max + "], got " + v);
-      }
-    }
-
-    static void range(String key, double v, double min, double max) {
-      if (!(v >= min && v <= max)) {
-        throw new ConfigException(key, key + " must be in [" + min + ", " + max + "], got " + v);
-      }
-    }
   }
 }

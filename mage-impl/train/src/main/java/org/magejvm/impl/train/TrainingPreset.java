@@ -387,7 +387,7 @@ public enum TrainingPreset {
         new TrainingConfig.CheckpointSettings(10, 3),
         new TrainingConfig.FineTuningSettings(TrainingConfig.FineTuningSettings.FULL, 16, 32, List.of("all-linear"),
             null, null),
-        REFERENCE_ITERATIONS, 0, 0);
+        REFERENCE_ITERATIONS, 0, 0, TrainingConfig.HardwareSettings.cpu());
   }
 
   /**

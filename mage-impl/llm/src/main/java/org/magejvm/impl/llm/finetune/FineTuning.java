@@ -109,14 +109,33 @@ public final class FineTuning implements AutoCloseable {
    *     to rounding: use LoRA) or a model with an adapter attached (merge or detach it first)
    */
   public static FineTuning full(Qwen3Model model, KlReference reference) {
+    return full(model, reference, false);
+  }
+
+  /**
+   * Full fine-tuning: every base weight requires gradients; with {@code masterWeights}, FLOAT16 weights too, for an
+   * optimizer that keeps a FLOAT32 master copy of each trained weight and writes the rounded copy back after each
+   * step (the trainer's AdamW does for FLOAT16 parameters), so small updates accumulate in the master instead of being
+   * lost to FLOAT16 rounding.
+   *
+   * @param model the model, with FLOAT32 or FLOAT64 weights (or FLOAT16 with {@code masterWeights}) and no adapter
+   *     attached
+   * @param reference {@link KlReference#FROZEN_COPY} (copies the weights now, at the model's type) or
+   *     {@link KlReference#NONE}
+   * @param masterWeights whether the optimizer keeps FLOAT32 master copies of the weights
+   * @return the fine-tuning setup
+   * @throws IllegalArgumentException for {@link KlReference#BASE_WEIGHTS}, FLOAT16 weights without master weights,
+   *     or a model with an adapter attached (merge or detach it first)
+   */
+  public static FineTuning full(Qwen3Model model, KlReference reference, boolean masterWeights) {
     Objects.requireNonNull(model, "model");
     if (Objects.requireNonNull(reference, "reference") == KlReference.BASE_WEIGHTS) {
       throw new IllegalArgumentException("full fine-tuning changes the base weights; for a KL reference take a "
           + "frozen copy (KlReference.FROZEN_COPY) or choose KlReference.NONE");
     }
-    if (model.dtype() == DataType.FLOAT16) {
+    if (model.dtype() == DataType.FLOAT16 && !masterWeights) {
       throw new IllegalArgumentException("full fine-tuning needs FLOAT32 (or FLOAT64) weights, the model's are "
-          + "FLOAT16; load it as FLOAT32 or train a LoRA adapter");
+          + "FLOAT16; load it as FLOAT32, train a LoRA adapter, or keep FLOAT32 master weights in the optimizer");
     }
     if (model.adapter().isPresent()) {
       throw new IllegalArgumentException("the model has an adapter attached; merge it (LoraMerge.mergeInto) or "

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import org.magejvm.api.util.SplitMix64;
+import org.magejvm.impl.llm.model.DifferentiableCast;
 import org.magejvm.impl.llm.model.GradMode;
 import org.magejvm.impl.llm.model.Projection;
 import org.magejvm.impl.llm.model.ProjectionAdapter;
@@ -391,7 +392,7 @@ public final class LoraAdapter implements ProjectionAdapter, AutoCloseable {
     if (m == null) {
       return output;
     }
-    NDArray x = input.toType(dtype, false);
+    NDArray x = DifferentiableCast.toType(input, dtype);
     if (training && config.dropout() > 0) {
       x = x.mul(dropoutMask(x));
     }
@@ -406,7 +407,7 @@ public final class LoraAdapter implements ProjectionAdapter, AutoCloseable {
       return rows.getNDArrayInternal().linear(rows, m[1], base).singletonOrThrow().reshape(shape);
     }
     NDArray delta = ax.getNDArrayInternal().linear(ax, m[1], null).singletonOrThrow();
-    return output.toType(dtype, false).add(delta).toType(outType, false);
+    return DifferentiableCast.toType(DifferentiableCast.toType(output, dtype).add(delta), outType);
   }
 
   /** A mask of zeros and 1 / (1 - p), owned by x's manager, from the adapter's seeded stream. */

@@ -385,7 +385,7 @@ public final class Qwen3Model implements AutoCloseable {
       // memory only borrows that memory until its handle is closed
       NDArray ids = inputIds.toType(DataType.INT64, false).duplicate();
       NDArray x = ids.getNDArrayInternal().embedding(ids, weights.embed(), SparseFormat.DENSE).singletonOrThrow();
-      NDArray h = seen(probe, -1, "model.embed_tokens", x.toType(normType, false), weights.embed());
+      NDArray h = seen(probe, -1, "model.embed_tokens", cast(x, normType), weights.embed());
       NDArray[] rope = rotary(m, padLeft, offset, t);
       int sharedPrefix = prefix != null && !prefix.recording ? prefix.length : 0;
       // the fused kernel masks inside libtorch, from the padding: no (B, 1, 1, T, S) mask is built
@@ -434,7 +434,7 @@ public final class Qwen3Model implements AutoCloseable {
   public NDArray logits(NDArray hidden) {
     try (NDScope scope = new NDScope()) {
       scope.suppressNotUsedWarning();
-      NDArray x = hidden.toType(dtype, false);
+      NDArray x = cast(hidden, dtype);
       Shape shape = x.getShape();
       int last = shape.dimension() - 1;
       // the rows as one matrix, so that the product is a single matrix multiply: given a strided slice of positions
@@ -458,7 +458,7 @@ public final class Qwen3Model implements AutoCloseable {
         dims[last] = y.getShape().get(1);
         y = y.reshape(new Shape(dims));
       }
-      NDArray out = y.toType(normType, false);
+      NDArray out = cast(y, normType);
       NDScope.unregister(out);
       return out;
     }
@@ -539,23 +539,23 @@ public final class Qwen3Model implements AutoCloseable {
     int kvHeads = config.numKeyValueHeads();
     int hd = config.headDim();
     int g = config.groupSize();
-    NDArray x = seen(probe, index, "input_layernorm", rmsNorm(h, w.inputNorm()), w.inputNorm()).toType(dtype, false);
+    NDArray x = cast(seen(probe, index, "input_layernorm", rmsNorm(h, w.inputNorm()), w.inputNorm()), dtype);
     NDArray q = seen(probe, index, "self_attn.q_proj", project(lora, index, Projection.Q_PROJ, x, w.qProj(), w.qBias()),
         w.qProj()).reshape(b, t, heads, hd);
     NDArray k = seen(probe, index, "self_attn.k_proj", project(lora, index, Projection.K_PROJ, x, w.kProj(), w.kBias()),
         w.kProj()).reshape(b, t, kvHeads, hd);
     NDArray v = seen(probe, index, "self_attn.v_proj", project(lora, index, Projection.V_PROJ, x, w.vProj(), w.vBias()),
         w.vProj()).reshape(b, t, kvHeads, hd);
-    q = q.toType(normType, false);
-    k = k.toType(normType, false);
+    q = cast(q, normType);
+    k = cast(k, normType);
     if (config.qkNorm()) {
       q = seen(probe, index, "self_attn.q_norm", rmsNorm(q, w.qNorm()), w.qNorm());
       k = seen(probe, index, "self_attn.k_norm", rmsNorm(k, w.kNorm()), w.kNorm());
     }
     q = rotary.apply(q, rope).mul(queryScale);
     k = rotary.apply(k, rope);
-    NDArray kt = t == 1 ? k.toType(dtype, false).reshape(b, kvHeads, 1, hd)
-        : k.toType(dtype, false).transpose(0, 2, 1, 3);
+    NDArray kt = t == 1 ? cast(k, dtype).reshape(b, kvHeads, 1, hd)
+        : cast(k, dtype).transpose(0, 2, 1, 3);
     NDArray vt = t == 1 ? v.reshape(b, kvHeads, 1, hd) : v.transpose(0, 2, 1, 3);
     NDArray keys;
     NDArray values;
@@ -582,36 +582,36 @@ public final class Qwen3Model implements AutoCloseable {
     NDArray attended;
     if (fusedPass != null) {
       // (B, T, H, hd) -> (B, H, T, hd); the kernel's module repeats each key/value head for its G query heads
-      attended = FusedAttention.instance().orElseThrow().attend(q.toType(dtype, false).transpose(0, 2, 1, 3), keys,
+      attended = FusedAttention.instance().orElseThrow().attend(cast(q, dtype).transpose(0, 2, 1, 3), keys,
           values, fusedPass.padLeft(), fusedPass.offset(), fusedPass.prefix(), fusedPass.padQueries());
     } else {
       // (B, T, H, hd) -> (B, KVH, G*T, hd): query head kv*G + j uses key/value head kv. With one slot per row (a
       // decoding step) the transposes move nothing: a reshape gives the same array in one call instead of two
-      NDArray qg = t == 1 ? q.toType(dtype, false).reshape(b, kvHeads, g, hd)
-          : q.toType(dtype, false).transpose(0, 2, 1, 3).reshape(b, kvHeads, (long) g * t, hd);
+      NDArray qg = t == 1 ? cast(q, dtype).reshape(b, kvHeads, g, hd)
+          : cast(q, dtype).transpose(0, 2, 1, 3).reshape(b, kvHeads, (long) g * t, hd);
       long s = keys.getShape().get(2);
-      NDArray scores = qg.matMul(keys.transpose(0, 1, 3, 2)).toType(normType, false);
+      NDArray scores = cast(qg.matMul(keys.transpose(0, 1, 3, 2)), normType);
       // the mask is (B, 1, 1, T, S): the scores take its shape only when there is one to add
       NDArray masked = bias == null ? scores : scores.reshape(b, kvHeads, g, t, s).add(bias).reshape(b, kvHeads,
           (long) g * t, s);
-      NDArray probs = masked.softmax(-1).toType(dtype, false);
+      NDArray probs = cast(masked.softmax(-1), dtype);
       attended = probs.matMul(values);
     }
     NDArray context = seen(probe, index, "self_attn (attention of the rotated queries and keys)",
         t == 1 ? attended.reshape(b, 1, (long) heads * hd)
             : attended.reshape(b, heads, t, hd).transpose(0, 2, 1, 3).reshape(b, t, (long) heads * hd), null);
-    NDArray attn = seen(probe, index, "self_attn.o_proj", project(lora, index, Projection.O_PROJ, context, w.oProj(),
-        w.oBias()), w.oProj()).toType(normType, false);
+    NDArray attn = cast(seen(probe, index, "self_attn.o_proj", project(lora, index, Projection.O_PROJ, context,
+        w.oProj(), w.oBias()), w.oProj()), normType);
     NDArray h1 = h.add(attn);
-    NDArray y = seen(probe, index, "post_attention_layernorm", rmsNorm(h1, w.postNorm()), w.postNorm())
-        .toType(dtype, false);
+    NDArray y = cast(seen(probe, index, "post_attention_layernorm", rmsNorm(h1, w.postNorm()), w.postNorm()),
+        dtype);
     NDArray gate = seen(probe, index, "mlp.gate_proj",
         project(lora, index, Projection.GATE_PROJ, y, w.gateProj(), null), w.gateProj());
     NDArray up = seen(probe, index, "mlp.up_proj", project(lora, index, Projection.UP_PROJ, y, w.upProj(), null),
         w.upProj());
     NDArray act = seen(probe, index, "mlp.act_fn (SiLU(gate) * up)", gate.mul(Activation.sigmoid(gate)).mul(up), null);
-    NDArray down = seen(probe, index, "mlp.down_proj", project(lora, index, Projection.DOWN_PROJ, act, w.downProj(),
-        null), w.downProj()).toType(normType, false);
+    NDArray down = cast(seen(probe, index, "mlp.down_proj", project(lora, index, Projection.DOWN_PROJ, act,
+        w.downProj(), null), w.downProj()), normType);
     return seen(probe, index, null, h1.add(down), null);
   }
 
@@ -704,6 +704,15 @@ public final class Qwen3Model implements AutoCloseable {
     return Optional.ofNullable(found[0]);
   }
 
+  /**
+   * {@code x} in {@code type}, kept in the autograd graph when a training pass records one ({@link
+   * DifferentiableCast}); {@code x.toType(type, false)} otherwise, so a float32 model's no-op conversions and every
+   * inference pass are unchanged.
+   */
+  private static NDArray cast(NDArray x, DataType type) {
+    return DifferentiableCast.toType(x, type);
+  }
+
   /** A linear projection, corrected by the adapter when one is active (the adapter hook). */
   private static NDArray project(
       ProjectionAdapter lora, int layer, Projection p, NDArray x, NDArray weight, NDArray bias) {
@@ -722,7 +731,7 @@ public final class Qwen3Model implements AutoCloseable {
 
   /** RMSNorm of {@code x} in the norm type, times {@code scale}. */
   NDArray rmsNorm(NDArray x, NDArray scale) {
-    NDArray xf = x.toType(normType, false);
+    NDArray xf = cast(x, normType);
     NDArray inv = xf.square().mean(new int[] {-1}, true).add(eps).pow(minusHalf);
     return xf.mul(inv).mul(scale);
   }

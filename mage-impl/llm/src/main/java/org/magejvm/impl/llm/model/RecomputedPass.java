@@ -111,7 +111,7 @@ final class RecomputedPass implements Qwen3Model.Recomputed {
   private NDArray embedded(NDArray tokens) {
     NDArray x = tokens.getNDArrayInternal().embedding(tokens, weights.embed(), SparseFormat.DENSE)
         .singletonOrThrow();
-    return x.toType(normType, false);
+    return DifferentiableCast.toType(x, normType);
   }
 
   /**

@@ -9,25 +9,18 @@ import ai.djl.ndarray.NDScope;
 import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
 import com.google.gson.stream.JsonWriter;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -40,10 +33,8 @@ import java.util.UUID;
 import org.magejvm.api.util.AtomicFiles;
 import org.magejvm.impl.llm.model.GradMode;
 import org.magejvm.impl.llm.checkpoint.CheckpointException;
-import org.magejvm.impl.llm.safetensors.SafetensorsDtype;
 import org.magejvm.impl.llm.safetensors.SafetensorsFile;
 import org.magejvm.impl.llm.safetensors.SafetensorsWriter;
-import org.magejvm.impl.llm.safetensors.TensorInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.magejvm.api.annotation.Api;
@@ -73,10 +64,20 @@ import org.magejvm.api.annotation.Api;
  * parameters (exact tests) FLOAT64 moments. Other types are rejected. The moments live in a manager of their own
  * on the parameters' device, released by {@link #close()}; the parameters stay the caller's.
  *
- * <p>{@link #save(Path)} and {@link #load(Path)} write and restore the complete state (moments, step and skip
- * counts) so that a resumed run continues bit for bit. The directory then holds {@value #STATE_FILE}, a small JSON
- * file with the counts and the config, and the moments in one safetensors file it names, called {@code
- * adamw-moments-<id>.safetensors}, with tensors {@code exp_avg/<parameter>} and {@code exp_avg_sq/<parameter>}.
+ * <p><b>Reduced precision.</b> A FLOAT16 parameter (a model trained in float16) gets a FLOAT32 <i>master</i> copy
+ * and FLOAT32 moments: a step reads its gradient in FLOAT32, updates the master exactly as above and writes the
+ * master, rounded to FLOAT16, back into the parameter, so updates smaller than FLOAT16's resolution accumulate in the
+ * master instead of vanishing. With {@link LossScaling} (on by default when a parameter is FLOAT16) the caller
+ * multiplies its loss by {@link #lossScale()} before the backward pass; a step divides the gradients by it first,
+ * skips the update and halves the scale when they overflowed, and doubles the scale after {@link
+ * LossScaling#growthInterval()} applied steps in a row. FLOAT32 parameters without loss scaling take the steps
+ * above, bit for bit as before.
+ *
+ * <p>{@link #save(Path)} and {@link #load(Path)} write and restore the complete state (moments, masters, loss
+ * scale, step and skip counts) so that a resumed run continues bit for bit. The directory then holds {@value #STATE_FILE}, a small JSON
+ * file with the counts and the config (and, with loss scaling, the scale and its count of applied steps), and the
+ * moments in one safetensors file it names, called {@code adamw-moments-<id>.safetensors}, with tensors {@code
+ * exp_avg/<parameter>} and {@code exp_avg_sq/<parameter>} (and {@code master/<parameter>} for a FLOAT16 parameter).
  * The moments file is written first under a new name and the JSON is then replaced by an atomic rename, so a crash
  * at any point leaves either the previous complete state or the new one.
  *
@@ -92,6 +93,8 @@ public final class AdamW implements AutoCloseable {
   public static final String FIRST_MOMENT_PREFIX = "exp_avg/";
   /** The tensor-name prefix of the second moments in the moments file. */
   public static final String SECOND_MOMENT_PREFIX = "exp_avg_sq/";
+  /** The tensor-name prefix of the FLOAT32 master weights of FLOAT16 parameters in the moments file. */
+  public static final String MASTER_PREFIX = "master/";
   /** The value of the state file's {@code format} field. */
   public static final String FORMAT = "mage-adamw";
   /** The version of the state file layout. */
@@ -102,12 +105,19 @@ public final class AdamW implements AutoCloseable {
   static final String SAVE_ID_METADATA = "mage.adamw.save_id";
   /** Added to the norm in the clip factor, as {@code torch.nn.utils.clip_grad_norm_} does. */
   static final double CLIP_EPSILON = 1e-6;
+  private static final NDIndex ALL = new NDIndex("...");
 
   private final AdamWConfig config;
   private final Map<String, NDArray> parameters;
   private final NDManager manager;
   private final Map<String, NDArray> firstMoments = new LinkedHashMap<>();
   private final Map<String, NDArray> secondMoments = new LinkedHashMap<>();
+  /** The FLOAT32 master copies of the FLOAT16 parameters, by name. */
+  private final Map<String, NDArray> masters = new LinkedHashMap<>();
+  /** The loss scaling, or null for none. */
+  private final LossScaling lossScaling;
+  private double lossScale = 1.0;
+  private long scaledSteps;
   private long stepCount;
   private long skippedCount;
   private boolean closed;
@@ -115,15 +125,31 @@ public final class AdamW implements AutoCloseable {
   /**
    * Creates an optimizer with zero moments.
    *
-   * @param parameters the trainable parameters by name, in a stable order; FLOAT32 or FLOAT64 arrays on one device
-   *     that already {@linkplain NDArray#setRequiresGradient require gradients}, each a different array. The map is
-   *     copied, the arrays are not: the optimizer updates them in place
+   * @param parameters the trainable parameters by name, in a stable order; FLOAT32, FLOAT64 or FLOAT16 arrays on one
+   *     device that already {@linkplain NDArray#setRequiresGradient require gradients}, each a different array. The
+   *     map is copied, the arrays are not: the optimizer updates them in place
    * @param config the settings
    * @throws IllegalArgumentException naming the parameter when the map is empty or a parameter has another type,
    *     another device, no gradient, or appears twice
    */
   public AdamW(Map<String, NDArray> parameters, AdamWConfig config) {
+    this(parameters, config, hasHalf(parameters) ? LossScaling.dynamic() : null);
+  }
+
+  /**
+   * Creates an optimizer with zero moments and the given loss scaling (see the class comment); FLOAT16 parameters
+   * get FLOAT32 master copies.
+   *
+   * @param parameters the trainable parameters by name (see {@link #AdamW(Map, AdamWConfig)})
+   * @param config the settings
+   * @param lossScaling the loss scaling, or {@code null} for none (a loss scale of 1 throughout)
+   * @throws IllegalArgumentException naming the parameter when the map is empty or a parameter has another type,
+   *     another device, no gradient, or appears twice
+   */
+  public AdamW(Map<String, NDArray> parameters, AdamWConfig config, LossScaling lossScaling) {
     this.config = Objects.requireNonNull(config, "config");
+    this.lossScaling = lossScaling;
+    this.lossScale = lossScaling == null ? 1.0 : lossScaling.initialScale();
     Objects.requireNonNull(parameters, "parameters");
     if (parameters.isEmpty()) {
       throw new IllegalArgumentException("no parameters to optimize");
@@ -139,9 +165,9 @@ public final class AdamW implements AutoCloseable {
         throw new IllegalArgumentException("a parameter name is empty");
       }
       DataType type = p.getDataType();
-      if (type != DataType.FLOAT32 && type != DataType.FLOAT64) {
+      if (type != DataType.FLOAT32 && type != DataType.FLOAT64 && type != DataType.FLOAT16) {
         throw new IllegalArgumentException("parameter '" + name + "' is " + type.name()
-            + "; AdamW trains FLOAT32 (or, for exact tests, FLOAT64) parameters");
+            + "; AdamW trains FLOAT32, FLOAT16 (with FLOAT32 master weights) or, for exact tests, FLOAT64 parameters");
       }
       if (!p.hasGradient()) {
         throw new IllegalArgumentException("parameter '" + name
@@ -168,6 +194,9 @@ public final class AdamW implements AutoCloseable {
       for (Map.Entry<String, NDArray> e : copy.entrySet()) {
         firstMoments.put(e.getKey(), zerosLike(e.getValue()));
         secondMoments.put(e.getKey(), zerosLike(e.getValue()));
+        if (e.getValue().getDataType() == DataType.FLOAT16) {
+          masters.put(e.getKey(), widened(e.getValue()));
+        }
       }
     } catch (RuntimeException e) {
       manager.close();
@@ -176,9 +205,32 @@ public final class AdamW implements AutoCloseable {
   }
 
   private NDArray zerosLike(NDArray p) {
-    NDArray z = manager.zeros(p.getShape(), p.getDataType());
+    NDArray z = manager.zeros(p.getShape(), stateType(p));
     NDScope.unregister(z); // the state outlives any scope the caller may have open
     return z;
+  }
+
+  /** A FLOAT32 copy of a FLOAT16 parameter, owned by the optimizer's manager. */
+  private NDArray widened(NDArray p) {
+    GradMode noGrad = GradMode.disabled();
+    try {
+      NDArray w = p.toType(DataType.FLOAT32, true);
+      w.attach(manager);
+      NDScope.unregister(w);
+      return w;
+    } finally {
+      noGrad.close();
+    }
+  }
+
+  /** The type of a parameter's moments and master: FLOAT64 for FLOAT64, FLOAT32 otherwise. */
+  private static DataType stateType(NDArray p) {
+    return p.getDataType() == DataType.FLOAT64 ? DataType.FLOAT64 : DataType.FLOAT32;
+  }
+
+  private static boolean hasHalf(Map<String, NDArray> parameters) {
+    Objects.requireNonNull(parameters, "parameters");
+    return parameters.values().stream().anyMatch(p -> p != null && p.getDataType() == DataType.FLOAT16);
   }
 
   /**
@@ -191,8 +243,10 @@ public final class AdamW implements AutoCloseable {
    *     or does not match the parameters
    */
   public static AdamW load(Path dir, Map<String, NDArray> parameters) {
-    SavedState saved = readState(dir);
-    AdamW optimizer = new AdamW(parameters, saved.config());
+    AdamWFiles.SavedState saved = AdamWFiles.readState(dir);
+    // loss scaling when the state was saved with it or a parameter is FLOAT16; the saved scale then applies
+    AdamW optimizer = new AdamW(parameters, saved.config(),
+        saved.lossScale() > 0 || hasHalf(parameters) ? LossScaling.dynamic() : null);
     try {
       optimizer.restore(dir, saved);
       return optimizer;
@@ -220,6 +274,33 @@ public final class AdamW implements AutoCloseable {
   /** @return the number of steps skipped because a gradient was not finite */
   public long skippedCount() {
     return skippedCount;
+  }
+
+  /** @return the loss scaling, if any */
+  public java.util.Optional<LossScaling> lossScaling() {
+    return java.util.Optional.ofNullable(lossScaling);
+  }
+
+  /**
+   * The factor the caller multiplies its loss by before the backward pass that feeds the next {@link #step()}: the
+   * current dynamic scale with {@link LossScaling}, exactly 1 without (then there is nothing to multiply).
+   *
+   * @return the loss scale
+   */
+  public double lossScale() {
+    return lossScale;
+  }
+
+  /**
+   * The FLOAT32 master copy of a FLOAT16 parameter, owned by the optimizer: read it, never modify or close it.
+   *
+   * @param parameter the parameter's name
+   * @return the master, or empty for a parameter that is not FLOAT16 (it is its own master)
+   * @throws IllegalArgumentException when there is no such parameter
+   */
+  public java.util.Optional<NDArray> masterWeight(String parameter) {
+    moment(firstMoments, parameter);
+    return java.util.Optional.ofNullable(masters.get(parameter));
   }
 
   /**
@@ -289,11 +370,21 @@ public final class AdamW implements AutoCloseable {
       for (NDArray p : parameters.values()) {
         grads.add(p.getGradient());
       }
-      double norm = globalNorm(grads);
+      // with loss scaling the gradients are the scaled loss's: the norm of the true ones is exactly this over the
+      // scale (a power of two)
+      double norm = lossScale == 1.0 ? globalNorm(grads) : globalNorm(grads) / lossScale;
       if (!Double.isFinite(norm)) {
         skippedCount++;
-        LOG.warn("AdamW: gradient norm is {} at update {}; step skipped ({} skipped so far)", norm, next,
-            skippedCount);
+        if (lossScaling != null) {
+          double was = lossScale;
+          lossScale = LossScaling.backedOff(lossScale);
+          scaledSteps = 0;
+          LOG.info("AdamW: the gradients overflowed at loss scale {} (update {}); step skipped, loss scale now {} ({}"
+              + " skipped so far)", was, next, lossScale, skippedCount);
+        } else {
+          LOG.warn("AdamW: gradient norm is {} at update {}; step skipped ({} skipped so far)", norm, next,
+              skippedCount);
+        }
         zero(grads);
         return new StepReport(next, lr, norm, false, true);
       }
@@ -316,9 +407,13 @@ public final class AdamW implements AutoCloseable {
       NDArray correction2SqrtArray = scalar(correction2Sqrt);
       NDArray epsArray = scalar(config.eps());
       NDArray stepSizeArray = scalar(stepSize);
+      NDArray lossScaleArray = lossScale == 1.0 ? null : scalar(lossScale);
       int i = 0;
       for (Map.Entry<String, NDArray> e : parameters.entrySet()) {
-        NDArray p = e.getValue();
+        NDArray param = e.getValue();
+        NDArray master = masters.get(e.getKey());
+        // a FLOAT16 parameter's update goes to its FLOAT32 master, which is then rounded back into it
+        NDArray p = master == null ? param : master;
         NDArray g = grads.get(i++);
         NDArray m = firstMoments.get(e.getKey());
         NDArray v = secondMoments.get(e.getKey());
@@ -326,6 +421,12 @@ public final class AdamW implements AutoCloseable {
         // parameter are closed as soon as they are used, so at most two exist at a time
         try (NDScope inner = new NDScope()) {
           inner.suppressNotUsedWarning();
+          if (g.getDataType() != p.getDataType()) {
+            g = g.toType(p.getDataType(), false); // a FLOAT16 gradient read in FLOAT32 (closed by the scope)
+          }
+          if (lossScaleArray != null) {
+            g.divi(lossScaleArray); // exact: the scale is a power of two
+          }
           if (clipped) {
             g.muli(scaleArray);
           }
@@ -344,9 +445,18 @@ public final class AdamW implements AutoCloseable {
               p.subi(update.divi(denominator));
             }
           }
+          if (master != null) {
+            try (NDArray rounded = master.toType(param.getDataType(), false)) {
+              param.set(ALL, rounded);
+            }
+          }
         }
       }
       stepCount = next;
+      if (lossScaling != null && ++scaledSteps >= lossScaling.growthInterval()) {
+        lossScale = LossScaling.grown(lossScale);
+        scaledSteps = 0;
+      }
       zero(grads);
       return new StepReport(next, lr, norm, clipped, false);
     } finally {
@@ -370,6 +480,52 @@ public final class AdamW implements AutoCloseable {
     return new StepReport(next, config.learningRateAt(next), Double.NaN, false, true);
   }
 
+  /**
+   * Whether the accumulated gradients hold an infinity or a NaN (what {@link #step()} would skip), read without
+   * changing anything. With loss scaling a caller can then {@linkplain #rescaleAfterOverflow() halve the scale} and
+   * run the same minibatch again instead of losing it.
+   *
+   * @return whether the gradients' global norm is not finite
+   * @throws IllegalStateException when the optimizer is closed
+   */
+  public boolean gradientsOverflowed() {
+    checkOpen();
+    GradMode noGrad = GradMode.disabled();
+    try (NDScope scope = new NDScope()) {
+      scope.suppressNotUsedWarning();
+      List<NDArray> grads = new ArrayList<>(parameters.size());
+      for (NDArray p : parameters.values()) {
+        grads.add(p.getGradient());
+      }
+      return !Double.isFinite(globalNorm(grads));
+    } finally {
+      noGrad.close();
+    }
+  }
+
+  /**
+   * After gradients that overflowed ({@link #gradientsOverflowed()}): halves the loss scale and zeroes the gradients,
+   * without counting a step or a skip, so that the caller can run the same minibatch's backward pass again at the
+   * smaller scale. Does nothing but return false without loss scaling or when the scale is at its floor ({@link
+   * LossScaling#MIN_SCALE}: the gradients are then not finite whatever the scale).
+   *
+   * @return whether the scale was halved
+   * @throws IllegalStateException when the optimizer is closed
+   */
+  public boolean rescaleAfterOverflow() {
+    checkOpen();
+    if (lossScaling == null || lossScale <= LossScaling.MIN_SCALE) {
+      return false;
+    }
+    double was = lossScale;
+    lossScale = LossScaling.backedOff(lossScale);
+    scaledSteps = 0;
+    LOG.info("AdamW: the gradients overflowed at loss scale {}; loss scale now {}, the minibatch runs again", was,
+        lossScale);
+    zeroGradients();
+    return true;
+  }
+
   /** @return the learning rate the next update will use (warm-up included) */
   public double learningRate() {
     return config.learningRateAt(stepCount + 1);
@@ -383,11 +539,18 @@ public final class AdamW implements AutoCloseable {
     return manager.create(value);
   }
 
-  /** The L2 norm over all gradients; NaN or infinite when any gradient holds a NaN or an infinity. */
+  /**
+   * The L2 norm over all gradients; NaN or infinite when any gradient holds a NaN or an infinity. A FLOAT16
+   * gradient's norm is taken in FLOAT32 (its sum of squares would overflow FLOAT16).
+   */
   private static double globalNorm(List<NDArray> grads) {
     NDList norms = new NDList(grads.size());
     for (NDArray g : grads) {
-      norms.add(g.reshape(-1).norm().toType(DataType.FLOAT64, false));
+      NDArray flat = g.reshape(-1);
+      if (flat.getDataType() == DataType.FLOAT16) {
+        flat = flat.toType(DataType.FLOAT32, false);
+      }
+      norms.add(flat.norm().toType(DataType.FLOAT64, false));
     }
     double sumOfSquares = 0;
     for (double n : NDArrays.stack(norms).toDoubleArray()) {
@@ -425,7 +588,7 @@ public final class AdamW implements AutoCloseable {
   }
 
   /**
-   * Copies the parameters, both moments and the step counts, so that {@link #restore(Snapshot)} can undo the updates
+   * Copies the parameters, both moments (and the master weights, if any) and the step counts, so that {@link #restore(Snapshot)} can undo the updates
    * that follow (the trust-region check of {@link PolicyUpdater} undoes an update that moved the policy too far). The
    * copies live on the parameters' device and take three times the trainable parameters' memory until the snapshot
    * is closed.
@@ -440,9 +603,10 @@ public final class AdamW implements AutoCloseable {
     try {
       Map<String, NDArray[]> state = new LinkedHashMap<>();
       for (Map.Entry<String, NDArray> e : parameters.entrySet()) {
+        NDArray master = masters.get(e.getKey());
         state.put(e.getKey(), new NDArray[] {
             copy(e.getValue(), copies), copy(firstMoments.get(e.getKey()), copies),
-            copy(secondMoments.get(e.getKey()), copies)});
+            copy(secondMoments.get(e.getKey()), copies), master == null ? null : copy(master, copies)});
       }
       return new Snapshot(this, copies, state, stepCount, skippedCount);
     } catch (RuntimeException e) {
@@ -460,7 +624,8 @@ public final class AdamW implements AutoCloseable {
   }
 
   /**
-   * Puts back the parameters, moments and step counts a snapshot of this optimizer holds (written in place: the
+   * Puts back the parameters, moments, master weights and step counts a snapshot of this optimizer holds (the loss
+   * scale stays what the steps since found, as GradScaler's is independent of the model) (written in place: the
    * parameter arrays stay the same objects) and zeroes the gradients. The snapshot stays open and can be restored
    * again.
    *
@@ -485,6 +650,9 @@ public final class AdamW implements AutoCloseable {
         e.getValue().set(all, saved[0]);
         firstMoments.get(e.getKey()).set(all, saved[1]);
         secondMoments.get(e.getKey()).set(all, saved[2]);
+        if (saved[3] != null) {
+          masters.get(e.getKey()).set(all, saved[3]);
+        }
       }
     } finally {
       noGrad.close();
@@ -542,8 +710,11 @@ public final class AdamW implements AutoCloseable {
     String momentsName = MOMENTS_FILE_PREFIX + saveId + MOMENTS_FILE_SUFFIX;
     SafetensorsWriter writer = new SafetensorsWriter();
     for (String name : parameters.keySet()) {
-      addMoment(writer, FIRST_MOMENT_PREFIX + name, firstMoments.get(name));
-      addMoment(writer, SECOND_MOMENT_PREFIX + name, secondMoments.get(name));
+      AdamWFiles.addMoment(writer, FIRST_MOMENT_PREFIX + name, firstMoments.get(name));
+      AdamWFiles.addMoment(writer, SECOND_MOMENT_PREFIX + name, secondMoments.get(name));
+      if (masters.containsKey(name)) {
+        AdamWFiles.addMoment(writer, MASTER_PREFIX + name, masters.get(name));
+      }
     }
     writer.addMetadata(SAVE_ID_METADATA, saveId);
     try {
@@ -559,27 +730,9 @@ public final class AdamW implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + stateFile + ": " + e.getMessage(), e);
     }
-    deleteStaleMoments(dir, momentsName);
+    AdamWFiles.deleteStaleMoments(dir, momentsName);
   }
 
-  private static void addMoment(SafetensorsWriter writer, String name, NDArray moment) {
-    if (moment.getDataType() == DataType.FLOAT32) {
-      writer.add(name, moment, SafetensorsDtype.F32);
-      return;
-    }
-    long n = moment.size();
-    ByteBuffer le = ByteBuffer.allocate(Math.toIntExact(n * Double.BYTES)).order(ByteOrder.LITTLE_ENDIAN);
-    boolean onCpu = Device.Type.CPU.equals(moment.getDevice().getDeviceType());
-    NDArray cpu = onCpu ? moment : moment.toDevice(Device.cpu(), true);
-    try {
-      le.asDoubleBuffer().put(cpu.toByteBuffer().order(ByteOrder.nativeOrder()).asDoubleBuffer());
-    } finally {
-      if (cpu != moment) {
-        cpu.close();
-      }
-    }
-    writer.addRaw(name, SafetensorsDtype.F64, moment.getShape().getShape(), le.array());
-  }
 
   private String stateJson(String saveId, String momentsName) {
     StringWriter text = new StringWriter();
@@ -593,6 +746,10 @@ public final class AdamW implements AutoCloseable {
       json.name("moments_file").value(momentsName);
       json.name("save_id").value(saveId);
       json.name("parameter_count").value(parameters.size());
+      if (lossScaling != null) {
+        json.name("loss_scale").value(lossScale);
+        json.name("loss_scale_applied_steps").value(scaledSteps);
+      }
       json.name("config").beginObject();
       json.name("learning_rate").value(config.learningRate());
       json.name("beta1").value(config.beta1());
@@ -610,17 +767,6 @@ public final class AdamW implements AutoCloseable {
     return text + "\n";
   }
 
-  private static void deleteStaleMoments(Path dir, String keep) {
-    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, MOMENTS_FILE_PREFIX + "*" + MOMENTS_FILE_SUFFIX)) {
-      for (Path f : files) {
-        if (!f.getFileName().toString().equals(keep)) {
-          Files.deleteIfExists(f);
-        }
-      }
-    } catch (IOException e) {
-      LOG.warn("could not delete old optimizer moments in {}: {}", dir, e.getMessage());
-    }
-  }
 
   /**
    * Replaces this optimizer's state (moments, step and skip counts) by one saved with {@link #save(Path)}. The
@@ -634,7 +780,7 @@ public final class AdamW implements AutoCloseable {
    */
   public void load(Path dir) {
     checkOpen();
-    SavedState saved = readState(dir);
+    AdamWFiles.SavedState saved = AdamWFiles.readState(dir);
     if (!saved.config().equals(normalized(config))) {
       LOG.warn("{}: the saved optimizer config {} differs from this optimizer's {}; keeping this optimizer's",
           saved.file(), saved.config(), config);
@@ -647,108 +793,14 @@ public final class AdamW implements AutoCloseable {
     return c.clipsGradients() || c.gradientClip() == 0 ? c : c.toBuilder().optGradientClip(0).build();
   }
 
-  /** What the state file says. */
-  private record SavedState(Path file, long stepCount, long skippedCount, String momentsFile, String saveId,
-      AdamWConfig config) {}
 
-  private static SavedState readState(Path dir) {
-    Objects.requireNonNull(dir, "dir");
-    Path file = dir.resolve(STATE_FILE);
-    if (!Files.isRegularFile(file)) {
-      throw new CheckpointException(file + ": optimizer state file does not exist");
-    }
-    JsonObject o;
-    try {
-      JsonElement root = JsonParser.parseString(Files.readString(file, StandardCharsets.UTF_8));
-      if (!root.isJsonObject()) {
-        throw new CheckpointException(file + ": not a JSON object");
-      }
-      o = root.getAsJsonObject();
-    } catch (IOException e) {
-      throw new CheckpointException(file + ": cannot read the file: " + e.getMessage(), e);
-    } catch (JsonParseException e) {
-      throw new CheckpointException(file + ": malformed JSON: " + e.getMessage(), e);
-    }
-    String format = string(o, "format", file);
-    if (!FORMAT.equals(format)) {
-      throw new CheckpointException(file + ": format is '" + format + "', expected '" + FORMAT + "'");
-    }
-    long version = integer(o, "version", file);
-    if (version != FORMAT_VERSION) {
-      throw new CheckpointException(file + ": version " + version + " is not supported (this code reads version "
-          + FORMAT_VERSION + ")");
-    }
-    long steps = integer(o, "step_count", file);
-    long skipped = integer(o, "skipped_count", file);
-    if (steps < 0 || skipped < 0) {
-      throw new CheckpointException(file + ": step_count and skipped_count must be >= 0, got " + steps + " and "
-          + skipped);
-    }
-    String moments = string(o, "moments_file", file);
-    if (!moments.startsWith(MOMENTS_FILE_PREFIX) || !moments.endsWith(MOMENTS_FILE_SUFFIX) || moments.contains("/")
-        || moments.contains("\\")) {
-      throw new CheckpointException(file + ": moments_file '" + moments + "' is not a moments file name of the form "
-          + MOMENTS_FILE_PREFIX + "<id>" + MOMENTS_FILE_SUFFIX);
-    }
-    String saveId = string(o, "save_id", file);
-    JsonElement c = o.get("config");
-    if (c == null || !c.isJsonObject()) {
-      throw new CheckpointException(file + ": field 'config' is missing or not an object");
-    }
-    JsonObject co = c.getAsJsonObject();
-    AdamWConfig config;
-    try {
-      long warmup = integer(co, "warmup_steps", file);
-      if (warmup > Integer.MAX_VALUE) {
-        throw new CheckpointException(file + ": config.warmup_steps " + warmup + " is too large");
-      }
-      config = new AdamWConfig(number(co, "learning_rate", file), number(co, "beta1", file),
-          number(co, "beta2", file), number(co, "eps", file), number(co, "weight_decay", file),
-          number(co, "gradient_clip", file), (int) warmup);
-    } catch (IllegalArgumentException e) {
-      throw new CheckpointException(file + ": invalid config: " + e.getMessage(), e);
-    }
-    return new SavedState(file, steps, skipped, moments, saveId, config);
-  }
 
-  private static JsonElement field(JsonObject o, String name, Path file) {
-    JsonElement e = o.get(name);
-    if (e == null || !e.isJsonPrimitive()) {
-      throw new CheckpointException(file + ": field '" + name + "' is missing or not a plain value");
-    }
-    return e;
-  }
 
-  private static String string(JsonObject o, String name, Path file) {
-    JsonElement e = field(o, name, file);
-    if (!e.getAsJsonPrimitive().isString()) {
-      throw new CheckpointException(file + ": field '" + name + "' must be a string, got " + e);
-    }
-    return e.getAsString();
-  }
 
-  private static double number(JsonObject o, String name, Path file) {
-    JsonElement e = field(o, name, file);
-    if (!e.getAsJsonPrimitive().isNumber()) {
-      throw new CheckpointException(file + ": field '" + name + "' must be a number, got " + e);
-    }
-    return e.getAsDouble();
-  }
 
-  private static long integer(JsonObject o, String name, Path file) {
-    JsonElement e = field(o, name, file);
-    if (!e.getAsJsonPrimitive().isNumber()) {
-      throw new CheckpointException(file + ": field '" + name + "' must be an integer, got " + e);
-    }
-    try {
-      return e.getAsBigDecimal().longValueExact();
-    } catch (ArithmeticException | NumberFormatException ex) {
-      throw new CheckpointException(file + ": field '" + name + "' must be an integer, got " + e, ex);
-    }
-  }
 
   /** Validates the moments file against the parameters, reads it, and only then swaps the state in. */
-  private void restore(Path dir, SavedState saved) {
+  private void restore(Path dir, AdamWFiles.SavedState saved) {
     Path file = dir.resolve(saved.momentsFile());
     if (!Files.isRegularFile(file)) {
       throw new CheckpointException(file + ": the moments file named by " + saved.file() + " does not exist");
@@ -762,14 +814,14 @@ public final class AdamW implements AutoCloseable {
       }
       Set<String> expected = new TreeSet<>();
       for (Map.Entry<String, NDArray> e : parameters.entrySet()) {
-        for (String prefix : List.of(FIRST_MOMENT_PREFIX, SECOND_MOMENT_PREFIX)) {
+        for (String prefix : prefixes(e.getKey())) {
           String tensor = prefix + e.getKey();
           expected.add(tensor);
           if (!st.names().contains(tensor)) {
             throw new CheckpointException(file + ": no tensor '" + tensor + "' for parameter '" + e.getKey()
                 + "'; the state was saved for other parameters");
           }
-          checkTensor(st.info(tensor), e.getKey(), e.getValue(), file);
+          AdamWFiles.checkTensor(st.info(tensor), e.getKey(), e.getValue(), file);
         }
       }
       for (String name : new TreeSet<>(st.names())) {
@@ -780,7 +832,7 @@ public final class AdamW implements AutoCloseable {
       }
       try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
         for (String name : parameters.keySet()) {
-          for (String prefix : List.of(FIRST_MOMENT_PREFIX, SECOND_MOMENT_PREFIX)) {
+          for (String prefix : prefixes(name)) {
             String tensor = prefix + name;
             loaded.put(tensor, read(channel, st, tensor, parameters.get(name)));
           }
@@ -795,9 +847,22 @@ public final class AdamW implements AutoCloseable {
     for (String name : parameters.keySet()) {
       firstMoments.put(name, swap(firstMoments.get(name), loaded.get(FIRST_MOMENT_PREFIX + name)));
       secondMoments.put(name, swap(secondMoments.get(name), loaded.get(SECOND_MOMENT_PREFIX + name)));
+      if (masters.containsKey(name)) {
+        masters.put(name, swap(masters.get(name), loaded.get(MASTER_PREFIX + name)));
+      }
     }
     stepCount = saved.stepCount();
     skippedCount = saved.skippedCount();
+    if (lossScaling != null) {
+      lossScale = saved.lossScale() > 0 ? saved.lossScale() : lossScaling.initialScale();
+      scaledSteps = saved.lossScale() > 0 ? saved.scaledSteps() : 0;
+    }
+  }
+
+  /** The tensor-name prefixes of a parameter's state: both moments, and the master of a FLOAT16 parameter. */
+  private List<String> prefixes(String parameter) {
+    return masters.containsKey(parameter) ? List.of(FIRST_MOMENT_PREFIX, SECOND_MOMENT_PREFIX, MASTER_PREFIX)
+        : List.of(FIRST_MOMENT_PREFIX, SECOND_MOMENT_PREFIX);
   }
 
   private static NDArray swap(NDArray old, NDArray replacement) {
@@ -805,25 +870,13 @@ public final class AdamW implements AutoCloseable {
     return replacement;
   }
 
-  private static void checkTensor(TensorInfo info, String parameter, NDArray p, Path file) {
-    String want = p.getDataType() == DataType.FLOAT64 ? "F64" : "F32";
-    long[] shape = p.getShape().getShape();
-    if (!Arrays.equals(info.shape(), shape)) {
-      throw new CheckpointException(file + ": tensor '" + info.name() + "' has shape " + Arrays.toString(info.shape())
-          + " but parameter '" + parameter + "' has shape " + Arrays.toString(shape));
-    }
-    if (!want.equals(info.dtype())) {
-      throw new CheckpointException(file + ": tensor '" + info.name() + "' is " + info.dtype() + " but parameter '"
-          + parameter + "' is " + p.getDataType().name() + " (moments must be " + want + ")");
-    }
-  }
 
   /** Copies one tensor into a new array of the optimizer's manager that owns its memory. */
   private NDArray read(FileChannel channel, SafetensorsFile st, String tensor, NDArray like) throws IOException {
     long[] range = st.byteRange(tensor);
     long length = range[1] - range[0];
     Shape shape = like.getShape();
-    DataType type = like.getDataType();
+    DataType type = stateType(like);
     NDArray owned;
     if (length == 0) {
       owned = manager.zeros(shape, type);

@@ -709,6 +709,13 @@ public final class PolicyUpdater {
         int end = Math.min(rows.size(), start + settings.miniBatchTurns());
         LossDiagnostics mini = accumulate(tf, rows.subList(start, end), old.subList(start, end),
             ref == null ? null : ref.subList(start, end));
+        // reduced precision: gradients that overflowed FLOAT16 at the loss scale are computed again at half the
+        // scale, so that no minibatch is lost to finding the scale (float32 has no loss scaling: nothing runs here)
+        while (optimizer.lossScaling().isPresent() && Double.isFinite(mini.loss()) && optimizer.gradientsOverflowed()
+            && optimizer.rescaleAfterOverflow()) {
+          mini = accumulate(tf, rows.subList(start, end), old.subList(start, end),
+              ref == null ? null : ref.subList(start, end));
+        }
         StepReport step = Double.isFinite(mini.loss()) ? optimizer.step(scale) : optimizer.skip();
         steps++;
         if (step.skipped()) {
@@ -864,7 +871,15 @@ public final class PolicyUpdater {
       }
       LossResult result = loss.compute(input.build());
       if (Double.isFinite(result.diagnostics().loss())) {
-        collector.backward(result.loss());
+        double lossScale = optimizer.lossScale();
+        if (lossScale == 1.0) {
+          collector.backward(result.loss());
+        } else {
+          // reduced precision: the loss scaled up so that small gradients survive FLOAT16, AdamW scales them down
+          // a copy that owns its storage: the product's backward pass reads it (see Qwen3Model on Java memory)
+          NDArray factor = manager.create((float) lossScale).toType(result.loss().getDataType(), false).duplicate();
+          collector.backward(result.loss().mul(factor));
+        }
         scores.completeBackward(collector);
       }
       return result.diagnostics();
