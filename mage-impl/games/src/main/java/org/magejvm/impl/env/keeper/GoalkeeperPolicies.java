@@ -1,12 +1,10 @@
 package org.magejvm.impl.env.keeper;
 
+import org.magejvm.impl.env.KeeperLessons;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.magejvm.api.PolicyRequest;
-import org.magejvm.api.Turn;
-import org.magejvm.spi.ParsedAction;
 import org.magejvm.spi.policy.StatePolicy;
 
 /** The scripted keepers of Goalkeeper. */
@@ -112,41 +110,17 @@ final class GoalkeeperPolicies {
 
     @Override
     protected String reflect(PolicyRequest request, Random random) {
-      int spots = state(request).spots();
-      int dive = lastDive(request, spots);
-      int plan;
-      if (dive == 0) {
-        plan = 1 + random.nextInt(spots);
-      } else {
-        plan = 1 + random.nextInt(spots - 1);
-        if (plan >= dive) {
-          plan++;
-        }
-      }
+      int plan = KeeperLessons.nextPlan(request, state(request).spots(), random);
       plans.put(request.workerKey(), plan);
       return lesson(plan);
     }
 
     /**
      * @param guess the guessed spot of the next shot
-     * @return the lesson's text: {@code  next shot 6} (the leading space keeps {@code shot} the token it is in the
-     *     prompt's {@code dove 3, shot 5})
+     * @return the lesson's text ({@link KeeperLessons#lesson})
      */
     static String lesson(int guess) {
-      return " next shot " + guess;
-    }
-
-    /** The spot the finished attempt dove to, or 0 when its answer was no valid dive. */
-    private static int lastDive(PolicyRequest request, int spots) {
-      if (request.pastEpisodes().isEmpty()) {
-        return 0;
-      }
-      List<Turn> turns = request.pastEpisodes().get(request.pastEpisodes().size() - 1).turns();
-      if (turns.isEmpty()) {
-        return 0;
-      }
-      ParsedAction<Integer> dive = GoalkeeperEnvironment.parse(turns.get(turns.size() - 1).response(), spots);
-      return dive.ok() ? dive.action() : 0;
+      return KeeperLessons.lesson(guess);
     }
   }
 }
