@@ -1,8 +1,6 @@
 package org.magejvm.impl.env.keeper;
 
-import org.magejvm.api.Outcome;
-import org.magejvm.spi.PastEpisode;
-import org.magejvm.spi.small.HiddenNumberPromptRenderer;
+import org.magejvm.impl.env.KeeperPromptRenderer;
 
 /**
  * The prompts of Goalkeeper. Every earlier attempt the context shows is one line with the dive and where the shot
@@ -11,12 +9,10 @@ import org.magejvm.spi.small.HiddenNumberPromptRenderer;
  * the history ({@code reflection_only}), an earlier attempt's line says only that it was not saved, and its lesson
  * follows it: whatever the keeper learnt from the shot must be in the lesson it wrote.
  */
-final class GoalkeeperPromptRenderer extends HiddenNumberPromptRenderer {
-
-  private final int spots;
+final class GoalkeeperPromptRenderer extends KeeperPromptRenderer {
 
   GoalkeeperPromptRenderer(int spots) {
-    this.spots = spots;
+    super(spots);
   }
 
   @Override
@@ -42,33 +38,10 @@ final class GoalkeeperPromptRenderer extends HiddenNumberPromptRenderer {
   }
 
   @Override
-  protected String actionFormat() {
-    return "Write the spot you dive to, a number from 1 to " + spots + ", inside <action> </action>, for example"
-        + " <action>" + (spots + 1) / 2 + "</action>.";
-  }
-
-  @Override
   protected String verboseReflect(int attempt, String last) {
     return "You are the goalkeeper in a penalty shoot-out: the striker shoots every penalty of the series at the same"
         + " one of " + spots + " spots.\n\n# Task\nYou just faced penalty #" + attempt + ": " + last
         + ". Write what it tells you about the striker and where to dive next inside <remark> </remark>, for"
         + " example <remark>the shot went to 5, so dive to 5 next</remark>";
-  }
-
-  @Override
-  protected String noAnswer() {
-    return "no dive";
-  }
-
-  /**
-   * What an earlier attempt showed: {@code dove 3, shot 5} when the context shows its history, else only its outcome
-   * ({@code not saved}, or {@code saved}), which is what a reflection-only prompt may tell.
-   */
-  @Override
-  protected String earlierAttempt(PastEpisode p) {
-    if (p.steps().isEmpty()) {
-      return p.outcome() == Outcome.WON ? "saved" : "not saved";
-    }
-    return super.earlierAttempt(p);
   }
 }

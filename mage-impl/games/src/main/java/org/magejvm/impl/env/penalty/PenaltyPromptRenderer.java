@@ -1,24 +1,21 @@
 package org.magejvm.impl.env.penalty;
 
-import org.magejvm.api.Outcome;
-import org.magejvm.spi.PastEpisode;
-import org.magejvm.spi.small.HiddenNumberPromptRenderer;
+import org.magejvm.impl.env.KeeperPromptRenderer;
 
 /**
- * The prompts of Penalty Shoot-out, in the small games' layout ({@link HiddenNumberPromptRenderer}). Every earlier
- * attempt the context shows is one line with the dive and where the shot went ({@code Try 1: dove 3, shot 5}), from
+ * The prompts of Penalty Shoot-out, in the keeper games' layout ({@link KeeperPromptRenderer}). Every earlier attempt
+ * the context shows is one line with the dive and where the shot went ({@code Try 1: dove 3, shot 5}), from
  * which a keeper that reads its history can tell the striker's habit; with no earlier attempts shown, every attempt
  * looks the same. The rules name the three habit families but never the striker's. When the context shows
  * reflections but not the history ({@code reflection_only}), an earlier attempt's line says only that it was not
  * saved, and its lesson follows it.
  */
-final class PenaltyPromptRenderer extends HiddenNumberPromptRenderer {
+final class PenaltyPromptRenderer extends KeeperPromptRenderer {
 
-  private final int spots;
   private final Scoring scoring;
 
   PenaltyPromptRenderer(int spots, Scoring scoring) {
-    this.spots = spots;
+    super(spots);
     this.scoring = scoring;
   }
 
@@ -52,34 +49,11 @@ final class PenaltyPromptRenderer extends HiddenNumberPromptRenderer {
   }
 
   @Override
-  protected String actionFormat() {
-    return "Write the spot you dive to, a number from 1 to " + spots + ", inside <action> </action>, for example"
-        + " <action>" + (spots + 1) / 2 + "</action>.";
-  }
-
-  @Override
   protected String verboseReflect(int attempt, String last) {
     return "You are the goalkeeper in a penalty shoot-out against a striker with a habit: it keeps one spot, moves by"
         + " the same step, goes back and forth, or aims by your last dive, on a ring of " + spots + " spots.\n\n"
         + "# Task\nYou just faced penalty #" + attempt + ": " + last + ". Write what it tells you about the striker's"
         + " habit and where to dive next inside <remark> </remark>, for example <remark>the shot moved two to the"
         + " right, so dive two further right next</remark>";
-  }
-
-  @Override
-  protected String noAnswer() {
-    return "no dive";
-  }
-
-  /**
-   * What an earlier attempt showed: {@code dove 3, shot 5} when the context shows its history, else only its outcome
-   * ({@code not saved}, or {@code saved}), which is what a reflection-only prompt may tell.
-   */
-  @Override
-  protected String earlierAttempt(PastEpisode p) {
-    if (p.steps().isEmpty()) {
-      return p.outcome() == Outcome.WON ? "saved" : "not saved";
-    }
-    return super.earlierAttempt(p);
   }
 }
