@@ -1,6 +1,6 @@
 package org.magejvm.impl.credit;
 
-import java.util.Objects;
+import org.magejvm.api.ConfigException;
 import org.magejvm.api.annotation.Api;
 import org.magejvm.api.MetaReturn;
 import org.magejvm.spi.EnvironmentDefaults;
@@ -28,31 +28,36 @@ public record CreditConfig(
     int maxResponseTokens,
     EpisodeScore episodeScore) {
 
+  /** The largest invalid-action or length penalty. */
+  public static final double MAX_PENALTY = 1e6;
+  /** The largest response-token limit. */
+  public static final int MAX_RESPONSE_TOKENS = 1 << 20;
+
   /**
-   * Validates.
+   * Validates, once for every path a setting comes by (this record's builder, a {@code TrainingConfig}'s {@code
+   * credit} section, which is this record, a config file): a value out of range is a {@link ConfigException} naming
+   * its config key.
    *
    * @param metaReturn the return kind
-   * @param gammaStep step discount
-   * @param gammaTraj episode discount
-   * @param invalidPenalty invalid-action penalty
-   * @param lengthPenalty length-penalty coefficient
-   * @param maxResponseTokens response-token limit
+   * @param gammaStep step discount, in [0, 1]
+   * @param gammaTraj episode discount, in [0, 1]
+   * @param invalidPenalty invalid-action penalty, in [0, {@value #MAX_PENALTY}]
+   * @param lengthPenalty length-penalty coefficient, in [0, {@value #MAX_PENALTY}]
+   * @param maxResponseTokens response-token limit, in [1, {@value #MAX_RESPONSE_TOKENS}]
    * @param episodeScore the episode score
+   * @throws ConfigException naming the key ({@code credit.gamma_traj}, ...) of a value that is missing or out of range
    */
   public CreditConfig {
-    Objects.requireNonNull(metaReturn, "metaReturn");
-    Objects.requireNonNull(episodeScore, "episodeScore");
-    requireUnit("gammaStep", gammaStep);
-    requireUnit("gammaTraj", gammaTraj);
-    if (!(invalidPenalty >= 0) || Double.isInfinite(invalidPenalty)) {
-      throw new IllegalArgumentException("invalidPenalty must be finite and >= 0, got " + invalidPenalty);
+    notNull("credit.meta_return", metaReturn);
+    range("credit.gamma_step", gammaStep, 0, 1);
+    range("credit.gamma_traj", gammaTraj, 0, 1);
+    range("credit.invalid_penalty", invalidPenalty, 0, MAX_PENALTY);
+    range("credit.length_penalty", lengthPenalty, 0, MAX_PENALTY);
+    if (maxResponseTokens < 1 || maxResponseTokens > MAX_RESPONSE_TOKENS) {
+      throw new ConfigException("credit.max_response_tokens", "credit.max_response_tokens must be in [1, "
+          + MAX_RESPONSE_TOKENS + "], got " + maxResponseTokens);
     }
-    if (!(lengthPenalty >= 0) || Double.isInfinite(lengthPenalty)) {
-      throw new IllegalArgumentException("lengthPenalty must be finite and >= 0, got " + lengthPenalty);
-    }
-    if (maxResponseTokens < 1) {
-      throw new IllegalArgumentException("maxResponseTokens must be >= 1, got " + maxResponseTokens);
-    }
+    notNull("credit.episode_score", episodeScore);
   }
 
   /**
@@ -70,9 +75,15 @@ public record CreditConfig(
     this(metaReturn, gammaStep, gammaTraj, invalidPenalty, lengthPenalty, maxResponseTokens, EpisodeScore.ATTEMPT);
   }
 
-  private static void requireUnit(String name, double v) {
-    if (!(v >= 0 && v <= 1)) {
-      throw new IllegalArgumentException(name + " must lie in [0, 1], got " + v);
+  private static void notNull(String key, Object v) {
+    if (v == null) {
+      throw new ConfigException(key, key + " must be given, got null");
+    }
+  }
+
+  private static void range(String key, double v, double min, double max) {
+    if (!(v >= min && v <= max)) {
+      throw new ConfigException(key, key + " must be in [" + min + ", " + max + "], got " + v);
     }
   }
 

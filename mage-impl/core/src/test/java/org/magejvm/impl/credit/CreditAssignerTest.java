@@ -188,7 +188,7 @@ class CreditAssignerTest {
         .build();
     assertThat(c).isEqualTo(new CreditConfig(MetaReturn.CUMULATIVE, 0.95, 0.6, 0.5, 2.0, 16));
     assertThatThrownBy(() -> CreditConfig.builder().optGammaTraj(1.5).build())
-        .hasMessageContaining("gammaTraj must lie in [0, 1], got 1.5");
+        .hasMessageContaining("credit.gamma_traj must be in [0.0, 1.0], got 1.5");
   }
 
   @Test

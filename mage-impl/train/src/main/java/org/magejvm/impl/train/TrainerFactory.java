@@ -220,17 +220,9 @@ final class TrainerFactory {
   }
 
   static CreditConfig credit(TrainingConfig c) {
-    TrainingConfig.CreditSettings s = c.credit();
-    return CreditConfig.builder()
-        .optMetaReturn(s.metaReturn())
-        .optGammaStep(s.gammaStep())
-        .optGammaTraj(s.gammaTraj())
-        .optInvalidPenalty(s.invalidPenalty())
-        .optLengthPenalty(s.lengthPenalty())
-        .optMaxResponseTokens(s.maxResponseTokens())
-        .optEpisodeScore(s.episodeScore())
-        .build();
+    return c.credit(); // the section is the credit assigner's own settings
   }
+
 
   static OptimizerConfig optimizerConfig(TrainingConfig c) {
     TrainingConfig.AdvantageSettings a = c.advantages();

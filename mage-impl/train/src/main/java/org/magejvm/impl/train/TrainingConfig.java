@@ -1,5 +1,6 @@
 package org.magejvm.impl.train;
 
+import org.magejvm.impl.credit.CreditConfig;
 import org.magejvm.impl.train.common.TrainingException;
 import org.magejvm.impl.train.checkpoint.TrainingCheckpoint;
 import org.magejvm.api.ConfigException;
@@ -54,7 +55,8 @@ import org.magejvm.spi.PromptStyle;
  * @param environment the environment, its options and opponent
  * @param rollout the training rollout
  * @param sampling the training sampling
- * @param credit credit assignment: returns, discounts, penalties, episode score
+ * @param credit credit assignment (returns, discounts, penalties, episode score): its own settings type, {@link
+ *     CreditConfig}, validated once
  * @param advantages the advantage estimator and its grouping
  * @param loss the PPO loss
  * @param adamw the AdamW optimizer: its own settings type, {@link AdamWConfig}, validated once
@@ -77,7 +79,7 @@ public record TrainingConfig(
     EnvironmentSettings environment,
     RolloutSettings rollout,
     SamplingSettings sampling,
-    CreditSettings credit,
+    CreditConfig credit,
     AdvantageSettings advantages,
     LossSettings loss,
     AdamWConfig adamw,
@@ -312,44 +314,6 @@ public record TrainingConfig(
       }
       ConfigChecks.range("sampling.top_k", topK, 0, 1 << 24);
       ConfigChecks.range("sampling.max_new_tokens", maxNewTokens, 1, 1 << 20);
-    }
-  }
-
-  /**
-   * Credit assignment: how rewards become returns and the episode scores of GiGPO's episode-level advantage.
-   *
-   * @param metaReturn differential (MAGE), cumulative (LaMer) or single_episode (GiGPO, GRPO)
-   * @param gammaStep the discount between the steps of an attempt
-   * @param gammaTraj the discount between the attempts of a meta-episode; 1 makes MAGE's differential return of
-   *     every turn the final attempt's reward (the paper's objective)
-   * @param invalidPenalty subtracted from the episode score per invalid action
-   * @param lengthPenalty the weight of the over-length penalty
-   * @param maxResponseTokens the length penalty's limit Lmax
-   * @param episodeScore what scores a turn in GiGPO's episode-level advantage: its attempt (the reference's) or its
-   *     whole meta-episode
-   */
-  public record CreditSettings(
-      MetaReturn metaReturn, double gammaStep, double gammaTraj, double invalidPenalty, double lengthPenalty,
-      int maxResponseTokens, EpisodeScore episodeScore) {
-    /**
-     * Validates.
-     *
-     * @param metaReturn returns
-     * @param gammaStep step discount
-     * @param gammaTraj attempt discount
-     * @param invalidPenalty invalid-action penalty
-     * @param lengthPenalty length penalty
-     * @param maxResponseTokens Lmax
-     * @param episodeScore episode score
-     */
-    public CreditSettings {
-      ConfigChecks.notNull("credit.meta_return", metaReturn);
-      ConfigChecks.range("credit.gamma_step", gammaStep, 0, 1);
-      ConfigChecks.range("credit.gamma_traj", gammaTraj, 0, 1);
-      ConfigChecks.range("credit.invalid_penalty", invalidPenalty, 0, 1e6);
-      ConfigChecks.range("credit.length_penalty", lengthPenalty, 0, 1e6);
-      ConfigChecks.range("credit.max_response_tokens", maxResponseTokens, 1, 1 << 20);
-      ConfigChecks.notNull("credit.episode_score", episodeScore);
     }
   }
 
