@@ -1,6 +1,8 @@
 package org.magejvm.impl.env;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.magejvm.api.PolicyRequest;
 import org.magejvm.api.Turn;
@@ -15,7 +17,40 @@ import org.magejvm.spi.ParsedAction;
 @Api(status = Api.Status.INTERNAL)
 public final class KeeperLessons {
 
-  private KeeperLessons() {}
+  private final Map<String, Integer> plans = new HashMap<>();
+
+  /** Creates a player's memory of its plans, one per meta-episode (by worker key). */
+  public KeeperLessons() {}
+
+  /**
+   * A play turn's dive: the plan the last lesson of this meta-episode made, else a spot at random.
+   *
+   * @param request the play request
+   * @param spots the number of spots
+   * @param random the player's random source
+   * @return the dive, as the answer's text
+   */
+  public String dive(PolicyRequest request, int spots, Random random) {
+    if (request.episodeIndex() == 0) {
+      plans.remove(request.workerKey()); // a new meta-episode under a key used before
+    }
+    Integer plan = plans.get(request.workerKey());
+    return Integer.toString(plan != null ? plan : 1 + random.nextInt(spots));
+  }
+
+  /**
+   * A reflection: plans the next attempt's spot ({@link #nextPlan}) and writes it as the lesson.
+   *
+   * @param request the reflect request
+   * @param spots the number of spots
+   * @param random the player's random source
+   * @return the lesson's text
+   */
+  public String reflect(PolicyRequest request, int spots, Random random) {
+    int plan = nextPlan(request, spots, random);
+    plans.put(request.workerKey(), plan);
+    return lesson(plan);
+  }
 
   /**
    * @param guess the guessed spot of the next shot

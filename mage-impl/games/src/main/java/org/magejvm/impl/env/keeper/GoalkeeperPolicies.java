@@ -1,8 +1,6 @@
 package org.magejvm.impl.env.keeper;
 
 import org.magejvm.impl.env.KeeperLessons;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Random;
 import org.magejvm.api.PolicyRequest;
 import org.magejvm.spi.policy.StatePolicy;
@@ -93,7 +91,7 @@ final class GoalkeeperPolicies {
    * guess. The guess's words are the ones the prompt puts before the shot's spot ({@code shot 5}), token for token.
    */
   static final class RandomPlan extends Keeper {
-    private final Map<String, Integer> plans = new HashMap<>();
+    private final KeeperLessons lessons = new KeeperLessons();
 
     RandomPlan(long seed) {
       super(GoalkeeperProvider.RANDOM_PLAN_POLICY, seed);
@@ -101,18 +99,12 @@ final class GoalkeeperPolicies {
 
     @Override
     protected String chooseAction(PolicyRequest request, Random random) {
-      if (request.episodeIndex() == 0) {
-        plans.remove(request.workerKey()); // a new meta-episode under a key used before
-      }
-      Integer plan = plans.get(request.workerKey());
-      return Integer.toString(plan != null ? plan : 1 + random.nextInt(state(request).spots()));
+      return lessons.dive(request, state(request).spots(), random);
     }
 
     @Override
     protected String reflect(PolicyRequest request, Random random) {
-      int plan = KeeperLessons.nextPlan(request, state(request).spots(), random);
-      plans.put(request.workerKey(), plan);
-      return lesson(plan);
+      return lessons.reflect(request, state(request).spots(), random);
     }
 
     /**

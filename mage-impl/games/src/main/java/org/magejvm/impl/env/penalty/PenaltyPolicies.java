@@ -1,7 +1,6 @@
 package org.magejvm.impl.env.penalty;
 
 import org.magejvm.impl.env.KeeperLessons;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -149,7 +148,7 @@ final class PenaltyPolicies {
    * and that a lesson is acted on (the provider's format policy).
    */
   static final class RandomPlan extends Keeper {
-    private final Map<String, Integer> plans = new HashMap<>();
+    private final KeeperLessons lessons = new KeeperLessons();
 
     RandomPlan(long seed, String game) {
       super(PenaltyProvider.RANDOM_PLAN_POLICY, seed, game);
@@ -157,18 +156,12 @@ final class PenaltyPolicies {
 
     @Override
     protected String chooseAction(PolicyRequest request, Random random) {
-      if (request.episodeIndex() == 0) {
-        plans.remove(request.workerKey()); // a new meta-episode under a key used before
-      }
-      Integer plan = plans.get(request.workerKey());
-      return Integer.toString(plan != null ? plan : 1 + random.nextInt(state(request).spots()));
+      return lessons.dive(request, state(request).spots(), random);
     }
 
     @Override
     protected String reflect(PolicyRequest request, Random random) {
-      int plan = KeeperLessons.nextPlan(request, state(request).spots(), random);
-      plans.put(request.workerKey(), plan);
-      return lesson(plan);
+      return lessons.reflect(request, state(request).spots(), random);
     }
 
     /**

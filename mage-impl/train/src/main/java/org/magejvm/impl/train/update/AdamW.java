@@ -366,10 +366,7 @@ public final class AdamW implements AutoCloseable {
     GradMode noGrad = GradMode.disabled(); // in-place writes to leaves that require gradients
     try (NDScope scope = new NDScope()) {
       scope.suppressNotUsedWarning();
-      List<NDArray> grads = new ArrayList<>(parameters.size());
-      for (NDArray p : parameters.values()) {
-        grads.add(p.getGradient());
-      }
+      List<NDArray> grads = gradients();
       // with loss scaling the gradients are the scaled loss's: the norm of the true ones is exactly this over the
       // scale (a power of two)
       double norm = lossScale == 1.0 ? globalNorm(grads) : globalNorm(grads) / lossScale;
@@ -493,10 +490,7 @@ public final class AdamW implements AutoCloseable {
     GradMode noGrad = GradMode.disabled();
     try (NDScope scope = new NDScope()) {
       scope.suppressNotUsedWarning();
-      List<NDArray> grads = new ArrayList<>(parameters.size());
-      for (NDArray p : parameters.values()) {
-        grads.add(p.getGradient());
-      }
+      List<NDArray> grads = gradients();
       return !Double.isFinite(globalNorm(grads));
     } finally {
       noGrad.close();
@@ -567,6 +561,15 @@ public final class AdamW implements AutoCloseable {
     }
   }
 
+  /** Every parameter's gradient, in the parameters' order (call inside a scope: getGradient makes handles). */
+  private List<NDArray> gradients() {
+    List<NDArray> grads = new ArrayList<>(parameters.size());
+    for (NDArray p : parameters.values()) {
+      grads.add(p.getGradient());
+    }
+    return grads;
+  }
+
   /**
    * Sets every parameter's gradient to zero without updating anything.
    *
@@ -577,10 +580,7 @@ public final class AdamW implements AutoCloseable {
     GradMode noGrad = GradMode.disabled();
     try (NDScope scope = new NDScope()) {
       scope.suppressNotUsedWarning();
-      List<NDArray> grads = new ArrayList<>(parameters.size());
-      for (NDArray p : parameters.values()) {
-        grads.add(p.getGradient());
-      }
+      List<NDArray> grads = gradients();
       zero(grads);
     } finally {
       noGrad.close();
