@@ -925,6 +925,44 @@ public record TrainingConfig(
     }
 
     /**
+     * The {@code credit} section, typed: the compiler checks what a string key would check at run time.
+     *
+     * @param v the credit assignment's settings
+     * @return this builder
+     */
+    public Builder credit(CreditConfig v) {
+      json.add("credit", ConfigCodec.encode(Objects.requireNonNull(v, "credit")));
+      return this;
+    }
+
+    /**
+     * The {@code adamw} section, typed.
+     *
+     * @param v AdamW's settings
+     * @return this builder
+     */
+    public Builder adamw(AdamWConfig v) {
+      json.add("adamw", ConfigCodec.encode(Objects.requireNonNull(v, "adamw")));
+      return this;
+    }
+
+    /**
+     * @param v the iterations {@code fit()} trains until
+     * @return this builder
+     */
+    public Builder iterations(int v) {
+      return set("iterations", v);
+    }
+
+    /**
+     * @param v the base seed of the run
+     * @return this builder
+     */
+    public Builder seed(long v) {
+      return set("seed", v);
+    }
+
+    /**
      * Lays a JSON object of some keys over the config (as a config file does over its preset).
      *
      * @param patch some keys

@@ -335,18 +335,18 @@ public enum TrainingPreset {
           .set("iterations", script.iterations())
           .build();
     }
-    // the quick start's settings; skip_zero_advantage stays true until the five-seed measurement on the quick start
-    // decides it (docs/training.md), and the opponents are drawn as they always were
+    // the quick start's settings; skip_zero_advantage true, as the five-seed measurement on the quick start chose
+    // (docs/results.md), and the opponents drawn as they always were
     return reference.toBuilder()
         .set("preset", id)
         .set("rollout.opponent_assignment", OpponentAssignment.SAMPLED)
         .set("update.skip_zero_advantage", true)
         .set("rollout.context_mode", ContextMode.REFLECTION_ONLY)
-        .set("credit.gamma_traj", 1.0)
-        .set("credit.invalid_penalty", 25.0)
-        .set("credit.episode_score", EpisodeScore.META_EPISODE)
+        // the sections that are the components' own types are written typed, checked by the compiler
+        .credit(reference.credit().toBuilder().optGammaTraj(1.0).optInvalidPenalty(25.0)
+            .optEpisodeScore(EpisodeScore.META_EPISODE).build())
+        .adamw(reference.adamw().toBuilder().optLearningRate(5e-4).build())
         .set("advantages.anchor_scope", AnchorScope.PROMPT)
-        .set("adamw.learning_rate", 5e-4)
         .set("loss.kl_coefficient", 1.0)
         .set("update.mini_batch_turns", 64)
         .set("update.micro_batch_turns", 64)
