@@ -26,8 +26,8 @@ class ConfigRunTest {
 
   private static final EnvironmentRegistry VOWELS = EnvironmentRegistry.empty().register(new VowelProvider());
 
-  /** The tiny run's settings as changes to the gigpo preset. */
-  private static TrainingConfig javaConfig() {
+  /** The tiny run's settings as changes to the gigpo preset (HardwareConfigTest's run too). */
+  static TrainingConfig javaConfig() {
     return TrainingPreset.GIGPO.config(VOWELS.require(VowelProvider.ID)).toBuilder()
         .set("rollout.tasks", 2)
         .set("rollout.group_size", 2)

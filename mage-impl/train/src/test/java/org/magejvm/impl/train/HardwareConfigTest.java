@@ -30,19 +30,7 @@ class HardwareConfigTest {
   private static final EnvironmentRegistry VOWELS = EnvironmentRegistry.empty().register(new VowelProvider());
 
   private static TrainingConfig tiny() {
-    return TrainingPreset.GIGPO.config(VOWELS.require(VowelProvider.ID)).toBuilder()
-        .set("rollout.tasks", 2)
-        .set("rollout.group_size", 2)
-        .set("rollout.prompt_style", "compact")
-        .set("sampling.max_new_tokens", 6)
-        .set("adamw.learning_rate", 1e-2)
-        .set("update.mini_batch_turns", 4)
-        .set("update.micro_batch_turns", 4)
-        .set("validation.every", 2)
-        .set("validation.meta_episodes", 2)
-        .set("iterations", 2)
-        .set("seed", TinyRun.SEED)
-        .build();
+    return ConfigRunTest.javaConfig();
   }
 
   @Test
