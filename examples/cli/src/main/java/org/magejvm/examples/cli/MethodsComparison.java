@@ -32,6 +32,24 @@ public interface MethodsComparison {
       List<Long> trainingSeeds, List<TrainingPreset> methods, boolean train) throws Exception;
 
   /**
+   * The paper's claims at toy scale on Penalty Shoot-out: trains and evaluates each method over the seeds from one
+   * warm start on the training strikers and the held-out ones, reusing finished runs, and prints the tables, the exact
+   * ceilings and optima, the prediction and the measured differences.
+   *
+   * @param registry where the game is found
+   * @param game a Penalty Shoot-out game
+   * @param out where the progress and the tables go
+   * @param settings the recipe's settings (work directory, training config, evaluation)
+   * @param trainingSeeds the training seeds
+   * @param methods the training presets to compare
+   * @param train whether to train runs that are missing (false: only report finished ones)
+   * @return the report as JSON text
+   * @throws Exception whatever the comparison throws (the tool reports it as any command's error)
+   */
+  String claims(EnvironmentRegistry registry, RecipeGame game, PrintWriter out, RecipeSettings settings,
+      List<Long> trainingSeeds, List<TrainingPreset> methods, boolean train) throws Exception;
+
+  /**
    * @return the comparison on the class path
    * @throws IllegalStateException naming the jar when there is none
    */

@@ -15,6 +15,10 @@ import org.magejvm.api.SamplingConfig;
 import org.magejvm.api.Seat;
 import org.magejvm.impl.env.keeper.GoalkeeperEnvironment;
 import org.magejvm.impl.env.keeper.GoalkeeperProvider;
+import org.magejvm.impl.env.penalty.GradedPenaltyProvider;
+import org.magejvm.impl.env.penalty.PenaltyProvider;
+import org.magejvm.impl.env.penalty.PenaltyStrikers;
+import org.magejvm.impl.env.penalty.Striker;
 import org.magejvm.impl.eval.EvaluationSets;
 import org.magejvm.impl.eval.EvaluationSuite;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
@@ -88,6 +92,32 @@ public final class GameRecipe {
           "preferred-main-diagonal", "preferred-anti-diagonal", "preferred-reverse", "random"),
       "mcts-1000", Seat.FIRST, Seating.of(Seat.FIRST), "minimax", "minimax", "minimax (not a ceiling)",
       "-tictactoe", true, "");
+
+  /**
+   * Penalty Shoot-out ({@code mage-penalty}): one evaluation set per training striker (the population the engine samples
+   * from in training) and one per held-out striker (their mirror images, never trained on); the warm start's fixed
+   * line is {@code blind}, the best history-blind keeper against the training population (a dive sequence fixed in
+   * advance), the reference player {@code adaptive}, the training population's optimum (its Pass@3 is 1 on the
+   * training sets, not on the held-out ones). With reflections the warm start is {@code random-plan}'s, as on
+   * Goalkeeper. Sets whose size is a multiple of the spots are balanced over the first shot's spot.
+   */
+  public static final RecipeGame PENALTY = new RecipeGame(PenaltyProvider.ID,
+      ids(PenaltyStrikers.POPULATION.training()), ids(PenaltyStrikers.POPULATION.heldOut()), Seat.FIRST,
+      Seating.of(Seat.FIRST), PenaltyProvider.BLIND_POLICY, PenaltyProvider.ADAPTIVE_POLICY,
+      "training population's optimum", "-penalty", false, PenaltyProvider.RANDOM_PLAN_POLICY);
+
+  /**
+   * Penalty Shoot-out with graded scores ({@code mage-penalty-graded}), where the optima of MAGE's and LaMer's
+   * objectives differ: sets, warm start and players as {@link #PENALTY}'s, on its own strikers.
+   */
+  public static final RecipeGame PENALTY_GRADED = new RecipeGame(GradedPenaltyProvider.ID,
+      ids(PenaltyStrikers.GRADED_POPULATION.training()), ids(PenaltyStrikers.GRADED_POPULATION.heldOut()), Seat.FIRST,
+      Seating.of(Seat.FIRST), PenaltyProvider.BLIND_POLICY, PenaltyProvider.ADAPTIVE_POLICY,
+      "training population's optimum", "-penalty-graded", false, PenaltyProvider.RANDOM_PLAN_POLICY);
+
+  private static List<String> ids(List<Striker> strikers) {
+    return strikers.stream().map(Striker::id).toList();
+  }
 
   /** Response tokens per turn (an action answer is a handful of tokens). */
   public static final int MAX_NEW_TOKENS = 16;
@@ -431,14 +461,19 @@ public final class GameRecipe {
 
   /**
    * @param base the set's seed
-   * @return on Goalkeeper with an evaluation size that is a multiple of the spots, task seeds balanced over the
-   *     striker's spot; otherwise empty (the rollout derives its own)
+   * @return on Goalkeeper and Penalty Shoot-out with an evaluation size that is a multiple of the spots, task seeds
+   *     balanced over the striker's (first) spot; otherwise empty (the rollout derives its own)
    */
   private Optional<List<Long>> balancedSeeds(long base) {
-    if (!game.environment().equals(GOALKEEPER.environment())) {
+    int spots;
+    if (game.environment().equals(GOALKEEPER.environment())) {
+      spots = GoalkeeperQuickStart.spots(settings.training());
+    } else if (game.equals(PENALTY) || game.equals(PENALTY_GRADED)) {
+      spots = Integer.parseInt(environmentOptions().getOrDefault(PenaltyProvider.SPOTS_OPTION,
+          Integer.toString(PenaltyProvider.DEFAULT_SPOTS)).strip());
+    } else {
       return Optional.empty();
     }
-    int spots = GoalkeeperQuickStart.spots(settings.training());
     int n = settings.evalMetaEpisodes();
     return n % spots == 0 ? Optional.of(GoalkeeperEnvironment.balancedTaskSeeds(base, spots, n / spots))
         : Optional.empty();

@@ -131,7 +131,7 @@ public final class KuhnQuickStart {
         "ceiling", "score[0]", "score[2]", "invalid");
     for (Map.Entry<String, Map<String, Number>> e : metrics.entrySet()) {
       Map<String, Number> v = e.getValue();
-      String label = e.getKey() + (e.getKey().equals(GameRecipe.KUHN.heldOut()) ? "*" : "");
+      String label = e.getKey() + (e.getKey().equals(GameRecipe.KUHN.firstHeldOut()) ? "*" : "");
       out.printf(Locale.ROOT, "  %-13s %8.3f %8.3f %8.3f %9.3f %9.3f %9.3f %8.3f%n", label,
           v.get("success_rate[0]").doubleValue(), v.get("success_rate[1]").doubleValue(),
           v.get("success_rate[2]").doubleValue(), ceiling.get(e.getKey()).get("success_rate[2]").doubleValue(),

@@ -9,13 +9,14 @@ import org.magejvm.impl.rollout.Seating;
 
 /**
  * What the recipe ({@link GameRecipe}) needs to know about a game: {@link GameRecipe#GOALKEEPER}, {@link
- * GameRecipe#KUHN} or {@link GameRecipe#TIC_TAC_TOE}.
+ * GameRecipe#KUHN}, {@link GameRecipe#TIC_TAC_TOE}, {@link GameRecipe#PENALTY} or {@link GameRecipe#PENALTY_GRADED}.
  *
  * @param environment the environment id
  * @param pool the pool opponents evaluated one set each (the training population is the environment's own); empty
  *     for a game without opponents, which is evaluated as one set, {@link GameRecipe#ALL_SET}
- * @param heldOut the held-out opponent, never played in training ("" for a game without opponents)
- * @param heldOutSeat the agent's seat against the held-out opponent
+ * @param heldOut the held-out opponents, never played in training, one evaluation set each (empty for a game without
+ *     opponents); the first is the one the methods comparison reports
+ * @param heldOutSeat the agent's seat against the held-out opponents
  * @param poolSeating the agent's seats against the pool in evaluation
  * @param fixedPolicy the environment's scripted policy that plays the warm start's fixed line (it must not read
  *     earlier attempts)
@@ -30,7 +31,7 @@ import org.magejvm.impl.rollout.Seating;
  *     reflections then warm-starts on play turns only, and is warned that its model has never seen a reflection)
  */
 public record RecipeGame(
-    String environment, List<String> pool, String heldOut, Seat heldOutSeat, Seating poolSeating,
+    String environment, List<String> pool, List<String> heldOut, Seat heldOutSeat, Seating poolSeating,
     String fixedPolicy, String referencePolicy, String referenceLabel, String cacheSuffix, boolean draws,
     String reflectivePolicy) {
 
@@ -39,8 +40,8 @@ public record RecipeGame(
    *
    * @param environment environment id
    * @param pool pool sets
-   * @param heldOut held-out opponent
-   * @param heldOutSeat seat against it
+   * @param heldOut held-out opponents
+   * @param heldOutSeat seat against them
    * @param poolSeating seats against the pool
    * @param fixedPolicy the fixed line
    * @param referencePolicy the reference player
@@ -52,7 +53,11 @@ public record RecipeGame(
   public RecipeGame {
     Objects.requireNonNull(environment, "environment");
     pool = List.copyOf(pool);
-    Objects.requireNonNull(heldOut, "heldOut");
+    heldOut = List.copyOf(heldOut);
+    if (pool.isEmpty() != heldOut.isEmpty()) {
+      throw new IllegalArgumentException(environment + ": a game with opponents has pool and held-out ones, a game"
+          + " without has neither");
+    }
     Objects.requireNonNull(heldOutSeat, "heldOutSeat");
     Objects.requireNonNull(poolSeating, "poolSeating");
     Objects.requireNonNull(fixedPolicy, "fixedPolicy");
@@ -60,6 +65,39 @@ public record RecipeGame(
     Objects.requireNonNull(referenceLabel, "referenceLabel");
     Objects.requireNonNull(cacheSuffix, "cacheSuffix");
     Objects.requireNonNull(reflectivePolicy, "reflectivePolicy");
+  }
+
+  /**
+   * The game with one held-out opponent.
+   *
+   * @param environment environment id
+   * @param pool pool sets
+   * @param heldOut the held-out opponent ("" for a game without opponents)
+   * @param heldOutSeat seat against it
+   * @param poolSeating seats against the pool
+   * @param fixedPolicy the fixed line
+   * @param referencePolicy the reference player
+   * @param referenceLabel its label
+   * @param cacheSuffix cache name suffix
+   * @param draws whether the game has draws
+   * @param reflectivePolicy the warm start's reflective player, "" for none
+   */
+  public RecipeGame(String environment, List<String> pool, String heldOut, Seat heldOutSeat, Seating poolSeating,
+      String fixedPolicy, String referencePolicy, String referenceLabel, String cacheSuffix, boolean draws,
+      String reflectivePolicy) {
+    this(environment, pool, heldOut.isEmpty() ? List.of() : List.of(heldOut), heldOutSeat, poolSeating, fixedPolicy,
+        referencePolicy, referenceLabel, cacheSuffix, draws, reflectivePolicy);
+  }
+
+  /**
+   * @return the held-out opponent the methods comparison reports (the first)
+   * @throws IllegalStateException for a game without opponents
+   */
+  public String firstHeldOut() {
+    if (heldOut.isEmpty()) {
+      throw new IllegalStateException(environment + " has no held-out opponent");
+    }
+    return heldOut.get(0);
   }
 
   /**
@@ -89,7 +127,7 @@ public record RecipeGame(
   }
 
   /**
-   * @return the evaluation sets: the pool opponents, then the held-out one; {@link GameRecipe#ALL_SET} without
+   * @return the evaluation sets: the pool opponents, then the held-out ones; {@link GameRecipe#ALL_SET} without
    *     opponents
    */
   public List<String> evaluationSets() {

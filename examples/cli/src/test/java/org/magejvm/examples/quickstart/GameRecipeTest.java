@@ -183,12 +183,13 @@ class GameRecipeTest {
 
   @Test
   void eachGameNamesOpponentsAndPlayersItsEnvironmentKnows() {
-    for (RecipeGame game : List.of(GameRecipe.KUHN, GameRecipe.TIC_TAC_TOE)) {
+    for (RecipeGame game : List.of(GameRecipe.KUHN, GameRecipe.TIC_TAC_TOE, GameRecipe.PENALTY,
+        GameRecipe.PENALTY_GRADED)) {
       var provider = REGISTRY.require(game.environment());
       for (String opp : game.evaluationSets()) {
         assertThat(provider.opponents().find(opp)).as(game.environment() + " " + opp).isPresent();
       }
-      assertThat(provider.opponents().heldOut()).extracting(o -> o.id()).contains(game.heldOut());
+      assertThat(provider.opponents().heldOut()).extracting(o -> o.id()).containsAll(game.heldOut());
       provider.scriptedPolicy(game.fixedPolicy(), 1).close();
       provider.scriptedPolicy(game.referencePolicy(), 1).close();
     }

@@ -91,7 +91,6 @@ public final class MethodsExperiment {
   private static final String CEILING_BLIND = "ceiling-blind";
   private static final String CEILING_ADAPTIVE = "ceiling-adaptive";
   private static final Set<String> EXACT_ROWS = Set.of(CEILING_BLIND, CEILING_ADAPTIVE);
-  private static final Gson GSON = new GsonBuilder().setPrettyPrinting().serializeNulls().create();
 
   private final EnvironmentRegistry registry;
   private final RecipeGame game;
@@ -240,7 +239,7 @@ public final class MethodsExperiment {
     }
     List<TicTacToeCeilings.OpponentCeiling> sets = new ArrayList<>(
         TicTacToeCeilings.of(pool, seat(game.poolSeating()), attempts, samples, TIC_TAC_TOE_SEED).opponents());
-    sets.addAll(TicTacToeCeilings.of(List.of(new OpponentPool.Entry(TicTacToeOpponents.byId(game.heldOut()), 1)),
+    sets.addAll(TicTacToeCeilings.of(List.of(new OpponentPool.Entry(TicTacToeOpponents.byId(game.firstHeldOut()), 1)),
         game.heldOutSeat(), attempts, samples, TIC_TAC_TOE_SEED).opponents());
     Map<String, Map<String, Number>> blind = new LinkedHashMap<>();
     Map<String, Map<String, Number>> adaptive = new LinkedHashMap<>();
@@ -301,7 +300,7 @@ public final class MethodsExperiment {
       TrainingConfig seeded = config.with("seed", Seeds.derive(seed, GameRecipe.TRAINING_SEED_STREAM, 0));
       Path runDir = settings.workDir().resolve(method.id() + base.cacheSuffix() + "-seed" + seed);
       JsonObject key = runKey(base, seeded, context);
-      Map<String, Double> summary = reuse(runDir.resolve(SUMMARY_FILE), key);
+      Map<String, Double> summary = RunSummaries.reuse(runDir.resolve(SUMMARY_FILE), key, columns());
       if (summary != null) {
         out.printf(Locale.ROOT, "  %s seed %d: reused %s:", method.id(), seed, runDir.resolve(SUMMARY_FILE));
       } else if (!train) {
@@ -321,7 +320,7 @@ public final class MethodsExperiment {
             summary.putAll(ablation(multiEpisode ? summary(base.evaluate(policy, ContextMode.NONE)) : summary));
           }
         }
-        writeSummary(runDir.resolve(SUMMARY_FILE), key, summary);
+        RunSummaries.write(runDir.resolve(SUMMARY_FILE), key, summary);
         out.printf(Locale.ROOT, "  %s seed %d:", method.id(), seed);
       }
       printLine(summary);
@@ -344,81 +343,13 @@ public final class MethodsExperiment {
     eval.addProperty("sampling", s.evaluationSampling().toString());
     eval.addProperty("context_mode", context.name());
     eval.addProperty("history_ablation", !game.hasOpponents());
-    JsonElement sets = GSON.toJsonTree(game.evaluationSets());
+    JsonElement sets = RunSummaries.GSON.toJsonTree(game.evaluationSets());
     eval.add("sets", sets);
     JsonObject key = new JsonObject();
     key.addProperty("format", SUMMARY_FORMAT);
     key.add("config", config.toJsonObject());
     key.add("evaluation", eval);
-    // as read back from the file, so that equal settings compare equal
-    return JsonParser.parseString(GSON.toJson(key)).getAsJsonObject();
-  }
-
-  /**
-   * @return the summary stored in the file when it was made with the same settings, null when there is no file
-   * @throws IllegalStateException naming the first setting that differs, or when the file cannot be read
-   */
-  private Map<String, Double> reuse(Path file, JsonObject key) {
-    if (!Files.exists(file)) {
-      return null;
-    }
-    JsonObject stored;
-    try {
-      stored = JsonParser.parseString(Files.readString(file, StandardCharsets.UTF_8)).getAsJsonObject();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
-    } catch (JsonParseException | IllegalStateException e) {
-      throw new IllegalStateException(file + " is not a run summary (" + e.getMessage() + "); delete it to train"
-          + " the run again", e);
-    }
-    JsonElement storedKey = stored.get("settings");
-    if (!key.equals(storedKey)) {
-      throw new IllegalStateException("the run summary " + file + " was made with other settings ("
-          + difference("", storedKey, key) + "); use another --work-dir, the settings it was made with, or delete "
-          + file.getParent() + " to train the run again");
-    }
-    Map<String, Double> summary = new LinkedHashMap<>();
-    JsonObject values = stored.getAsJsonObject("summary");
-    for (String column : columns()) {
-      JsonElement v = values == null ? null : values.get(column);
-      summary.put(column, v == null || v.isJsonNull() ? Double.NaN : v.getAsDouble());
-    }
-    return summary;
-  }
-
-  /** The first difference between two JSON trees, as {@code key: stored -> wanted}. */
-  static String difference(String path, JsonElement stored, JsonElement wanted) {
-    if (stored != null && wanted != null && stored.isJsonObject() && wanted.isJsonObject()) {
-      JsonObject a = stored.getAsJsonObject();
-      JsonObject b = wanted.getAsJsonObject();
-      Set<String> keys = new java.util.TreeSet<>(a.keySet());
-      keys.addAll(b.keySet());
-      for (String k : keys) {
-        if (!java.util.Objects.equals(a.get(k), b.get(k))) {
-          return difference(path.isEmpty() ? k : path + "." + k, a.get(k), b.get(k));
-        }
-      }
-    }
-    return (path.isEmpty() ? "settings" : path) + ": " + stored + " there, " + wanted + " now";
-  }
-
-  /** Writes a run's summary with the settings it was made with (NaN rates are left out). */
-  private static void writeSummary(Path file, JsonObject key, Map<String, Double> summary) {
-    JsonObject values = new JsonObject();
-    summary.forEach((k, v) -> {
-      if (Double.isFinite(v)) {
-        values.addProperty(k, v);
-      }
-    });
-    JsonObject root = new JsonObject();
-    root.add("settings", key);
-    root.add("summary", values);
-    try {
-      Files.createDirectories(file.toAbsolutePath().getParent());
-      AtomicFiles.writeString(file, GSON.toJson(root) + "\n");
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
-    }
+    return RunSummaries.normalized(key);
   }
 
   /** Prints a summary's values after what the line has so far ("-" for NaN), and ends the line. */
@@ -442,7 +373,7 @@ public final class MethodsExperiment {
     Map<String, double[]> spreads = new LinkedHashMap<>();
     Map<String, String> series = new LinkedHashMap<>();
     if (game.hasOpponents()) {
-      String heldOutKey = game.heldOut() + (game.draws() ? "/draw_rate[2]" : "/success_rate[2]");
+      String heldOutKey = game.firstHeldOut() + (game.draws() ? "/draw_rate[2]" : "/success_rate[2]");
       for (String key : List.of("pool/success_rate[0]", "pool/success_rate[2]", heldOutKey)) {
         series.put(key, key);
       }
@@ -456,8 +387,8 @@ public final class MethodsExperiment {
       double[] m = new double[categories.size()];
       double[] sd = new double[categories.size()];
       for (int i = 0; i < categories.size(); i++) {
-        double[] v = finite(rows.get(categories.get(i)).stream().mapToDouble(r -> r.get(s.getValue())).toArray());
-        double[] stats = meanAndSd(v);
+        double[] v = RunSummaries.finite(rows.get(categories.get(i)).stream().mapToDouble(r -> r.get(s.getValue())).toArray());
+        double[] stats = RunSummaries.meanAndSd(v);
         // a rate no meta-episode reached is drawn as 0
         m[i] = v.length == 0 ? 0 : stats[0];
         sd[i] = v.length > 1 ? stats[1] : 0;
@@ -497,7 +428,7 @@ public final class MethodsExperiment {
       }
       return keys;
     }
-    for (String set : List.of("pool", game.heldOut())) {
+    for (String set : List.of("pool", game.firstHeldOut())) {
       for (int k : new int[] {0, 2}) {
         keys.add(set + "/" + metric + "[" + k + "]");
       }
@@ -590,7 +521,7 @@ public final class MethodsExperiment {
             seeds));
         for (String key : keys) {
           double[] v = row.getValue().stream().mapToDouble(m -> m.get(key)).toArray();
-          sb.append(String.format(Locale.ROOT, " %" + width + "s", meanSpread(v)));
+          sb.append(String.format(Locale.ROOT, " %" + width + "s", RunSummaries.meanSpread(v)));
         }
         out.println(sb);
       }
@@ -617,45 +548,5 @@ public final class MethodsExperiment {
           + " column, which both ceiling rows show); ceiling-adaptive: the best one that reads them; both exact.)");
     }
     out.flush();
-  }
-
-  /** The values that are not NaN. */
-  private static double[] finite(double[] v) {
-    return java.util.Arrays.stream(v).filter(x -> !Double.isNaN(x)).toArray();
-  }
-
-  /**
-   * @param v values (NaN for a rate no meta-episode reached; left out)
-   * @return "mean +- sd [min..max]" (sd omitted for one value; "-" when every value is NaN)
-   */
-  static String meanSpread(double[] v) {
-    v = finite(v);
-    if (v.length == 0) {
-      return "-";
-    }
-    double[] stats = meanAndSd(v);
-    if (v.length == 1) {
-      return String.format(Locale.ROOT, "%.3f", stats[0]);
-    }
-    double min = Double.POSITIVE_INFINITY;
-    double max = Double.NEGATIVE_INFINITY;
-    for (double x : v) {
-      min = Math.min(min, x);
-      max = Math.max(max, x);
-    }
-    return String.format(Locale.ROOT, "%.3f+-%.3f [%.2f..%.2f]", stats[0], stats[1], min, max);
-  }
-
-  /** The mean and the sample standard deviation (NaN for one value) of the values. */
-  private static double[] meanAndSd(double[] v) {
-    double mean = 0;
-    for (double x : v) {
-      mean += x / v.length;
-    }
-    double ss = 0;
-    for (double x : v) {
-      ss += (x - mean) * (x - mean);
-    }
-    return new double[] {mean, Math.sqrt(ss / (v.length - 1))};
   }
 }

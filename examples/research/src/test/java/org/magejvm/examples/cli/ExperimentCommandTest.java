@@ -141,6 +141,58 @@ class ExperimentCommandTest {
     assertThat(dir.resolve("warm-start-goalkeeper-reflect")).doesNotExist();
   }
 
+  @Test
+  void theClaimsPrintTheirTablesAndAJsonReportAndReuseFinishedRuns(@TempDir Path dir) throws Exception {
+    List<String> args = new ArrayList<>(List.of("experiment", "claims", "--work-dir", dir.toString(),
+        "--warm-start-examples", "64", "--warm-start-epochs", "1", "--iterations", "1", "--tasks", "1",
+        "--eval-meta-episodes", "5", "--seeds", "1", "--methods", "mage,lamer,gigpo", "--json"));
+    CliRun run = CliRun.of(args.toArray(String[]::new));
+    assertThat(run.code()).as(run.err()).isZero();
+    // the tables and the progress on standard error, the report on standard output
+    assertThat(run.err()).contains("mage-penalty-graded: graded scoring, 5 spots, 3 attempts, attempt discount 1.0;"
+        + " multi-episode methods see history_only")
+        .contains("Training population (fixed, step+2, alternate+2, copy)")
+        .contains("Held-out strikers, never trained on (step+1, step-2, alternate-2, copy+1)")
+        .contains("Pass@3 per striker (* held out)").contains("Predicted before training")
+        .contains("mage, training seed 1").contains("lamer, training seed 1").contains("gigpo, training seed 1");
+    String[] lines = run.err().split("\n");
+    assertThat(rows(lines, "optimum-final ")).hasSize(3).allMatch(l -> l.contains(" 1.000 "));
+    assertThat(rows(lines, "mage ")).hasSize(3);
+    var report = com.google.gson.JsonParser.parseString(run.out()).getAsJsonObject();
+    assertThat(report.keySet()).contains("methods", "ceilings", "predicted", "measured");
+    assertThat(report.getAsJsonObject("methods").keySet()).containsExactly("warm-start", "mage", "lamer", "gigpo");
+    var mage = report.getAsJsonObject("methods").getAsJsonObject("mage");
+    assertThat(mage.get("context_mode").getAsString()).isEqualTo("history_only");
+    assertThat(report.getAsJsonObject("methods").getAsJsonObject("gigpo").get("context_mode").getAsString())
+        .isEqualTo("none");
+    assertThat(mage.getAsJsonObject("train").keySet()).contains("final_attempt_score", "cumulative_score",
+        "success_rate[2]");
+    assertThat(mage.getAsJsonObject("strikers").keySet()).contains("copy", "copy+1");
+    assertThat(report.getAsJsonObject("ceilings").getAsJsonObject("held_out").getAsJsonObject("ceiling_blind")
+        .get("success_rate[2]").getAsDouble()).isEqualTo(0.65);
+    assertThat(report.getAsJsonObject("predicted").getAsJsonObject("mage_minus_lamer_train")
+        .get("final_attempt_score").getAsDouble()).isEqualTo(0.125);
+    assertThat(report.getAsJsonObject("measured").getAsJsonObject("mage_minus_lamer_train")
+        .getAsJsonObject("final_attempt_score").get("verdict").getAsString()).isNotEmpty();
+    assertThat(dir.resolve("claims-penalty-graded.json")).exists();
+    assertThat(dir.resolve("claims-penalty-graded.png")).exists();
+    Path summary = dir.resolve("claims-mage-penalty-graded-seed1").resolve("summary.json");
+    byte[] before = Files.readAllBytes(summary);
+
+    CliRun again = CliRun.of(args.toArray(String[]::new));
+    assertThat(again.code()).as(again.err()).isZero();
+    assertThat(again.err()).contains("  mage seed 1: reused ").doesNotContain(", training seed");
+    assertThat(again.out()).isEqualTo(run.out());
+    assertThat(Files.readAllBytes(summary)).isEqualTo(before);
+
+    CliRun other = CliRun.of("experiment", "claims", "--env", "mage-kuhn-poker", "--work-dir", dir.toString());
+    assertThat(other.code()).isEqualTo(2);
+    assertThat(other.err()).contains("mage-penalty-graded or mage-penalty");
+    CliRun json = CliRun.of("experiment", "methods", "--json", "--work-dir", dir.toString());
+    assertThat(json.code()).isEqualTo(2);
+    assertThat(json.err()).contains("only `claims` prints JSON");
+  }
+
   private static List<String> rows(String[] lines, String start) {
     return Arrays.stream(lines).filter(l -> l.startsWith(start)).toList();
   }

@@ -55,10 +55,10 @@ class MethodsExperimentTest {
 
   @Test
   void ratesNoMetaEpisodeReachedAreLeftOutOfTheSpread() {
-    assertThat(MethodsExperiment.meanSpread(new double[] {0.5})).isEqualTo("0.500");
-    assertThat(MethodsExperiment.meanSpread(new double[] {0.25, Double.NaN, 0.75}))
+    assertThat(RunSummaries.meanSpread(new double[] {0.5})).isEqualTo("0.500");
+    assertThat(RunSummaries.meanSpread(new double[] {0.25, Double.NaN, 0.75}))
         .isEqualTo("0.500+-0.354 [0.25..0.75]");
-    assertThat(MethodsExperiment.meanSpread(new double[] {Double.NaN})).isEqualTo("-");
+    assertThat(RunSummaries.meanSpread(new double[] {Double.NaN})).isEqualTo("-");
   }
 
   @Test
@@ -67,7 +67,7 @@ class MethodsExperimentTest {
         + " \"evaluation\": {\"meta_episodes\": 2}}");
     var wanted = com.google.gson.JsonParser.parseString("{\"config\": {\"seed\": 1, \"adamw\": {\"lr\": 2}},"
         + " \"evaluation\": {\"meta_episodes\": 2}}");
-    assertThat(MethodsExperiment.difference("", stored, wanted)).isEqualTo("config.adamw.lr: 1 there, 2 now");
-    assertThat(MethodsExperiment.difference("", null, wanted)).startsWith("settings: null there, {");
+    assertThat(RunSummaries.difference("", stored, wanted)).isEqualTo("config.adamw.lr: 1 there, 2 now");
+    assertThat(RunSummaries.difference("", null, wanted)).startsWith("settings: null there, {");
   }
 }

@@ -44,6 +44,18 @@ class EvaluationSuiteTest {
   }
 
   @Test
+  void severalHeldOutOpponentsAreASetEachFromTheirSeatAndNoOpponentIsNamedTwice() {
+    EvaluationSets two = new EvaluationSets(List.of("greedy"), List.of("patient", "coin"), Seat.SECOND,
+        Seating.of(Seat.FIRST));
+    assertThat(two.names()).containsExactly("greedy", "patient", "coin");
+    assertThat(two.seating("patient")).isEqualTo(Seating.of(Seat.SECOND));
+    assertThat(two.seating("greedy")).isEqualTo(Seating.of(Seat.FIRST));
+    assertThat(sets.heldOut()).containsExactly("coin");
+    assertThatThrownBy(() -> new EvaluationSets(List.of("greedy", "coin"), List.of("coin"), Seat.SECOND,
+        Seating.of(Seat.FIRST))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("coin");
+  }
+
+  @Test
   void eachSetPlaysItsOpponentFromItsSeatWithTheSameSeedsForEveryPolicy() {
     EvaluationSuite s = suite(sets, ToyDuelProvider.ID, EvaluationSuite.TaskSeeds.DERIVED);
     Map<String, RolloutResult> played = s.play(duel.scriptedPolicy("learner", 1), ContextMode.HISTORY_ONLY,
