@@ -34,7 +34,6 @@ import org.magejvm.impl.rollout.RolloutResult;
 import org.magejvm.impl.rollout.Seeds;
 import org.magejvm.impl.train.TrainingConfig;
 import org.magejvm.impl.train.TrainingPreset;
-import org.magejvm.impl.train.listen.MetricsFileListener;
 import org.magejvm.impl.train.listen.TrainingCharts;
 import org.magejvm.spi.EnvironmentRegistry;
 
@@ -63,7 +62,7 @@ public final class ClaimsExperiment {
   public static final List<TrainingPreset> METHODS =
       List.of(TrainingPreset.MAGE, TrainingPreset.LAMER, TrainingPreset.GIGPO, TrainingPreset.GRPO);
   /** The summary file in a run directory. */
-  public static final String SUMMARY_FILE = "summary.json";
+  public static final String SUMMARY_FILE = RunSummaries.SUMMARY_FILE;
   /** The prefix of the history control's columns. */
   public static final String NO_HISTORY = "no_history/";
   /** The training population's columns' set name. */
@@ -141,16 +140,7 @@ public final class ClaimsExperiment {
    * @throws IllegalArgumentException when a method does not train
    */
   public Report run(RecipeSettings settings, List<Long> trainingSeeds, List<TrainingPreset> methods, boolean train) {
-    for (TrainingPreset method : methods) {
-      if (!method.trains()) {
-        throw new IllegalArgumentException("method '" + method.id() + "' trains nothing");
-      }
-    }
-    GameRecipe base = new GameRecipe(registry, game, settings, out);
-    if (!train && !Files.exists(base.warmStartDir().resolve("model.safetensors"))) {
-      throw new IllegalStateException("nothing to print: " + base.warmStartDir() + " holds no warm start, so no run"
-          + " of this comparison was trained in " + settings.workDir() + " (--no-train trains nothing)");
-    }
+    GameRecipe base = RunSummaries.recipe(registry, game, settings, out, methods, train);
     ContextMode context = contextOf(settings);
     out.printf(Locale.ROOT, "%s: %s scoring, %d spots, %d attempts, attempt discount %s; multi-episode methods see"
         + " %s, single-episode ones nothing%n", game.environment(), scoring(base).id(), spots(base), attempts,
@@ -219,28 +209,14 @@ public final class ClaimsExperiment {
       TrainingConfig seeded = config.with("seed", Seeds.derive(seed, GameRecipe.TRAINING_SEED_STREAM, 0));
       Path runDir = settings.workDir().resolve("claims-" + method.id() + base.cacheSuffix() + "-seed" + seed);
       JsonObject key = runKey(base, seeded, context);
-      Map<String, Double> summary = RunSummaries.reuse(runDir.resolve(SUMMARY_FILE), key, columns());
-      if (summary != null) {
-        out.printf(Locale.ROOT, "  %s seed %d: reused %s%n", method.id(), seed, runDir.resolve(SUMMARY_FILE));
-      } else if (!train) {
-        out.printf(Locale.ROOT, "  %s seed %d: no finished run in %s, left out%n", method.id(), seed, runDir);
-        out.flush();
+      Map<String, Double> summary = RunSummaries.reuseOrTrain(out, base, method.id(), seed, seeded, runDir, key,
+          columns(), train, policy -> evaluate(base, policy, context, multiEpisode));
+      if (summary == null) {
         continue;
-      } else {
-        out.printf(Locale.ROOT, "%s, training seed %d%n", method.id(), seed);
-        out.flush();
-        long start = System.nanoTime();
-        try (DjlLanguagePolicy policy = base.load(base.warmStartDir());
-            MetricsFileListener metrics = new MetricsFileListener(runDir)) {
-          base.train(seeded, policy, List.of(metrics));
-          summary = evaluate(base, policy, context, multiEpisode);
-        }
-        RunSummaries.write(runDir.resolve(SUMMARY_FILE), key, summary);
-        out.printf(Locale.ROOT, "  %s seed %d: trained and evaluated in %.0f s%n", method.id(), seed,
-            (System.nanoTime() - start) / 1e9);
       }
-      out.printf(Locale.ROOT, "    train Pass@%d %.3f, final-attempt score %.3f, cumulative score %.3f; held out"
-          + " Pass@%d %.3f%n", attempts, summary.get(TRAIN + "/" + pass(attempts - 1)), summary.get(TRAIN + "/" + FINAL),
+      out.printf(Locale.ROOT, " train Pass@%d %.3f, final-attempt score %.3f, cumulative score %.3f; held out"
+          + " Pass@%d %.3f%n", attempts, summary.get(TRAIN + "/" + pass(attempts - 1)),
+          summary.get(TRAIN + "/" + FINAL),
           summary.get(TRAIN + "/" + CUMULATIVE), attempts, summary.get(HELD_OUT + "/" + pass(attempts - 1)));
       out.flush();
       perSeed.add(summary);
@@ -250,22 +226,11 @@ public final class ClaimsExperiment {
 
   /** What a run's summary depends on: its training config and the evaluation's settings. */
   private JsonObject runKey(GameRecipe base, TrainingConfig config, ContextMode context) {
-    RecipeSettings s = base.settings();
-    JsonObject eval = new JsonObject();
-    eval.addProperty("warm_start", base.warmStartKey().strip());
-    eval.addProperty("seed", s.seed());
-    eval.addProperty("meta_episodes", s.evalMetaEpisodes());
-    eval.addProperty("attempts", attempts);
-    eval.addProperty("sampling", s.evaluationSampling().toString());
-    eval.addProperty("context_mode", context.name());
-    eval.add("sets", RunSummaries.GSON.toJsonTree(game.evaluationSets()));
-    JsonObject key = new JsonObject();
+    JsonObject key = RunSummaries.runKey(base, config, SUMMARY_FORMAT, attempts, context, Map.of());
     key.addProperty("experiment", "claims");
-    key.addProperty("format", SUMMARY_FORMAT);
-    key.add("config", config.toJsonObject());
-    key.add("evaluation", eval);
-    return RunSummaries.normalized(key);
+    return key;
   }
+
 
   /**
    * Evaluates a policy on every set, with the context, and (when {@code control}) again with no earlier attempt in

@@ -1,16 +1,7 @@
 package org.magejvm.examples.research;
 
-import com.google.gson.Gson;
-import com.google.gson.GsonBuilder;
-import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,7 +12,6 @@ import java.util.Set;
 import org.magejvm.api.ContextMode;
 import org.magejvm.api.OpponentPool;
 import org.magejvm.api.Seat;
-import org.magejvm.api.util.AtomicFiles;
 import org.magejvm.examples.quickstart.GameRecipe;
 import org.magejvm.examples.quickstart.GoalkeeperQuickStart;
 import org.magejvm.examples.quickstart.KuhnQuickStart;
@@ -33,7 +23,6 @@ import org.magejvm.impl.env.tictactoe.TicTacToeOpponents;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.rollout.Seating;
 import org.magejvm.impl.rollout.Seeds;
-import org.magejvm.impl.train.listen.MetricsFileListener;
 import org.magejvm.impl.train.listen.TrainingCharts;
 import org.magejvm.impl.train.TrainingConfig;
 import org.magejvm.impl.train.TrainingPreset;
@@ -75,7 +64,7 @@ public final class MethodsExperiment {
   public static final List<TrainingPreset> ALL_METHODS = List.of(TrainingPreset.MAGE, TrainingPreset.MAGE_REFERENCE,
       TrainingPreset.LAMER, TrainingPreset.GIGPO, TrainingPreset.GRPO);
   /** The file in a run directory that holds the run's summary and the settings it was made with. */
-  public static final String SUMMARY_FILE = "summary.json";
+  public static final String SUMMARY_FILE = RunSummaries.SUMMARY_FILE;
   /** The prefix of the history ablation's columns (a game without opponents). */
   public static final String NO_HISTORY = "no_history/";
   /** The version of {@value #SUMMARY_FILE}'s layout. */
@@ -157,16 +146,7 @@ public final class MethodsExperiment {
    */
   public Map<String, List<Map<String, Double>>> run(RecipeSettings settings, List<Long> trainingSeeds,
       List<TrainingPreset> methods, boolean train) {
-    for (TrainingPreset method : methods) {
-      if (!method.trains()) {
-        throw new IllegalArgumentException("method '" + method.id() + "' trains nothing");
-      }
-    }
-    GameRecipe base = new GameRecipe(registry, game, settings, out);
-    if (!train && !Files.exists(base.warmStartDir().resolve("model.safetensors"))) {
-      throw new IllegalStateException("nothing to print: " + base.warmStartDir() + " holds no warm start, so no run"
-          + " of this comparison was trained in " + settings.workDir() + " (--no-train trains nothing)");
-    }
+    GameRecipe base = RunSummaries.recipe(registry, game, settings, out, methods, train);
     Path warm = base.warmStart();
     Map<String, List<Map<String, Double>>> rows = new LinkedHashMap<>();
     try (DjlLanguagePolicy policy = base.load(warm)) {
@@ -300,28 +280,18 @@ public final class MethodsExperiment {
       TrainingConfig seeded = config.with("seed", Seeds.derive(seed, GameRecipe.TRAINING_SEED_STREAM, 0));
       Path runDir = settings.workDir().resolve(method.id() + base.cacheSuffix() + "-seed" + seed);
       JsonObject key = runKey(base, seeded, context);
-      Map<String, Double> summary = RunSummaries.reuse(runDir.resolve(SUMMARY_FILE), key, columns());
-      if (summary != null) {
-        out.printf(Locale.ROOT, "  %s seed %d: reused %s:", method.id(), seed, runDir.resolve(SUMMARY_FILE));
-      } else if (!train) {
-        out.printf(Locale.ROOT, "  %s seed %d: no finished run in %s, left out%n", method.id(), seed, runDir);
-        out.flush();
+      Map<String, Double> summary = RunSummaries.reuseOrTrain(out, base, method.id(), seed, seeded, runDir, key,
+          columns(), train, policy -> {
+            Map<String, Double> s = summary(base.evaluate(policy, context));
+            if (!game.hasOpponents()) {
+              // the history ablation: the same model without its earlier attempts (for single-episode methods, which
+              // are evaluated so, the same evaluation)
+              s.putAll(ablation(multiEpisode ? summary(base.evaluate(policy, ContextMode.NONE)) : s));
+            }
+            return s;
+          });
+      if (summary == null) {
         continue;
-      } else {
-        out.printf(Locale.ROOT, "%s, training seed %d%n", method.id(), seed);
-        out.flush();
-        try (DjlLanguagePolicy policy = base.load(base.warmStartDir());
-            MetricsFileListener metrics = new MetricsFileListener(runDir)) {
-          base.train(seeded, policy, List.of(metrics));
-          summary = summary(base.evaluate(policy, context));
-          if (!game.hasOpponents()) {
-            // the history ablation: the same model without its earlier attempts (for single-episode methods, which
-            // are evaluated so, the same evaluation)
-            summary.putAll(ablation(multiEpisode ? summary(base.evaluate(policy, ContextMode.NONE)) : summary));
-          }
-        }
-        RunSummaries.write(runDir.resolve(SUMMARY_FILE), key, summary);
-        out.printf(Locale.ROOT, "  %s seed %d:", method.id(), seed);
       }
       printLine(summary);
       perSeed.add(summary);
@@ -334,22 +304,8 @@ public final class MethodsExperiment {
    * start, the sets and their seeds, sizes, sampling and context).
    */
   private JsonObject runKey(GameRecipe base, TrainingConfig config, ContextMode context) {
-    RecipeSettings s = base.settings();
-    JsonObject eval = new JsonObject();
-    eval.addProperty("warm_start", base.warmStartKey().strip());
-    eval.addProperty("seed", s.seed());
-    eval.addProperty("meta_episodes", s.evalMetaEpisodes());
-    eval.addProperty("attempts", attempts);
-    eval.addProperty("sampling", s.evaluationSampling().toString());
-    eval.addProperty("context_mode", context.name());
-    eval.addProperty("history_ablation", !game.hasOpponents());
-    JsonElement sets = RunSummaries.GSON.toJsonTree(game.evaluationSets());
-    eval.add("sets", sets);
-    JsonObject key = new JsonObject();
-    key.addProperty("format", SUMMARY_FORMAT);
-    key.add("config", config.toJsonObject());
-    key.add("evaluation", eval);
-    return RunSummaries.normalized(key);
+    return RunSummaries.runKey(base, config, SUMMARY_FORMAT, attempts, context,
+        Map.of("history_ablation", !game.hasOpponents()));
   }
 
   /** Prints a summary's values after what the line has so far ("-" for NaN), and ends the line. */
@@ -387,7 +343,8 @@ public final class MethodsExperiment {
       double[] m = new double[categories.size()];
       double[] sd = new double[categories.size()];
       for (int i = 0; i < categories.size(); i++) {
-        double[] v = RunSummaries.finite(rows.get(categories.get(i)).stream().mapToDouble(r -> r.get(s.getValue())).toArray());
+        double[] v = RunSummaries.finite(
+            rows.get(categories.get(i)).stream().mapToDouble(r -> r.get(s.getValue())).toArray());
         double[] stats = RunSummaries.meanAndSd(v);
         // a rate no meta-episode reached is drawn as 0
         m[i] = v.length == 0 ? 0 : stats[0];

@@ -7,6 +7,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,7 +20,17 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
+import org.magejvm.api.ContextMode;
 import org.magejvm.api.util.AtomicFiles;
+import org.magejvm.examples.quickstart.GameRecipe;
+import org.magejvm.examples.quickstart.RecipeGame;
+import org.magejvm.examples.quickstart.RecipeSettings;
+import org.magejvm.impl.llm.DjlLanguagePolicy;
+import org.magejvm.impl.train.listen.MetricsFileListener;
+import org.magejvm.impl.train.TrainingConfig;
+import org.magejvm.impl.train.TrainingPreset;
+import org.magejvm.spi.EnvironmentRegistry;
 
 /**
  * The finished runs of the lab's comparisons ({@link MethodsExperiment}, {@link ClaimsExperiment}): each (method, seed)
@@ -29,10 +40,118 @@ import org.magejvm.api.util.AtomicFiles;
  */
 final class RunSummaries {
 
+  /** The file in a run directory that holds the run's summary and the settings it was made with. */
+  static final String SUMMARY_FILE = "summary.json";
+
   /** Pretty JSON with nulls, as the summary files are written. */
   static final Gson GSON = new GsonBuilder().setPrettyPrinting().serializeNulls().create();
 
   private RunSummaries() {}
+
+  /**
+   * What a run's summary depends on: its training config (with its seed) and the evaluation's settings (the warm
+   * start, the sets and their seeds, sizes, sampling and context), with the comparison's own entries.
+   *
+   * @param base the recipe (warm start, evaluation settings, sets)
+   * @param config the run's training config
+   * @param format the version of the comparison's summary layout
+   * @param attempts the attempts per evaluated meta-episode
+   * @param context what the evaluation's prompts show of earlier attempts
+   * @param evaluationExtras more evaluation settings, added after the common ones
+   * @return the settings, {@linkplain #normalized normalized}
+   */
+  static JsonObject runKey(GameRecipe base, TrainingConfig config, int format, int attempts, ContextMode context,
+      Map<String, Object> evaluationExtras) {
+    RecipeSettings s = base.settings();
+    JsonObject eval = new JsonObject();
+    eval.addProperty("warm_start", base.warmStartKey().strip());
+    eval.addProperty("seed", s.seed());
+    eval.addProperty("meta_episodes", s.evalMetaEpisodes());
+    eval.addProperty("attempts", attempts);
+    eval.addProperty("sampling", s.evaluationSampling().toString());
+    eval.addProperty("context_mode", context.name());
+    evaluationExtras.forEach((k, v) -> eval.add(k, GSON.toJsonTree(v)));
+    eval.add("sets", GSON.toJsonTree(base.game().evaluationSets()));
+    JsonObject key = new JsonObject();
+    key.addProperty("format", format);
+    key.add("config", config.toJsonObject());
+    key.add("evaluation", eval);
+    return normalized(key);
+  }
+
+  /**
+   * One (method, seed) run of a comparison: reuses its summary when its run directory holds one made with the same
+   * settings ({@code "  METHOD seed S: reused FILE:"}); otherwise, with {@code train}, trains the warm start with the
+   * config (metrics to the run directory's {@code metrics.jsonl}), evaluates it, writes the summary ({@code "  METHOD
+   * seed S:"}); without it names the missing run and returns null. The line is left open for the caller's values.
+   *
+   * @param out where the progress goes
+   * @param base the recipe (its warm start, training)
+   * @param method the method's name
+   * @param seed the training seed
+   * @param config the run's training config
+   * @param runDir the run's directory
+   * @param key the settings the summary depends on ({@link #runKey})
+   * @param columns the summary's columns
+   * @param train whether to train a missing run
+   * @param evaluate evaluates the trained policy into its summary
+   * @return the summary, or null for a missing run without {@code train}
+   * @throws IllegalStateException when the run directory holds a summary made with other settings
+   */
+  static Map<String, Double> reuseOrTrain(PrintWriter out, GameRecipe base, String method, long seed,
+      TrainingConfig config, Path runDir, JsonObject key, List<String> columns, boolean train,
+      Function<DjlLanguagePolicy, Map<String, Double>> evaluate) {
+    Path file = runDir.resolve(SUMMARY_FILE);
+    Map<String, Double> summary = reuse(file, key, columns);
+    if (summary != null) {
+      out.printf(Locale.ROOT, "  %s seed %d: reused %s:", method, seed, file);
+      return summary;
+    }
+    if (!train) {
+      out.printf(Locale.ROOT, "  %s seed %d: no finished run in %s, left out%n", method, seed, runDir);
+      out.flush();
+      return null;
+    }
+    out.printf(Locale.ROOT, "%s, training seed %d%n", method, seed);
+    out.flush();
+    try (DjlLanguagePolicy policy = base.load(base.warmStartDir());
+        MetricsFileListener metrics = new MetricsFileListener(runDir)) {
+      base.train(config, policy, List.of(metrics));
+      summary = evaluate.apply(policy);
+    }
+    write(file, key, summary);
+    out.printf(Locale.ROOT, "  %s seed %d:", method, seed);
+    return summary;
+  }
+
+  /**
+   * The recipe of a comparison, after checking its methods and, when nothing is to be trained, that the work
+   * directory holds the warm start its runs were trained from.
+   *
+   * @param registry where the game is found
+   * @param game the game
+   * @param settings the recipe's settings
+   * @param out where progress goes
+   * @param methods the methods to compare
+   * @param train whether missing runs are trained
+   * @return the recipe
+   * @throws IllegalArgumentException when a method does not train
+   * @throws IllegalStateException without {@code train} when the work directory holds no warm start
+   */
+  static GameRecipe recipe(EnvironmentRegistry registry, RecipeGame game, RecipeSettings settings, PrintWriter out,
+      List<TrainingPreset> methods, boolean train) {
+    for (TrainingPreset method : methods) {
+      if (!method.trains()) {
+        throw new IllegalArgumentException("method '" + method.id() + "' trains nothing");
+      }
+    }
+    GameRecipe base = new GameRecipe(registry, game, settings, out);
+    if (!train && !Files.exists(base.warmStartDir().resolve("model.safetensors"))) {
+      throw new IllegalStateException("nothing to print: " + base.warmStartDir() + " holds no warm start, so no run"
+          + " of this comparison was trained in " + settings.workDir() + " (--no-train trains nothing)");
+    }
+    return base;
+  }
 
   /**
    * @param key the settings a summary depends on
