@@ -697,7 +697,7 @@ public final class ClaimsExperiment {
       spreads.put(s.getKey(), sd);
     }
     List<Path> files = TrainingCharts.writeComparison(dir, "claims" + game.cacheSuffix(),
-        game.environment() + ": the claims by method", "rate or score (mean over training seeds, bars: sample sd)",
+        game.environment() + ": the claims by method", "mean over seeds (bars: sd)",
         categories, means, spreads);
     out.println("Chart: " + files.get(0));
   }
