@@ -81,8 +81,8 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
 
   @Option(names = "--methods", paramLabel = "M", split = ",",
       description = "Methods to train, of mage, mage-reference, lamer, gigpo, grpo (default: all five on"
-          + " Goalkeeper, mage,lamer,gigpo,grpo for claims, mage,lamer,gigpo otherwise). Finished runs are reused, so a long comparison can be split"
-          + " over several invocations with the same work directory and settings.")
+          + " Goalkeeper, mage,lamer,gigpo,grpo for claims, mage,lamer,gigpo otherwise). Finished runs are reused, so"
+          + " a long comparison can be split over several invocations with the same work directory and settings.")
   List<String> methods;
 
   @Option(names = "--no-train",
