@@ -120,25 +120,43 @@ public final class ScriptedWarmStart {
    * @param dir the warm start's directory
    * @param transcripts where the training turns are written
    * @param baseModel the untrained model's directory, asked for only when nothing is cached
+   * <p>Two callers on the same directory, threads or processes (two comparisons started side by side on one work
+   * directory), train it once: the second waits on the lock file {@code DIR.lock} beside it while the first trains,
+   * then reuses what the first saved.
+   *
    * @return the directory
    * @throws IllegalStateException when the cached warm start was made with other settings
    */
   public Path cachedOrTrained(Path dir, Path transcripts, Supplier<Path> baseModel) {
+    if (Files.exists(dir.resolve("model.safetensors")) && Files.exists(dir.resolve(SETTINGS_FILE))) {
+      return cached(dir);
+    }
+    // a model without its settings may be one another caller is still saving: wait for it under the lock
+    return CacheLock.holding(dir.resolveSibling(dir.getFileName() + ".lock"),
+        () -> Files.exists(dir.resolve("model.safetensors")) ? cached(dir) : train(dir, transcripts, baseModel));
+  }
+
+  /** The cached warm start, when it was made with this key. */
+  private Path cached(Path dir) {
     Path recipe = dir.resolve(SETTINGS_FILE);
     String wanted = key();
-    if (Files.exists(dir.resolve("model.safetensors"))) {
-      String cached;
-      try {
-        cached = Files.exists(recipe) ? Files.readString(recipe) : "(no " + recipe.getFileName() + ")";
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot read " + recipe, e);
-      }
-      if (!cached.equals(wanted)) {
-        throw new IllegalStateException("the warm start cached in " + dir + " was made with " + cached.trim()
-            + ", not " + wanted.trim() + "; use another work directory or delete " + dir);
-      }
-      return dir;
+    String cached;
+    try {
+      cached = Files.exists(recipe) ? Files.readString(recipe) : "(no " + recipe.getFileName() + ")";
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + recipe, e);
     }
+    if (!cached.equals(wanted)) {
+      throw new IllegalStateException("the warm start cached in " + dir + " was made with " + cached.trim()
+          + ", not " + wanted.trim() + "; use another work directory or delete " + dir);
+    }
+    return dir;
+  }
+
+  /** Trains the warm start into the directory and records its key. */
+  private Path train(Path dir, Path transcripts, Supplier<Path> baseModel) {
+    Path recipe = dir.resolve(SETTINGS_FILE);
+    String wanted = key();
     Path tiny = baseModel.get();
     List<Transcript> examples = transcripts(settings.examples());
     try {

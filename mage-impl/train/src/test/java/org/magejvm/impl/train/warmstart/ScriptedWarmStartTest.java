@@ -117,4 +117,41 @@ class ScriptedWarmStartTest {
   private static List<String> actions(Episode e) {
     return e.turns().stream().map(Turn::action).toList();
   }
+
+  @Test
+  void twoCallersOnOneDirectoryTrainItOnceTheSecondWaitingForTheFirst(@TempDir Path dir) throws Exception {
+    Path warm = dir.resolve("warm-start");
+    java.util.concurrent.atomic.AtomicInteger baseModels = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.CountDownLatch firstInside = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    java.util.function.Supplier<Path> slowBase = () -> {
+      baseModels.incrementAndGet();
+      firstInside.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return TinyBaseModel.write(dir.resolve("tiny"), "bet check call fold", 5, 32, 1);
+    };
+    ScriptedWarmStart ws = warmStart(Map.of(), new WarmStartSettings(8, 0.5, 3, 1, 1e-3));
+    var pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+    try {
+      var first = pool.submit(() -> ws.cachedOrTrained(warm, dir.resolve("a.jsonl"), slowBase));
+      firstInside.await();
+      var second = pool.submit(() -> ws.cachedOrTrained(warm, dir.resolve("b.jsonl"), slowBase));
+      Thread.sleep(200);
+      // the second caller waits on the lock while the first trains
+      assertThat(second.isDone()).isFalse();
+      release.countDown();
+      assertThat(first.get(60, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(warm);
+      assertThat(second.get(60, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(warm);
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(baseModels).hasValue(1);
+    assertThat(dir.resolve("b.jsonl")).doesNotExist();
+    assertThat(Files.readString(warm.resolve(ScriptedWarmStart.SETTINGS_FILE))).isEqualTo(ws.key());
+    assertThat(dir.resolve("warm-start.lock")).exists();
+  }
 }
