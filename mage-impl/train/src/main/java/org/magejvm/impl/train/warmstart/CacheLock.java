@@ -14,7 +14,10 @@ import java.util.function.Supplier;
 /**
  * Makes one cache entry at a time: a lock file locked by the operating system (other processes, for example two
  * comparisons started side by side on the same work directory) and a lock per file within this JVM (the operating
- * system's lock is held per process, so threads need their own). The lock file stays, empty.
+ * system's lock is held per process, so threads need their own). The lock file is deleted once the body has made the
+ * entry, so the cache's directory holds no trace of it; a caller that was waiting then holds the lock of the deleted
+ * file while a newcomer may lock a new one, which is safe because both find the entry made: callers must look for the
+ * entry again under the lock before making it.
  */
 final class CacheLock {
 
@@ -41,7 +44,9 @@ final class CacheLock {
       Files.createDirectories(key.getParent());
       try (FileChannel channel = FileChannel.open(key, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
           FileLock lock = channel.lock()) {
-        return body.get();
+        T result = body.get();
+        Files.deleteIfExists(key);
+        return result;
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot lock " + key + ": " + e.getMessage(), e);

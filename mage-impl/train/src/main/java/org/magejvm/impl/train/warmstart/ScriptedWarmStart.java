@@ -117,13 +117,13 @@ public final class ScriptedWarmStart {
    * The warm start cached in a directory, or one trained there now: the base model is asked for, the scripted turns
    * written to {@code transcripts} (JSONL), the model trained on them and saved with its {@link #key()}.
    *
+   * <p>Two callers on the same directory, threads or processes (two comparisons started side by side on one work
+   * directory), train it once: the second waits on the lock file {@code DIR.lock} beside it (deleted once the warm
+   * start is saved) while the first trains, then reuses what the first saved.
+   *
    * @param dir the warm start's directory
    * @param transcripts where the training turns are written
    * @param baseModel the untrained model's directory, asked for only when nothing is cached
-   * <p>Two callers on the same directory, threads or processes (two comparisons started side by side on one work
-   * directory), train it once: the second waits on the lock file {@code DIR.lock} beside it while the first trains,
-   * then reuses what the first saved.
-   *
    * @return the directory
    * @throws IllegalStateException when the cached warm start was made with other settings
    */
