@@ -6,8 +6,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.magejvm.api.ContextMode;
 import org.magejvm.api.LanguagePolicy;
 import org.magejvm.api.MetaEpisode;
@@ -94,10 +94,10 @@ public final class GameRecipe {
       "-tictactoe", true, "");
 
   /**
-   * Penalty Shoot-out ({@code mage-penalty}): one evaluation set per training striker (the population the engine samples
-   * from in training) and one per held-out striker (their mirror images, never trained on); the warm start's fixed
-   * line is {@code blind}, the best history-blind keeper against the training population (a dive sequence fixed in
-   * advance), the reference player {@code adaptive}, the training population's optimum (its Pass@3 is 1 on the
+   * Penalty Shoot-out ({@code mage-penalty}): one evaluation set per training striker (the population the engine
+   * samples from in training) and one per held-out striker (their mirror images, never trained on); the warm start's
+   * fixed line is {@code blind}, the best history-blind keeper against the training population (a dive sequence fixed
+   * in advance), the reference player {@code adaptive}, the training population's optimum (its Pass@3 is 1 on the
    * training sets, not on the held-out ones). With reflections the warm start is {@code random-plan}'s, as on
    * Goalkeeper. Sets whose size is a multiple of the spots are balanced over the first shot's spot.
    */
@@ -460,20 +460,32 @@ public final class GameRecipe {
   }
 
   /**
+   * @return the spots of a keeper game (Goalkeeper, Penalty Shoot-out) from the training config's environment options
+   *     or the game's default; empty for the other games
+   */
+  public OptionalInt spots() {
+    String id = game.environment();
+    if (id.equals(GOALKEEPER.environment())) {
+      return OptionalInt.of(GoalkeeperQuickStart.spots(settings.training()));
+    }
+    if (id.equals(PENALTY.environment()) || id.equals(PENALTY_GRADED.environment())) {
+      return OptionalInt.of(Integer.parseInt(environmentOptions().getOrDefault(PenaltyProvider.SPOTS_OPTION,
+          Integer.toString(PenaltyProvider.DEFAULT_SPOTS)).strip()));
+    }
+    return OptionalInt.empty();
+  }
+
+  /**
    * @param base the set's seed
    * @return on Goalkeeper and Penalty Shoot-out with an evaluation size that is a multiple of the spots, task seeds
    *     balanced over the striker's (first) spot; otherwise empty (the rollout derives its own)
    */
   private Optional<List<Long>> balancedSeeds(long base) {
-    int spots;
-    if (game.environment().equals(GOALKEEPER.environment())) {
-      spots = GoalkeeperQuickStart.spots(settings.training());
-    } else if (game.equals(PENALTY) || game.equals(PENALTY_GRADED)) {
-      spots = Integer.parseInt(environmentOptions().getOrDefault(PenaltyProvider.SPOTS_OPTION,
-          Integer.toString(PenaltyProvider.DEFAULT_SPOTS)).strip());
-    } else {
+    OptionalInt keeperSpots = spots();
+    if (keeperSpots.isEmpty()) {
       return Optional.empty();
     }
+    int spots = keeperSpots.getAsInt();
     int n = settings.evalMetaEpisodes();
     return n % spots == 0 ? Optional.of(GoalkeeperEnvironment.balancedTaskSeeds(base, spots, n / spots))
         : Optional.empty();

@@ -34,7 +34,6 @@ import org.magejvm.impl.rollout.RolloutResult;
 import org.magejvm.impl.rollout.Seeds;
 import org.magejvm.impl.train.TrainingConfig;
 import org.magejvm.impl.train.TrainingPreset;
-import org.magejvm.impl.train.listen.TrainingCharts;
 import org.magejvm.spi.EnvironmentRegistry;
 
 /**
@@ -83,6 +82,8 @@ public final class ClaimsExperiment {
   public static final String OPTIMUM_CUMULATIVE = "optimum-cumulative";
   /** The exact row of the best adaptive keeper of each set. */
   public static final String CEILING_ADAPTIVE = "ceiling-adaptive";
+  /** The invalid-action rate's metric name. */
+  private static final String INVALID = "invalid_action_rate";
   /** The version of the summaries' layout. */
   static final int SUMMARY_FORMAT = 1;
 
@@ -143,21 +144,14 @@ public final class ClaimsExperiment {
     GameRecipe base = RunSummaries.recipe(registry, game, settings, out, methods, train);
     ContextMode context = contextOf(settings);
     out.printf(Locale.ROOT, "%s: %s scoring, %d spots, %d attempts, attempt discount %s; multi-episode methods see"
-        + " %s, single-episode ones nothing%n", game.environment(), scoring(base).id(), spots(base), attempts,
-        base.trajGamma(), context.name().toLowerCase(Locale.ROOT));
+        + " %s, single-episode ones nothing%n", game.environment(), scoring(base).id(), base.spots().orElseThrow(),
+        attempts, base.trajGamma(), context.name().toLowerCase(Locale.ROOT));
     Map<String, List<Map<String, Double>>> rows = new LinkedHashMap<>();
     Path warm = base.warmStart();
     try (DjlLanguagePolicy policy = base.load(warm)) {
       rows.put(WARM_START, List.of(evaluate(base, policy, context, true)));
     }
-    for (TrainingPreset method : methods) {
-      List<Map<String, Double>> perSeed = train(base, method, trainingSeeds, train);
-      if (perSeed.isEmpty()) {
-        out.printf(Locale.ROOT, "%s: no finished run, left out of the table and the chart%n", method.id());
-      } else {
-        rows.put(method.id(), perSeed);
-      }
-    }
+    RunSummaries.addMethodRows(out, rows, methods, method -> train(base, method, trainingSeeds, train));
     rows.putAll(exactRows(base));
     print(rows);
     JsonObject json = report(base, settings, trainingSeeds, context, rows);
@@ -186,11 +180,6 @@ public final class ClaimsExperiment {
       return Scoring.parse(s);
     }
     return game.equals(GameRecipe.PENALTY_GRADED) ? Scoring.GRADED : Scoring.BINARY;
-  }
-
-  private static int spots(GameRecipe base) {
-    return Integer.parseInt(base.environmentOptions().getOrDefault(PenaltyProvider.SPOTS_OPTION,
-        Integer.toString(PenaltyProvider.DEFAULT_SPOTS)).strip());
   }
 
   /** Trains (or reuses) and evaluates one method with every training seed; without {@code train}, only reuses. */
@@ -230,7 +219,6 @@ public final class ClaimsExperiment {
     key.addProperty("experiment", "claims");
     return key;
   }
-
 
   /**
    * Evaluates a policy on every set, with the context, and (when {@code control}) again with no earlier attempt in
@@ -280,7 +268,7 @@ public final class ClaimsExperiment {
     }
     m.put(FINAL, last / metaEpisodes.size());
     m.put(CUMULATIVE, sum / metaEpisodes.size());
-    m.put("invalid_action_rate", rates.get("invalid_action_rate").doubleValue());
+    m.put(INVALID, rates.get(INVALID).doubleValue());
     return m;
   }
 
@@ -311,13 +299,8 @@ public final class ClaimsExperiment {
 
   /** The measures of a set: Pass@1..K ({@code success_rate[k]}), the two scores, the invalid-action rate. */
   List<String> metrics() {
-    List<String> m = new ArrayList<>();
-    for (int k = 0; k < attempts; k++) {
-      m.add(pass(k));
-    }
-    m.add(FINAL);
-    m.add(CUMULATIVE);
-    m.add("invalid_action_rate");
+    List<String> m = scoreMetrics();
+    m.add(INVALID);
     return m;
   }
 
@@ -351,7 +334,7 @@ public final class ClaimsExperiment {
    * @return the rows
    */
   Map<String, List<Map<String, Double>>> exactRows(GameRecipe base) {
-    int spots = spots(base);
+    int spots = base.spots().orElseThrow();
     Scoring scoring = scoring(base);
     double gamma = base.trajGamma();
     List<Striker> training = population.training();
@@ -381,10 +364,8 @@ public final class ClaimsExperiment {
       sets.put(s.id(), outcome(PenaltyCeilings.play(List.of(s), spots, attempts, scoring, onHeldOut)));
     }
     Map<String, Double> row = summary(sets, "");
-    Map<String, Double> none = blind ? prefixed(row, NO_HISTORY) : new LinkedHashMap<>();
-    if (!blind) {
-      row.keySet().forEach(k -> none.put(NO_HISTORY + k, Double.NaN));
-    }
+    Map<String, Double> none = new LinkedHashMap<>();
+    row.forEach((k, v) -> none.put(NO_HISTORY + k, blind ? v : Double.NaN));
     row.putAll(none);
     return row;
   }
@@ -396,20 +377,15 @@ public final class ClaimsExperiment {
     }
     m.put(FINAL, o.finalScore());
     m.put(CUMULATIVE, o.cumulativeScore());
-    m.put("invalid_action_rate", 0.0);
+    m.put(INVALID, 0.0);
     return m;
   }
 
   /** The three tables: the training population, the held-out strikers, Pass@K per striker. */
   private void print(Map<String, List<Map<String, Double>>> rows) {
-    List<String> popColumns = new ArrayList<>();
-    for (int k = 0; k < attempts; k++) {
-      popColumns.add(pass(k));
-    }
-    popColumns.add(FINAL);
-    popColumns.add(CUMULATIVE);
+    List<String> popColumns = scoreMetrics();
     popColumns.add(NO_HISTORY + pass(attempts - 1));
-    popColumns.add("invalid_action_rate");
+    popColumns.add(INVALID);
     for (String population : List.of(TRAIN, HELD_OUT)) {
       List<String> keys = new ArrayList<>();
       List<String> labels = new ArrayList<>();
@@ -452,7 +428,7 @@ public final class ClaimsExperiment {
     return switch (column) {
       case FINAL -> "final";
       case CUMULATIVE -> "cumulative";
-      case "invalid_action_rate" -> "invalid";
+      case INVALID -> "invalid";
       default -> column;
     };
   }
@@ -488,7 +464,7 @@ public final class ClaimsExperiment {
     JsonObject root = new JsonObject();
     root.addProperty("environment", game.environment());
     root.addProperty("scoring", scoring(base).id());
-    root.addProperty("spots", spots(base));
+    root.addProperty("spots", base.spots().orElseThrow());
     root.addProperty("attempts", attempts);
     root.addProperty("traj_gamma", base.trajGamma());
     root.addProperty("context_mode", context.name().toLowerCase(Locale.ROOT));
@@ -505,7 +481,8 @@ public final class ClaimsExperiment {
       }
       JsonObject m = new JsonObject();
       m.addProperty("runs", row.getValue().size());
-      m.addProperty("context_mode", row.getKey().equals(WARM_START) || isMultiEpisode(row.getKey())
+      m.addProperty("context_mode", row.getKey().equals(WARM_START)
+          || TrainingPreset.find(row.getKey()).map(TrainingPreset::multiEpisode).orElse(false)
           ? context.name().toLowerCase(Locale.ROOT) : "none");
       for (String population : List.of(TRAIN, HELD_OUT)) {
         m.add(population, stats(row.getValue(), population + "/"));
@@ -556,16 +533,7 @@ public final class ClaimsExperiment {
     return root;
   }
 
-  private static boolean isMultiEpisode(String row) {
-    for (TrainingPreset p : TrainingPreset.values()) {
-      if (p.id().equals(row)) {
-        return p.multiEpisode();
-      }
-    }
-    return false;
-  }
-
-  /** Pass@1..K, the final-attempt score and the cumulative score. */
+  /** @return Pass@1..K, the final-attempt score and the cumulative score, in a list the caller may extend */
   private List<String> scoreMetrics() {
     List<String> m = new ArrayList<>();
     for (int k = 0; k < attempts; k++) {
@@ -591,8 +559,8 @@ public final class ClaimsExperiment {
       JsonObject d = new JsonObject();
       for (String metric : scoreMetrics()) {
         String key = TRAIN + "/" + metric;
-        double[] a = meanSd(mage, key);
-        double[] b = meanSd(lamer, key);
+        double[] a = RunSummaries.meanSd(mage, key);
+        double[] b = RunSummaries.meanSd(lamer, key);
         double difference = a[0] - b[0];
         double spread = (Double.isNaN(a[1]) ? 0 : a[1]) + (Double.isNaN(b[1]) ? 0 : b[1]);
         double predictedDiff = mageOpt.get(key) - lamerOpt.get(key);
@@ -611,7 +579,7 @@ public final class ClaimsExperiment {
       if (EXACT_ROWS.contains(row.getKey()) || row.getKey().equals(WARM_START)) {
         continue;
       }
-      double[] s = meanSd(row.getValue(), HELD_OUT + "/" + pass(attempts - 1));
+      double[] s = RunSummaries.meanSd(row.getValue(), HELD_OUT + "/" + pass(attempts - 1));
       double lower = s[0] - 2 * (Double.isNaN(s[1]) ? 0 : s[1]);
       JsonObject m = new JsonObject();
       m.addProperty("mean", round(s[0]));
@@ -677,42 +645,23 @@ public final class ClaimsExperiment {
 
   /** Writes {@code claims-SUFFIX.png} and {@code .svg}: per row four measures with the seeds' spread as error bars. */
   private void chart(Map<String, List<Map<String, Double>>> rows, Path dir) {
-    List<String> categories = new ArrayList<>(rows.keySet());
     Map<String, String> series = new LinkedHashMap<>();
     series.put("train Pass@2", TRAIN + "/" + pass(1));
     series.put("train Pass@" + attempts, TRAIN + "/" + pass(attempts - 1));
     series.put("train final-attempt score", TRAIN + "/" + FINAL);
     series.put("held-out Pass@" + attempts, HELD_OUT + "/" + pass(attempts - 1));
-    Map<String, double[]> means = new LinkedHashMap<>();
-    Map<String, double[]> spreads = new LinkedHashMap<>();
-    for (Map.Entry<String, String> s : series.entrySet()) {
-      double[] m = new double[categories.size()];
-      double[] sd = new double[categories.size()];
-      for (int i = 0; i < categories.size(); i++) {
-        double[] stats = meanSd(rows.get(categories.get(i)), s.getValue());
-        m[i] = Double.isNaN(stats[0]) ? 0 : stats[0];
-        sd[i] = Double.isNaN(stats[1]) ? 0 : stats[1];
-      }
-      means.put(s.getKey(), m);
-      spreads.put(s.getKey(), sd);
-    }
-    List<Path> files = TrainingCharts.writeComparison(dir, "claims" + game.cacheSuffix(),
-        game.environment() + ": the claims by method", "mean over seeds (bars: sd)",
-        categories, means, spreads);
-    out.println("Chart: " + files.get(0));
+    out.println("Chart: " + RunSummaries.chart(dir, "claims" + game.cacheSuffix(),
+        game.environment() + ": the claims by method", "mean over seeds (bars: sd)", rows, series));
   }
 
-  /** The mean and sample sd of a column over the seeds that have it (NaN sd for one). */
-  private static double[] meanSd(List<Map<String, Double>> perSeed, String key) {
-    double[] v = RunSummaries.finite(perSeed.stream().mapToDouble(m -> m.getOrDefault(key, Double.NaN)).toArray());
-    return v.length == 0 ? new double[] {Double.NaN, Double.NaN} : RunSummaries.meanAndSd(v);
-  }
+
+
 
   /** Per metric of a set, mean, sd and the per-seed values. */
   private JsonObject stats(List<Map<String, Double>> perSeed, String prefix) {
     JsonObject o = new JsonObject();
     for (String metric : metrics()) {
-      double[] s = meanSd(perSeed, prefix + metric);
+      double[] s = RunSummaries.meanSd(perSeed, prefix + metric);
       JsonObject m = new JsonObject();
       m.addProperty("mean", Double.isNaN(s[0]) ? null : round(s[0]));
       m.addProperty("sd", Double.isNaN(s[1]) ? null : round(s[1]));

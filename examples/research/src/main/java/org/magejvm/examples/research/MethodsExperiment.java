@@ -23,7 +23,6 @@ import org.magejvm.impl.env.tictactoe.TicTacToeOpponents;
 import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.rollout.Seating;
 import org.magejvm.impl.rollout.Seeds;
-import org.magejvm.impl.train.listen.TrainingCharts;
 import org.magejvm.impl.train.TrainingConfig;
 import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.spi.EnvironmentRegistry;
@@ -188,14 +187,7 @@ public final class MethodsExperiment {
       out.print("  best adaptive keeper");
       printLine(ceilings.get(CEILING_ADAPTIVE).get(0));
     }
-    for (TrainingPreset method : methods) {
-      List<Map<String, Double>> perSeed = train(base, method, trainingSeeds, train);
-      if (perSeed.isEmpty()) {
-        out.printf(Locale.ROOT, "%s: no finished run, left out of the table and the chart%n", method.id());
-      } else {
-        rows.put(method.id(), perSeed);
-      }
-    }
+    RunSummaries.addMethodRows(out, rows, methods, method -> train(base, method, trainingSeeds, train));
     rows.putAll(ceilings);
     print(rows);
     chart(rows, settings.workDir());
@@ -324,9 +316,6 @@ public final class MethodsExperiment {
    * with draws) per row; without opponents Pass@N, the per-attempt rate of attempt 1 and Pass@N without history.
    */
   private void chart(Map<String, List<Map<String, Double>>> rows, Path dir) {
-    List<String> categories = new ArrayList<>(rows.keySet());
-    Map<String, double[]> means = new LinkedHashMap<>();
-    Map<String, double[]> spreads = new LinkedHashMap<>();
     Map<String, String> series = new LinkedHashMap<>();
     if (game.hasOpponents()) {
       String heldOutKey = game.firstHeldOut() + (game.draws() ? "/draw_rate[2]" : "/success_rate[2]");
@@ -339,27 +328,13 @@ public final class MethodsExperiment {
       series.put("attempt 1 (per-attempt rate)", "per_attempt_success[1]");
       series.put("Pass@" + attempts + " without history", NO_HISTORY + "success_rate[" + last + "]");
     }
-    for (Map.Entry<String, String> s : series.entrySet()) {
-      double[] m = new double[categories.size()];
-      double[] sd = new double[categories.size()];
-      for (int i = 0; i < categories.size(); i++) {
-        double[] v = RunSummaries.finite(
-            rows.get(categories.get(i)).stream().mapToDouble(r -> r.get(s.getValue())).toArray());
-        double[] stats = RunSummaries.meanAndSd(v);
-        // a rate no meta-episode reached is drawn as 0
-        m[i] = v.length == 0 ? 0 : stats[0];
-        sd[i] = v.length > 1 ? stats[1] : 0;
-      }
-      means.put(s.getKey(), m);
-      spreads.put(s.getKey(), sd);
-    }
     String title = game.hasOpponents() ? game.environment() + ": rates by method"
         : game.environment() + ": Pass@k and per-attempt rate by method";
-    List<Path> files = TrainingCharts.writeComparison(dir, "methods" + game.cacheSuffix(), title,
-        "rate (mean over training seeds, bars: sample sd)", categories, means, spreads);
-    out.println("Chart: " + files.get(0));
+    out.println("Chart: " + RunSummaries.chart(dir, "methods" + game.cacheSuffix(), title,
+        "rate (mean over training seeds, bars: sample sd)", rows, series));
     out.flush();
   }
+
 
   /**
    * @return the summary's keys: with opponents, pool and held-out success_rate[0] and [2], then (games with draws)

@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,6 +31,7 @@ import org.magejvm.impl.llm.DjlLanguagePolicy;
 import org.magejvm.impl.train.listen.MetricsFileListener;
 import org.magejvm.impl.train.TrainingConfig;
 import org.magejvm.impl.train.TrainingPreset;
+import org.magejvm.impl.train.listen.TrainingCharts;
 import org.magejvm.spi.EnvironmentRegistry;
 
 /**
@@ -151,6 +153,26 @@ final class RunSummaries {
           + " of this comparison was trained in " + settings.workDir() + " (--no-train trains nothing)");
     }
     return base;
+  }
+
+  /**
+   * Adds each method's row of per-seed summaries, in order; a method without a finished run is named and left out.
+   *
+   * @param out where the progress goes
+   * @param rows the rows to add to
+   * @param methods the methods
+   * @param runs trains (or reuses) a method's runs, one summary per seed that has one
+   */
+  static void addMethodRows(PrintWriter out, Map<String, List<Map<String, Double>>> rows,
+      List<TrainingPreset> methods, Function<TrainingPreset, List<Map<String, Double>>> runs) {
+    for (TrainingPreset method : methods) {
+      List<Map<String, Double>> perSeed = runs.apply(method);
+      if (perSeed.isEmpty()) {
+        out.printf(Locale.ROOT, "%s: no finished run, left out of the table and the chart%n", method.id());
+      } else {
+        rows.put(method.id(), perSeed);
+      }
+    }
   }
 
   /**
@@ -296,5 +318,46 @@ final class RunSummaries {
       ss += (x - mean) * (x - mean);
     }
     return new double[] {mean, Math.sqrt(ss / (v.length - 1))};
+  }
+
+  /**
+   * @param perSeed the per-seed summaries of a row
+   * @param key a column
+   * @return the column's mean and sample sd over the seeds that have a value (NaN sd for one, both NaN for none)
+   */
+  static double[] meanSd(List<Map<String, Double>> perSeed, String key) {
+    double[] v = finite(perSeed.stream().mapToDouble(m -> m.getOrDefault(key, Double.NaN)).toArray());
+    return v.length == 0 ? new double[] {Double.NaN, Double.NaN} : meanAndSd(v);
+  }
+
+  /**
+   * Writes a comparison's chart ({@code NAME.png} and {@code .svg}): per row and series the mean over the seeds (0
+   * where no seed has a value: a rate no meta-episode reached) with the sample sd as error bars (0 for one seed).
+   *
+   * @param dir where the chart goes
+   * @param name the files' name
+   * @param title the title
+   * @param yAxis the y axis's title
+   * @param rows per row, the per-seed summaries
+   * @param series per series label, the column it draws
+   * @return the PNG file
+   */
+  static Path chart(Path dir, String name, String title, String yAxis, Map<String, List<Map<String, Double>>> rows,
+      Map<String, String> series) {
+    List<String> categories = new ArrayList<>(rows.keySet());
+    Map<String, double[]> means = new LinkedHashMap<>();
+    Map<String, double[]> spreads = new LinkedHashMap<>();
+    for (Map.Entry<String, String> s : series.entrySet()) {
+      double[] m = new double[categories.size()];
+      double[] sd = new double[categories.size()];
+      for (int i = 0; i < categories.size(); i++) {
+        double[] stats = meanSd(rows.get(categories.get(i)), s.getValue());
+        m[i] = Double.isNaN(stats[0]) ? 0 : stats[0];
+        sd[i] = Double.isNaN(stats[1]) ? 0 : stats[1];
+      }
+      means.put(s.getKey(), m);
+      spreads.put(s.getKey(), sd);
+    }
+    return TrainingCharts.writeComparison(dir, name, title, yAxis, categories, means, spreads).get(0);
   }
 }
