@@ -33,10 +33,11 @@ import picocli.CommandLine.Parameters;
             + " MCTS-1000; draw rates beside the success rates; the history-blind and adaptive ceilings of the sets,"
             + " the MCTS ones estimated from sampled moves).",
         "claims: the paper's claims on Penalty Shoot-out, --env mage-penalty-graded (default; MAGE's and LaMer's"
-            + " optima differ) or mage-penalty: mage, lamer, gigpo and grpo from one warm start, evaluated on every"
-            + " training striker and every held-out one (never trained on): Pass@k, final-attempt and cumulative"
-            + " scores, the same without history, beside the exact blind and adaptive ceilings and both objectives'"
-            + " optima, the predicted and the measured MAGE-LaMer differences; RUN_DIR/summary.json reused as above,"
+            + " optima differ), mage-penalty or mage-penalty-steps (held-out steps a perfect learner can save): mage,"
+            + " lamer, gigpo and grpo from one warm start, evaluated on every training striker and every held-out one"
+            + " (never trained on): Pass@k, final-attempt and cumulative scores, the same without history, beside the exact blind and adaptive ceilings and both objectives'"
+            + " optima, what a perfect learner of the training population can reach on the held-out strikers, the"
+            + " predicted and the measured MAGE-LaMer differences; RUN_DIR/summary.json reused as above,"
             + " WORK_DIR/claims-*.json the report (--json prints it)."})
 final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
 
@@ -49,25 +50,27 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
       TrainingPreset.GIGPO, TrainingPreset.GRPO);
 
   /** The games the claims are measured on, the default first. */
-  static final List<RecipeGame> CLAIMS_GAMES = List.of(GameRecipe.PENALTY_GRADED, GameRecipe.PENALTY);
+  static final List<RecipeGame> CLAIMS_GAMES = List.of(GameRecipe.PENALTY_GRADED, GameRecipe.PENALTY,
+      GameRecipe.PENALTY_STEPS);
 
   /** The claims' training iterations per run unless told otherwise. */
   static final int CLAIMS_ITERATIONS = 300;
 
-  /** The claims' meta-episodes per striker unless told otherwise (8 per first spot with 5 spots). */
-  static final int CLAIMS_EVAL_META_EPISODES = 40;
+  /** The claims' meta-episodes per striker and first spot unless told otherwise (40 per striker with 5 spots). */
+  static final int CLAIMS_EVAL_META_EPISODES_PER_SPOT = 8;
 
   /** The games the comparison plays. */
   static final List<RecipeGame> GAMES = List.of(GameRecipe.GOALKEEPER, GameRecipe.KUHN, GameRecipe.TIC_TAC_TOE,
-      GameRecipe.PENALTY, GameRecipe.PENALTY_GRADED);
+      GameRecipe.PENALTY, GameRecipe.PENALTY_GRADED, GameRecipe.PENALTY_STEPS);
 
   @Parameters(index = "0", paramLabel = "NAME", description = "The experiment: methods, or its aliases kuhn-methods"
       + " (--env mage-kuhn-poker) and ttt-methods (--env mage-tictactoe); claims.")
   String name;
 
   @Option(names = "--env", paramLabel = "ID",
-      description = "The game of `methods`: mage-goalkeeper (default), mage-kuhn-poker, mage-tictactoe, mage-penalty or"
-          + " mage-penalty-graded; of `claims`: mage-penalty-graded (default) or mage-penalty.")
+      description = "The game of `methods`: mage-goalkeeper (default), mage-kuhn-poker, mage-tictactoe, mage-penalty,"
+          + " mage-penalty-graded or mage-penalty-steps; of `claims`: mage-penalty-graded (default), mage-penalty or"
+          + " mage-penalty-steps.")
   String env;
 
   @Option(names = "--work-dir", paramLabel = "DIR", defaultValue = "mage-experiments",
@@ -104,7 +107,8 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
 
   @Option(names = "--eval-meta-episodes", paramLabel = "M",
       description = "Meta-episodes per evaluation set (default: 140 on Goalkeeper, 20 per spot, as the quick start; "
-          + CLAIMS_EVAL_META_EPISODES + " per striker for claims; 48 otherwise).")
+          + CLAIMS_EVAL_META_EPISODES_PER_SPOT + " per striker and first spot for claims (40 with 5 spots, 56 with"
+          + " 7); 48 otherwise).")
   Integer evalMetaEpisodes;
 
   @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
@@ -166,7 +170,9 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
     List<Long> trainingSeeds = seeds != null ? seeds
         : goalkeeper || claims ? List.of(1L, 2L, 3L, 4L, 5L) : List.of(1L, 2L, 3L);
     int evalSize = evalMetaEpisodes != null ? evalMetaEpisodes
-        : goalkeeper ? 140 : claims ? CLAIMS_EVAL_META_EPISODES : 48;
+        : goalkeeper ? 140
+        : claims ? CLAIMS_EVAL_META_EPISODES_PER_SPOT * GameRecipe.penaltySpots(game.environment()).orElseThrow()
+        : 48;
     recipe.addTo(Limits.of(spec)
         .count("--iterations", iterations, 0, Limits.MAX_ITERATIONS, Limits.SANE)
         .count("--tasks", tasks, 1, Limits.MAX_META_EPISODES / TrainingPreset.MAGE.trainingGroupSize(),

@@ -18,6 +18,7 @@ import org.magejvm.impl.env.keeper.GoalkeeperProvider;
 import org.magejvm.impl.env.penalty.GradedPenaltyProvider;
 import org.magejvm.impl.env.penalty.PenaltyProvider;
 import org.magejvm.impl.env.penalty.PenaltyStrikers;
+import org.magejvm.impl.env.penalty.StepsPenaltyProvider;
 import org.magejvm.impl.env.penalty.Striker;
 import org.magejvm.impl.eval.EvaluationSets;
 import org.magejvm.impl.eval.EvaluationSuite;
@@ -114,6 +115,15 @@ public final class GameRecipe {
       ids(PenaltyStrikers.GRADED_POPULATION.training()), ids(PenaltyStrikers.GRADED_POPULATION.heldOut()), Seat.FIRST,
       Seating.of(Seat.FIRST), PenaltyProvider.BLIND_POLICY, PenaltyProvider.ADAPTIVE_POLICY,
       "training population's optimum", "-penalty-graded", false, PenaltyProvider.RANDOM_PLAN_POLICY);
+
+  /**
+   * Penalty Shoot-out, steps ({@code mage-penalty-steps}): steps of 0, 1 and 2 spots to train on, steps of 3 held
+   * out, 7 spots; sets, warm start and players as {@link #PENALTY}'s, on its own strikers.
+   */
+  public static final RecipeGame PENALTY_STEPS = new RecipeGame(StepsPenaltyProvider.ID,
+      ids(PenaltyStrikers.STEPS_POPULATION.training()), ids(PenaltyStrikers.STEPS_POPULATION.heldOut()), Seat.FIRST,
+      Seating.of(Seat.FIRST), PenaltyProvider.BLIND_POLICY, PenaltyProvider.ADAPTIVE_POLICY,
+      "training population's optimum", "-penalty-steps", false, PenaltyProvider.RANDOM_PLAN_POLICY);
 
   private static List<String> ids(List<Striker> strikers) {
     return strikers.stream().map(Striker::id).toList();
@@ -468,9 +478,24 @@ public final class GameRecipe {
     if (id.equals(GOALKEEPER.environment())) {
       return OptionalInt.of(GoalkeeperQuickStart.spots(settings.training()));
     }
-    if (id.equals(PENALTY.environment()) || id.equals(PENALTY_GRADED.environment())) {
+    OptionalInt penalty = penaltySpots(id);
+    if (penalty.isPresent()) {
       return OptionalInt.of(Integer.parseInt(environmentOptions().getOrDefault(PenaltyProvider.SPOTS_OPTION,
-          Integer.toString(PenaltyProvider.DEFAULT_SPOTS)).strip()));
+          Integer.toString(penalty.getAsInt())).strip()));
+    }
+    return OptionalInt.empty();
+  }
+
+  /**
+   * @param environmentId a game's id
+   * @return the default number of spots of a Penalty Shoot-out game; empty for the other games
+   */
+  public static OptionalInt penaltySpots(String environmentId) {
+    if (environmentId.equals(PENALTY_STEPS.environment())) {
+      return OptionalInt.of(StepsPenaltyProvider.DEFAULT_SPOTS);
+    }
+    if (environmentId.equals(PENALTY.environment()) || environmentId.equals(PENALTY_GRADED.environment())) {
+      return OptionalInt.of(PenaltyProvider.DEFAULT_SPOTS);
     }
     return OptionalInt.empty();
   }

@@ -25,6 +25,7 @@ import org.magejvm.impl.env.penalty.PenaltyPlanner;
 import org.magejvm.impl.env.penalty.PenaltyPopulation;
 import org.magejvm.impl.env.penalty.PenaltyProvider;
 import org.magejvm.impl.env.penalty.PenaltyStrikers;
+import org.magejvm.impl.env.penalty.PenaltyTransfer;
 import org.magejvm.impl.env.penalty.Scoring;
 import org.magejvm.impl.env.penalty.Striker;
 import org.magejvm.impl.eval.EvaluationMetrics;
@@ -37,7 +38,8 @@ import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.spi.EnvironmentRegistry;
 
 /**
- * The paper's three claims at toy scale, on Penalty Shoot-out ({@code mage-penalty-graded} or {@code mage-penalty}):
+ * The paper's three claims at toy scale, on Penalty Shoot-out ({@code mage-penalty-graded}, {@code mage-penalty} or
+ * {@code mage-penalty-steps}):
  * from one warm start and on one budget, train {@code mage}, {@code lamer} and the single-episode {@code gigpo} and
  * {@code grpo} with several training seeds, and evaluate each run and the warm start on every training striker and
  * every held-out striker (never trained on), with the same evaluation seeds. Per run and set it measures Pass@k, the
@@ -48,8 +50,10 @@ import org.magejvm.spi.EnvironmentRegistry;
  * <p>Beside the measurements it prints exact rows ({@link PenaltyCeilings}, {@link PenaltyObjectives}): the best
  * history-blind keeper of each set, the optima of the two objectives computed on the training population (played on
  * both sets), and the adaptive ceiling of each set; and the prediction the theory makes before any training (the
- * difference of the two optima), then the measured differences with their combined spread and the held-out test
- * (Pass@K's mean minus two standard deviations against the held-out blind ceiling).
+ * difference of the two optima; what the keepers optimal for MAGE's objective on the training population reach on
+ * the held-out strikers, and the frontier between the two sets' Pass@K: {@link PenaltyTransfer}), then the measured
+ * differences with their combined spread and the held-out test (Pass@K's mean minus two standard deviations against
+ * the held-out blind ceiling).
  *
  * <p>Every method trains from the settings' config with only its method-defining keys swapped in ({@link
  * GameRecipe#trainingConfig(TrainingPreset)}): the same warm start, budget, prompts, update settings and attempt
@@ -98,7 +102,7 @@ public final class ClaimsExperiment {
 
   /**
    * @param registry where the game's environment is found
-   * @param game {@link GameRecipe#PENALTY_GRADED} or {@link GameRecipe#PENALTY}
+   * @param game {@link GameRecipe#PENALTY_GRADED}, {@link GameRecipe#PENALTY} or {@link GameRecipe#PENALTY_STEPS}
    * @param out where progress and the tables go
    * @throws IllegalArgumentException for another game
    */
@@ -107,9 +111,12 @@ public final class ClaimsExperiment {
       population = PenaltyStrikers.GRADED_POPULATION;
     } else if (game.equals(GameRecipe.PENALTY)) {
       population = PenaltyStrikers.POPULATION;
+    } else if (game.equals(GameRecipe.PENALTY_STEPS)) {
+      population = PenaltyStrikers.STEPS_POPULATION;
     } else {
       throw new IllegalArgumentException("the claims are measured on " + GameRecipe.PENALTY_GRADED.environment()
-          + " or " + GameRecipe.PENALTY.environment() + ", not " + game.environment());
+          + ", " + GameRecipe.PENALTY.environment() + " or " + GameRecipe.PENALTY_STEPS.environment() + ", not "
+          + game.environment());
     }
     this.registry = registry;
     this.game = game;
@@ -528,6 +535,22 @@ public final class ClaimsExperiment {
         rows.get(CEILING_BLIND).get(0).get(HELD_OUT + "/" + pass(attempts - 1)));
     predicted.addProperty("training_optimum_on_held_out_pass_at_" + attempts,
         mage.get(HELD_OUT + "/" + pass(attempts - 1)));
+    int spots = base.spots().orElseThrow();
+    PenaltyTransfer.Range range = PenaltyTransfer.heldOutPassAt(PenaltyObjectives.finalAttemptOptimum(
+        population.training(), spots, attempts, scoring(base), base.trajGamma()), population.heldOut());
+    JsonObject optimal = new JsonObject();
+    optimal.addProperty("min", round(range.min()));
+    optimal.addProperty("max", round(range.max()));
+    predicted.add("training_optima_on_held_out_pass_at_" + attempts, optimal);
+    JsonArray frontier = new JsonArray();
+    for (PenaltyTransfer.Point p : PenaltyTransfer.frontier(population.training(), population.heldOut(), spots,
+        attempts)) {
+      JsonObject point = new JsonObject();
+      point.addProperty("train", round(p.training()));
+      point.addProperty(HELD_OUT, round(p.heldOut()));
+      frontier.add(point);
+    }
+    predicted.add("frontier_pass_at_" + attempts, frontier);
     root.add("predicted", predicted);
     root.add("measured", measured(rows));
     return root;
@@ -621,6 +644,17 @@ public final class ClaimsExperiment {
         predicted.get("single_episode_max_train_pass_at_" + attempts).getAsDouble(),
         predicted.get("held_out_blind_pass_at_" + attempts).getAsDouble(),
         predicted.get("training_optimum_on_held_out_pass_at_" + attempts).getAsDouble());
+    JsonObject optimal = predicted.getAsJsonObject("training_optima_on_held_out_pass_at_" + attempts);
+    StringBuilder frontier = new StringBuilder();
+    for (com.google.gson.JsonElement e : predicted.getAsJsonArray("frontier_pass_at_" + attempts)) {
+      JsonObject p = e.getAsJsonObject();
+      frontier.append(frontier.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "(%.3f, %.3f)",
+          p.get(TRAIN).getAsDouble(), p.get(HELD_OUT).getAsDouble()));
+    }
+    out.printf(Locale.ROOT, "A perfect learner: every keeper optimal for MAGE's objective on the training population"
+        + " saves %.3f to %.3f of the held-out strikers within %d attempts (free where no training striker shoots the"
+        + " history); the frontier of (training, held-out) Pass@%d over all keepers: %s%n",
+        optimal.get("min").getAsDouble(), optimal.get("max").getAsDouble(), attempts, attempts, frontier);
     if (measured.has("mage_minus_lamer_train")) {
       out.println("Measured, MAGE minus LaMer on the training population (combined spread: the sum of the two sample"
           + " standard deviations):");

@@ -187,7 +187,7 @@ class ExperimentCommandTest {
 
     CliRun other = CliRun.of("experiment", "claims", "--env", "mage-kuhn-poker", "--work-dir", dir.toString());
     assertThat(other.code()).isEqualTo(2);
-    assertThat(other.err()).contains("mage-penalty-graded or mage-penalty");
+    assertThat(other.err()).contains("mage-penalty-graded or mage-penalty or mage-penalty-steps");
     CliRun json = CliRun.of("experiment", "methods", "--json", "--work-dir", dir.toString());
     assertThat(json.code()).isEqualTo(2);
     assertThat(json.err()).contains("only `claims` prints JSON");

@@ -112,7 +112,8 @@ public final class PenaltyEnvironment implements Environment {
   }
 
   /**
-   * @param id the id of the provider that creates it ({@code mage-penalty} or {@code mage-penalty-graded})
+   * @param id the id of the provider that creates it ({@code mage-penalty}, {@code mage-penalty-graded} or
+   *     {@code mage-penalty-steps})
    * @param spots how many spots the goal has, at least 3
    * @param scoring how dives score
    * @throws IllegalArgumentException if spots is below 3

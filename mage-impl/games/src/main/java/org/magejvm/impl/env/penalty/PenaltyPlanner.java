@@ -44,8 +44,8 @@ public final class PenaltyPlanner {
 
   private static final double TIE = 1e-9;
 
-  /** One unknown: the striker and its first spot. */
-  private record Hypothesis(Striker striker, int first) {}
+  /** One unknown: the striker and its first spot, with its prior weight. */
+  private record Hypothesis(Striker striker, int first, double weight) {}
 
   /** A solved history: its value and its optimal dives, preferred first. */
   private record Node(double value, List<Integer> optimal) {}
@@ -56,24 +56,20 @@ public final class PenaltyPlanner {
   private final Scoring scoring;
   private final Objective objective;
   private final double trajGamma;
+  private final List<Double> weights;
   private final Map<String, Node> nodes = new HashMap<>();
   private final double value;
 
-  private PenaltyPlanner(List<Striker> pool, int spots, int attempts, Scoring scoring, Objective objective,
-      double trajGamma) {
+  private PenaltyPlanner(List<Striker> pool, List<Double> weights, int spots, int attempts, Scoring scoring,
+      Objective objective, double trajGamma) {
     this.pool = pool;
     this.spots = spots;
     this.attempts = attempts;
     this.scoring = scoring;
     this.objective = objective;
     this.trajGamma = trajGamma;
-    List<Hypothesis> all = new ArrayList<>();
-    for (Striker s : pool) {
-      for (int f = 1; f <= spots; f++) {
-        all.add(new Hypothesis(s, f));
-      }
-    }
-    value = solve(new ArrayList<>(), all).value();
+    this.weights = weights;
+    value = solve(new ArrayList<>(), hypotheses()).value();
   }
 
   /**
@@ -97,7 +93,49 @@ public final class PenaltyPlanner {
     if (!(trajGamma >= 0 && trajGamma <= 1)) {
       throw new IllegalArgumentException("trajGamma must be in [0, 1], got " + trajGamma);
     }
-    return new PenaltyPlanner(p, spots, attempts, scoring, objective, trajGamma);
+    return new PenaltyPlanner(p, null, spots, attempts, scoring, objective, trajGamma);
+  }
+
+  /**
+   * Solves a population whose strikers are not equally likely, for Pass@{@code attempts} (binary scoring, the
+   * final-attempt objective, no discount): the value is the highest weighted Pass@{@code attempts} any keeper reaches,
+   * as {@link PenaltyTransfer#frontier} needs.
+   *
+   * @param pool the strikers (at least one, no two alike)
+   * @param weights each striker's weight, in the pool's order, none negative, not all zero
+   * @param spots how many spots, 3 to 9
+   * @param attempts the attempts of a meta-episode, 1 to 6
+   * @return the planner
+   * @throws IllegalArgumentException if a size or weight is out of range
+   */
+  static PenaltyPlanner weighted(List<Striker> pool, List<Double> weights, int spots, int attempts) {
+    List<Striker> p = checkPool(pool);
+    checkSizes(spots, attempts);
+    List<Double> w = List.copyOf(weights);
+    if (w.size() != p.size() || w.stream().anyMatch(x -> !(x >= 0)) || w.stream().allMatch(x -> x == 0)) {
+      throw new IllegalArgumentException("need one weight of 0 or more per striker, not all 0, got " + w);
+    }
+    return new PenaltyPlanner(p, w, spots, attempts, Scoring.BINARY, Objective.FINAL_ATTEMPT, 1.0);
+  }
+
+  /** Every striker and first spot with its weight (1 each for an unweighted planner); a weight of 0 leaves it out. */
+  private List<Hypothesis> hypotheses() {
+    List<Hypothesis> all = new ArrayList<>();
+    for (int i = 0; i < pool.size(); i++) {
+      double w = weights == null ? 1.0 : weights.get(i);
+      for (int f = 1; f <= spots && w > 0; f++) {
+        all.add(new Hypothesis(pool.get(i), f, w));
+      }
+    }
+    return all;
+  }
+
+  private static double weight(List<Hypothesis> belief) {
+    double w = 0;
+    for (Hypothesis h : belief) {
+      w += h.weight();
+    }
+    return w;
   }
 
   static List<Striker> checkPool(List<Striker> pool) {
@@ -213,12 +251,7 @@ public final class PenaltyPlanner {
     if (measure == Measure.PASS_AT && (k < 0 || k >= attempts)) {
       throw new IllegalArgumentException("k must be from 0 to " + (attempts - 1) + ", got " + k);
     }
-    List<Hypothesis> all = new ArrayList<>();
-    for (Striker s : pool) {
-      for (int f = 1; f <= spots; f++) {
-        all.add(new Hypothesis(s, f));
-      }
-    }
+    List<Hypothesis> all = hypotheses();
     return new double[] {extreme(new ArrayList<>(), all, measure, k, false),
         extreme(new ArrayList<>(), all, measure, k, true)};
   }
@@ -235,7 +268,7 @@ public final class PenaltyPlanner {
       double total = 0;
       for (Map.Entry<Integer, List<Hypothesis>> e : byShot.entrySet()) {
         int shot = e.getKey();
-        double w = e.getValue().size();
+        double w = weight(e.getValue());
         double score = scoring.score(d, shot, spots);
         boolean last = shot == d || k + 1 == attempts;
         total += w * switch (measure) {
@@ -249,7 +282,7 @@ public final class PenaltyPlanner {
           total += w * extreme(next, e.getValue(), measure, j, max);
         }
       }
-      double v = total / belief.size();
+      double v = total / weight(belief);
       best = max ? Math.max(best, v) : Math.min(best, v);
     }
     return best;
@@ -257,10 +290,10 @@ public final class PenaltyPlanner {
 
   private Node solve(List<PenaltyEnvironment.Penalty> history, List<Hypothesis> belief) {
     int k = history.size();
-    double weight = belief.size();
+    double weight = weight(belief);
     double previous = k == 0 ? 0 : history.get(k - 1).score();
     double[] q = new double[spots + 1];
-    int[] saves = new int[spots + 1];
+    double[] saves = new double[spots + 1];
     double best = Double.NEGATIVE_INFINITY;
     for (int d = 1; d <= spots; d++) {
       Map<Integer, List<Hypothesis>> byShot = new HashMap<>();
@@ -270,11 +303,11 @@ public final class PenaltyPlanner {
       double total = 0;
       for (Map.Entry<Integer, List<Hypothesis>> e : byShot.entrySet()) {
         int shot = e.getKey();
-        double w = e.getValue().size();
+        double w = weight(e.getValue());
         double score = scoring.score(d, shot, spots);
         total += w * (objective == Objective.FINAL_ATTEMPT ? score - previous : score);
         if (shot == d) {
-          saves[d] += e.getValue().size();
+          saves[d] += w;
         } else if (k + 1 < attempts) {
           List<PenaltyEnvironment.Penalty> next = new ArrayList<>(history);
           next.add(new PenaltyEnvironment.Penalty(d, shot, score));
@@ -290,7 +323,7 @@ public final class PenaltyPlanner {
         optimal.add(d);
       }
     }
-    optimal.sort(Comparator.comparingInt((Integer d) -> -saves[d]).thenComparingInt(d -> d));
+    optimal.sort(Comparator.comparingDouble((Integer d) -> -saves[d]).thenComparingInt(d -> d));
     Node n = new Node(best, List.copyOf(optimal));
     nodes.put(key(history), n);
     return n;

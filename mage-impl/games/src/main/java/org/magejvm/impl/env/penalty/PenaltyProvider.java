@@ -57,8 +57,7 @@ public final class PenaltyProvider extends BaseEnvironmentProvider<PenaltyEnviro
   /** The keeper that writes lessons with a random guess of the next shot and dives there (the format policy). */
   public static final String RANDOM_PLAN_POLICY = "random-plan";
 
-  private static final HiddenNumberProvider.SizeOption SPOTS = new HiddenNumberProvider.SizeOption(SPOTS_OPTION,
-      "the number of spots", DEFAULT_SPOTS, SMALLEST_SPOTS, LARGEST_SPOTS);
+  private static final HiddenNumberProvider.SizeOption SPOTS = spotsOption(DEFAULT_SPOTS, SMALLEST_SPOTS);
 
   /** One dive per attempt, 3 attempts, the small games' discounts and penalties, short answers. */
   private static final EnvironmentDefaults DEFAULTS = HiddenNumberProvider.smallGameDefaults().build();
@@ -84,6 +83,34 @@ public final class PenaltyProvider extends BaseEnvironmentProvider<PenaltyEnviro
    */
   static Settings settings(String id, String version, PenaltyPopulation population, Scoring scoring,
       String description) {
+    return settings(id, version, population, scoring, description, SPOTS);
+  }
+
+  /**
+   * The option of the number of spots.
+   *
+   * @param defaultSpots its default
+   * @param smallest the fewest spots it accepts
+   * @return the option
+   */
+  static HiddenNumberProvider.SizeOption spotsOption(int defaultSpots, int smallest) {
+    return new HiddenNumberProvider.SizeOption(SPOTS_OPTION, "the number of spots", defaultSpots, smallest,
+        LARGEST_SPOTS);
+  }
+
+  /**
+   * The settings of a Penalty Shoot-out game with its own option of the number of spots.
+   *
+   * @param id the game's id
+   * @param version its version
+   * @param population its strikers
+   * @param scoring the scoring without the option
+   * @param description its description
+   * @param spots the option of the number of spots
+   * @return the settings
+   */
+  static Settings settings(String id, String version, PenaltyPopulation population, Scoring scoring,
+      String description, HiddenNumberProvider.SizeOption spots) {
     Settings s = settings(id, version)
         .optDescription(description)
         .setDefaults(DEFAULTS)
@@ -93,7 +120,7 @@ public final class PenaltyProvider extends BaseEnvironmentProvider<PenaltyEnviro
       s.addValidationOpponent(v.id());
     }
     List<Striker> training = population.training();
-    return s.addOption(SPOTS.name(), SPOTS.description())
+    return s.addOption(spots.name(), spots.description())
         .addOption(SCORING_OPTION, "binary (a save scores 1, a miss 0) or graded (a near miss, one spot beside the"
             + " shot, scores 0.5) (default " + scoring.id() + ")")
         .addScriptedPolicy(RANDOM_POLICY, RandomPolicy::new)
@@ -116,7 +143,23 @@ public final class PenaltyProvider extends BaseEnvironmentProvider<PenaltyEnviro
    *     scoring} is neither {@code binary} nor {@code graded}
    */
   static PenaltyEnvironment create(String id, Map<String, String> options, Scoring scoring) {
-    return new PenaltyEnvironment(id, SPOTS.read(options),
+    return create(id, options, scoring, SPOTS);
+  }
+
+  /**
+   * Creates an environment of a Penalty Shoot-out game with its own option of the number of spots.
+   *
+   * @param id the game's id
+   * @param options the options
+   * @param scoring the scoring without the option
+   * @param spots the option of the number of spots
+   * @return the environment
+   * @throws IllegalArgumentException naming the option when {@code spots} is out of the option's range or {@code
+   *     scoring} is neither {@code binary} nor {@code graded}
+   */
+  static PenaltyEnvironment create(String id, Map<String, String> options, Scoring scoring,
+      HiddenNumberProvider.SizeOption spots) {
+    return new PenaltyEnvironment(id, spots.read(options),
         options.containsKey(SCORING_OPTION) ? Scoring.parse(options.get(SCORING_OPTION)) : scoring);
   }
 

@@ -32,16 +32,43 @@ final class PenaltyBruteForce {
     double[] best = {Double.NEGATIVE_INFINITY};
     List<String> frontier = new ArrayList<>();
     frontier.add("");
-    enumerate(new HashMap<>(), frontier, spots, attempts, keeper -> {
-      double v = 0;
-      for (Striker s : pool) {
-        for (int f = 1; f <= spots; f++) {
-          v += measure.applyAsDouble(play(keeper, s, f, spots, attempts, scoring));
-        }
-      }
-      best[0] = Math.max(best[0], v / (pool.size() * spots));
-    });
+    enumerate(new HashMap<>(), frontier, spots, attempts,
+        keeper -> best[0] = Math.max(best[0], mean(keeper, pool, measure, spots, attempts, scoring)));
     return best[0];
+  }
+
+  /**
+   * Every deterministic keeper's means of two measures, each over its own population.
+   *
+   * @param first the first population, each striker equally likely
+   * @param firstMeasure the first measure of one meta-episode
+   * @param second the second population
+   * @param secondMeasure the second measure
+   * @param spots N
+   * @param attempts K
+   * @param scoring the scoring
+   * @return one {first mean, second mean} per keeper
+   */
+  static List<double[]> pairs(List<Striker> first, ToDoubleFunction<Play> firstMeasure, List<Striker> second,
+      ToDoubleFunction<Play> secondMeasure, int spots, int attempts, Scoring scoring) {
+    List<double[]> pairs = new ArrayList<>();
+    List<String> frontier = new ArrayList<>();
+    frontier.add("");
+    enumerate(new HashMap<>(), frontier, spots, attempts, keeper -> pairs.add(new double[] {
+        mean(keeper, first, firstMeasure, spots, attempts, scoring),
+        mean(keeper, second, secondMeasure, spots, attempts, scoring)}));
+    return pairs;
+  }
+
+  private static double mean(Map<String, Integer> keeper, List<Striker> pool, ToDoubleFunction<Play> measure,
+      int spots, int attempts, Scoring scoring) {
+    double v = 0;
+    for (Striker s : pool) {
+      for (int f = 1; f <= spots; f++) {
+        v += measure.applyAsDouble(play(keeper, s, f, spots, attempts, scoring));
+      }
+    }
+    return v / (pool.size() * spots);
   }
 
   /**

@@ -239,15 +239,17 @@ class PenaltyCeilingsTest {
   @Test
   void theScriptedKeepersReachTheirCeilingsInRealRollouts() {
     // one task per first spot, 4 times over, against each striker alone
-    List<Long> seeds = HiddenNumberEnvironment.balancedTaskSeeds(3, 5, 4);
-    for (String game : List.of(PenaltyProvider.ID, GradedPenaltyProvider.ID)) {
-      PenaltyPopulation population = game.equals(PenaltyProvider.ID) ? SHOWCASE : GRADED;
-      int[] dives = PenaltyCeilings.bestBlindDives(population.training(), 5, 3);
+    for (String game : List.of(PenaltyProvider.ID, GradedPenaltyProvider.ID, StepsPenaltyProvider.ID)) {
+      PenaltyPopulation population = game.equals(PenaltyProvider.ID) ? SHOWCASE
+          : game.equals(GradedPenaltyProvider.ID) ? GRADED : PenaltyStrikers.STEPS_POPULATION;
+      int spots = game.equals(StepsPenaltyProvider.ID) ? 7 : 5;
+      List<Long> seeds = HiddenNumberEnvironment.balancedTaskSeeds(3, spots, 4);
+      int[] dives = PenaltyCeilings.bestBlindDives(population.training(), spots, 3);
       List<Striker> all = new ArrayList<>(population.training());
       all.addAll(population.heldOut());
       for (Striker s : all) {
         Map<String, Number> blind = metrics(game, "blind", s.id(), seeds, ContextMode.NONE);
-        double[] expected = passAt(PenaltyCeilings.blind(List.of(s), 5, dives));
+        double[] expected = passAt(PenaltyCeilings.blind(List.of(s), spots, dives));
         for (int k = 0; k < 3; k++) {
           assertThat(blind.get("success_rate[" + k + "]").doubleValue()).as("%s %s blind k=%d", game, s.id(), k)
               .isCloseTo(expected[k], within(1e-12));

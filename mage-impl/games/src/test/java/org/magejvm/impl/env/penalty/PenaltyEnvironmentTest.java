@@ -154,6 +154,17 @@ class PenaltyEnvironmentTest {
     assertThat(((PenaltyEnvironment) g.create(Map.of())).scoring()).isEqualTo(Scoring.GRADED);
     assertThat(((PenaltyEnvironment) g.create(Map.of("scoring", "binary"))).scoring()).isEqualTo(Scoring.BINARY);
     assertThat(g.create(Map.of()).id()).isEqualTo(GradedPenaltyProvider.ID);
+
+    EnvironmentProvider steps = REGISTRY.require(StepsPenaltyProvider.ID);
+    assertThat(steps.opponents().ids()).containsExactly("fixed", "step+1", "step-1", "step+2", "step-2", "step+3",
+        "step-3");
+    assertThat(steps.evaluationOpponent()).isEqualTo("step+3");
+    assertThat(steps.options().get("spots")).contains("7 to 9 (default 7)");
+    assertThat(((PenaltyEnvironment) steps.create(Map.of())).spots()).isEqualTo(7);
+    assertThat(((PenaltyEnvironment) steps.create(Map.of())).scoring()).isEqualTo(Scoring.BINARY);
+    assertThat(steps.create(Map.of()).id()).isEqualTo(StepsPenaltyProvider.ID);
+    assertThatThrownBy(() -> steps.create(Map.of("spots", "5"))).hasMessageContaining("'spots'")
+        .hasMessageContaining("5");
     assertThatThrownBy(() -> new PenaltyPopulation(List.of(PenaltyStrikers.FIXED), List.of(PenaltyStrikers.FIXED)))
         .hasMessageContaining("'fixed' is both trained on and held out");
   }
