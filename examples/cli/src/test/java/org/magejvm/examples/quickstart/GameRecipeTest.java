@@ -184,7 +184,7 @@ class GameRecipeTest {
   @Test
   void eachGameNamesOpponentsAndPlayersItsEnvironmentKnows() {
     for (RecipeGame game : List.of(GameRecipe.KUHN, GameRecipe.TIC_TAC_TOE, GameRecipe.PENALTY,
-        GameRecipe.PENALTY_GRADED)) {
+        GameRecipe.PENALTY_GRADED, GameRecipe.PENALTY_STEPS)) {
       var provider = REGISTRY.require(game.environment());
       for (String opp : game.evaluationSets()) {
         assertThat(provider.opponents().find(opp)).as(game.environment() + " " + opp).isPresent();
@@ -193,6 +193,14 @@ class GameRecipeTest {
       provider.scriptedPolicy(game.fixedPolicy(), 1).close();
       provider.scriptedPolicy(game.referencePolicy(), 1).close();
     }
+  }
+
+  @Test
+  void thePenaltyGamesSpotsAreTheirDefaultsUnlessTheConfigSetsThem() {
+    assertThat(GameRecipe.penaltySpots("mage-penalty")).hasValue(5);
+    assertThat(GameRecipe.penaltySpots("mage-penalty-graded")).hasValue(5);
+    assertThat(GameRecipe.penaltySpots("mage-penalty-steps")).hasValue(7);
+    assertThat(GameRecipe.penaltySpots("mage-kuhn-poker")).isEmpty();
   }
 
   @Test

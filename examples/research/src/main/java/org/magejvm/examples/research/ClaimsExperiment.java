@@ -551,6 +551,9 @@ public final class ClaimsExperiment {
       frontier.add(point);
     }
     predicted.add("frontier_pass_at_" + attempts, frontier);
+    int[] lastShot = PenaltyCeilings.bestLastShotOffsets(population.training(), spots, attempts, scoring(base));
+    predicted.addProperty("last_shot_keeper_train_pass_at_" + attempts, round(PenaltyCeilings.lastShotOffsets(
+        population.training(), spots, scoring(base), lastShot).passAt().get(attempts - 1)));
     root.add("predicted", predicted);
     root.add("measured", measured(rows));
     return root;
@@ -655,6 +658,10 @@ public final class ClaimsExperiment {
         + " saves %.3f to %.3f of the held-out strikers within %d attempts (free where no training striker shoots the"
         + " history); the frontier of (training, held-out) Pass@%d over all keepers: %s%n",
         optimal.get("min").getAsDouble(), optimal.get("max").getAsDouble(), attempts, attempts, frontier);
+    out.printf(Locale.ROOT, "The simplest reader of the history, a dive at a fixed offset from the last shot per"
+        + " attempt, reaches Pass@%d %.3f at best on the training population (blind ceiling %.3f)%n", attempts,
+        predicted.get("last_shot_keeper_train_pass_at_" + attempts).getAsDouble(),
+        predicted.get("single_episode_max_train_pass_at_" + attempts).getAsDouble());
     if (measured.has("mage_minus_lamer_train")) {
       out.println("Measured, MAGE minus LaMer on the training population (combined spread: the sum of the two sample"
           + " standard deviations):");

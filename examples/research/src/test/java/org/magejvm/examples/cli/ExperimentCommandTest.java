@@ -172,6 +172,14 @@ class ExperimentCommandTest {
         .get("success_rate[2]").getAsDouble()).isEqualTo(0.65);
     assertThat(report.getAsJsonObject("predicted").getAsJsonObject("mage_minus_lamer_train")
         .get("final_attempt_score").getAsDouble()).isEqualTo(0.125);
+    // what a perfect learner of the training population reaches on the held-out strikers (PenaltyTransfer)
+    var predicted = report.getAsJsonObject("predicted");
+    assertThat(predicted.getAsJsonObject("training_optima_on_held_out_pass_at_3").get("max").getAsDouble())
+        .isEqualTo(0.65);
+    assertThat(predicted.getAsJsonArray("frontier_pass_at_3")).hasSize(5);
+    assertThat(predicted.get("last_shot_keeper_train_pass_at_3").getAsDouble()).isEqualTo(0.85);
+    assertThat(run.err()).contains("A perfect learner: every keeper optimal for MAGE's objective on the training"
+        + " population saves 0.300 to 0.650 of the held-out strikers");
     assertThat(report.getAsJsonObject("measured").getAsJsonObject("mage_minus_lamer_train")
         .getAsJsonObject("final_attempt_score").get("verdict").getAsString()).isNotEmpty();
     assertThat(dir.resolve("claims-penalty-graded.json")).exists();

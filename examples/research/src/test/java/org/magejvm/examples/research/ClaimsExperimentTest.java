@@ -63,6 +63,15 @@ class ClaimsExperimentTest {
         within(1e-12));
     assertThat(showcase.get("ceiling-blind").get(0).get("held_out/success_rate[2]")).isCloseTo(0.6, within(1e-12));
     assertThat(showcase.get("optimum-final").get(0).get("held_out/success_rate[2]")).isCloseTo(0.35, within(1e-12));
+
+    // the steps game, 7 spots: 3/7 blind on either set, 1 adaptive on either set
+    var steps = new ClaimsExperiment(REGISTRY, GameRecipe.PENALTY_STEPS, QUIET)
+        .exactRows(recipe(GameRecipe.PENALTY_STEPS, dir, 7));
+    for (String set : new String[] {"train", "held_out"}) {
+      assertThat(steps.get("ceiling-blind").get(0).get(set + "/success_rate[2]")).isCloseTo(3.0 / 7, within(1e-12));
+      assertThat(steps.get("ceiling-adaptive").get(0).get(set + "/success_rate[2]")).isCloseTo(1.0, within(1e-12));
+    }
+    assertThat(steps.get("optimum-final").get(0).get("train/success_rate[2]")).isCloseTo(1.0, within(1e-12));
   }
 
   @Test

@@ -224,6 +224,58 @@ public final class PenaltyCeilings {
   }
 
   /**
+   * The best keeper that reads only the last shot, each attempt at its own fixed offset from it: a first dive, then
+   * in attempt k the last shot plus {@code offsets[k]} spots (around the ring). The simplest keeper that uses the
+   * history; by exhaustive search over the N^K first dives and offsets, the highest Pass@K, ties broken by the
+   * higher Pass@(K-1) and so on, then the first in lexicographic order.
+   *
+   * <p>With the games' defaults it reaches Pass@3 0.667 on {@code mage-penalty}'s training population (the blind
+   * ceiling is 0.633), 0.85 on {@code mage-penalty-graded}'s (0.65) and 0.486 on {@code mage-penalty-steps}' (0.429):
+   * only on the graded game does reading one shot pay much more than reading none, and only there did the claims'
+   * trained keepers beat the blind ceiling ({@code docs/results.md}).
+   *
+   * @param pool the strikers, each equally likely
+   * @param spots N, 3 to 9
+   * @param attempts K, 1 to 6
+   * @param scoring how dives score (for the histories the keeper is played through; Pass@K does not depend on it)
+   * @return the first dive, then the offset of every later attempt, 0 to N-1 spots right of the last shot
+   */
+  public static int[] bestLastShotOffsets(List<Striker> pool, int spots, int attempts, Scoring scoring) {
+    int[][] best = new int[1][];
+    double[][] bestRates = new double[1][];
+    forEachSequence(spots, attempts, plan -> {
+      List<Double> passAt = lastShotOffsets(pool, spots, scoring, plan).passAt();
+      double[] r = new double[attempts];
+      for (int k = 0; k < attempts; k++) {
+        r[k] = passAt.get(attempts - 1 - k);
+      }
+      if (best[0] == null || compare(r, bestRates[0]) > 0) {
+        best[0] = plan.clone();
+        bestRates[0] = r;
+      }
+    });
+    for (int k = 1; k < attempts; k++) {
+      best[0][k] %= spots;
+    }
+    return best[0];
+  }
+
+  /**
+   * The outcome of a keeper that reads only the last shot ({@link #bestLastShotOffsets}).
+   *
+   * @param pool the strikers, each equally likely
+   * @param spots N, 3 to 9
+   * @param scoring how dives score
+   * @param plan the first dive (1 to N), then each later attempt's offset from the last shot
+   * @return its exact outcome
+   */
+  public static Outcome lastShotOffsets(List<Striker> pool, int spots, Scoring scoring, int[] plan) {
+    int[] p = plan.clone();
+    return play(pool, spots, p.length, scoring, earlier -> earlier.isEmpty() ? p[0]
+        : Striker.wrap(earlier.get(earlier.size() - 1).shot() + p[earlier.size()], spots));
+  }
+
+  /**
    * The rates of a history-blind keeper.
    *
    * @param pool the strikers

@@ -290,4 +290,44 @@ class PenaltyCeilingsTest {
   private static double[] passAt(PenaltyCeilings.Outcome o) {
     return o.passAt().stream().mapToDouble(Double::doubleValue).toArray();
   }
+
+  /**
+   * The simplest keeper that reads the history, an offset from the last shot per attempt; the three Pass@3 values
+   * were computed beforehand by a separate Python enumeration.
+   */
+  @Test
+  void theBestKeeperReadingOnlyTheLastShot() {
+    Object[][] cases = {
+        {PenaltyStrikers.POPULATION.training(), 5, 2.0 / 3, 0.95 / 1.5},
+        {PenaltyStrikers.GRADED_POPULATION.training(), 5, 0.85, 0.65},
+        {PenaltyStrikers.STEPS_POPULATION.training(), 7, 17.0 / 35, 3.0 / 7}};
+    for (Object[] c : cases) {
+      @SuppressWarnings("unchecked")
+      List<Striker> pool = (List<Striker>) c[0];
+      int spots = (Integer) c[1];
+      int[] plan = PenaltyCeilings.bestLastShotOffsets(pool, spots, 3, Scoring.BINARY);
+      assertThat(plan).hasSize(3);
+      assertThat(plan[0]).isBetween(1, spots);
+      assertThat(plan[1]).isBetween(0, spots - 1);
+      assertThat(plan[2]).isBetween(0, spots - 1);
+      double passAt3 = PenaltyCeilings.lastShotOffsets(pool, spots, Scoring.BINARY, plan).passAt().get(2);
+      assertThat(passAt3).as("%s", pool).isCloseTo((Double) c[2], within(1e-12));
+      assertThat(PenaltyCeilings.historyBlind(pool, spots, 3).passAt().get(2)).isCloseTo((Double) c[3],
+          within(1e-12));
+      // no plan does better: every first dive and pair of offsets, played through the keeper
+      for (int d = 1; d <= spots; d++) {
+        for (int a = 0; a < spots; a++) {
+          for (int b = 0; b < spots; b++) {
+            assertThat(PenaltyCeilings.lastShotOffsets(pool, spots, Scoring.BINARY, new int[] {d, a, b}).passAt()
+                .get(2)).isLessThanOrEqualTo(passAt3 + 1e-12);
+          }
+        }
+      }
+    }
+    // the fixed striker alone: dive at the last shot from the second attempt on, Goalkeeper's best keeper
+    int[] plan = PenaltyCeilings.bestLastShotOffsets(List.of(PenaltyStrikers.FIXED), 5, 3, Scoring.BINARY);
+    assertThat(plan[1]).isZero();
+    assertThat(PenaltyCeilings.lastShotOffsets(List.of(PenaltyStrikers.FIXED), 5, Scoring.BINARY, plan).passAt()
+        .get(1)).isEqualTo(1.0);
+  }
 }
