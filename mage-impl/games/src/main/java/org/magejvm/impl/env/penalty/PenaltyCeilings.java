@@ -3,6 +3,7 @@ package org.magejvm.impl.env.penalty;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 import org.magejvm.impl.env.AttemptCeiling;
 
 /**
@@ -164,16 +165,24 @@ public final class PenaltyCeilings {
    * @return its dives, one per attempt
    */
   public static int[] bestBlindDives(List<Striker> pool, int spots, int attempts) {
+    return bestSequence(spots, attempts, dives -> blind(pool, spots, dives));
+  }
+
+  /**
+   * The sequence of N^K whose outcome has the highest Pass@K, ties broken by the higher Pass@(K-1) and so on, then the
+   * first in lexicographic order.
+   */
+  private static int[] bestSequence(int spots, int attempts, Function<int[], Outcome> outcome) {
     int[][] best = new int[1][];
     double[][] bestRates = new double[1][];
-    forEachSequence(spots, attempts, dives -> {
-      List<Double> passAt = blind(pool, spots, dives).passAt();
+    forEachSequence(spots, attempts, sequence -> {
+      List<Double> passAt = outcome.apply(sequence).passAt();
       double[] r = new double[attempts];
       for (int k = 0; k < attempts; k++) {
         r[k] = passAt.get(attempts - 1 - k);
       }
       if (best[0] == null || compare(r, bestRates[0]) > 0) {
-        best[0] = dives.clone();
+        best[0] = sequence.clone();
         bestRates[0] = r;
       }
     });
@@ -241,23 +250,11 @@ public final class PenaltyCeilings {
    * @return the first dive, then the offset of every later attempt, 0 to N-1 spots right of the last shot
    */
   public static int[] bestLastShotOffsets(List<Striker> pool, int spots, int attempts, Scoring scoring) {
-    int[][] best = new int[1][];
-    double[][] bestRates = new double[1][];
-    forEachSequence(spots, attempts, plan -> {
-      List<Double> passAt = lastShotOffsets(pool, spots, scoring, plan).passAt();
-      double[] r = new double[attempts];
-      for (int k = 0; k < attempts; k++) {
-        r[k] = passAt.get(attempts - 1 - k);
-      }
-      if (best[0] == null || compare(r, bestRates[0]) > 0) {
-        best[0] = plan.clone();
-        bestRates[0] = r;
-      }
-    });
+    int[] best = bestSequence(spots, attempts, plan -> lastShotOffsets(pool, spots, scoring, plan));
     for (int k = 1; k < attempts; k++) {
-      best[0][k] %= spots;
+      best[k] %= spots;
     }
-    return best[0];
+    return best;
   }
 
   /**
@@ -266,7 +263,7 @@ public final class PenaltyCeilings {
    * @param pool the strikers, each equally likely
    * @param spots N, 3 to 9
    * @param scoring how dives score
-   * @param plan the first dive (1 to N), then each later attempt's offset from the last shot
+   * @param plan the first dive (1 to N), then each later attempt's offset from the last shot (any whole number)
    * @return its exact outcome
    */
   public static Outcome lastShotOffsets(List<Striker> pool, int spots, Scoring scoring, int[] plan) {
