@@ -35,10 +35,10 @@ import picocli.CommandLine.Parameters;
         "claims: the paper's claims on Penalty Shoot-out, --env mage-penalty-graded (default; MAGE's and LaMer's"
             + " optima differ), mage-penalty or mage-penalty-steps (held-out steps a perfect learner can save): mage,"
             + " lamer, gigpo and grpo from one warm start, evaluated on every training striker and every held-out one"
-            + " (never trained on): Pass@k, final-attempt and cumulative scores, the same without history, beside the exact blind and adaptive ceilings and both objectives'"
-            + " optima, what a perfect learner of the training population can reach on the held-out strikers, the"
-            + " predicted and the measured MAGE-LaMer differences; RUN_DIR/summary.json reused as above,"
-            + " WORK_DIR/claims-*.json the report (--json prints it)."})
+            + " (never trained on): Pass@k, final-attempt and cumulative scores, the same without history, beside the"
+            + " exact blind and adaptive ceilings and both objectives' optima, what a perfect learner of the training"
+            + " population can reach on the held-out strikers, the predicted and the measured MAGE-LaMer differences;"
+            + " RUN_DIR/summary.json reused as above, WORK_DIR/claims-*.json the report (--json prints it)."})
 final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
 
   /** The methods the comparison can train: every training preset. */

@@ -9,7 +9,8 @@ import org.magejvm.impl.rollout.Seating;
 
 /**
  * What the recipe ({@link GameRecipe}) needs to know about a game: {@link GameRecipe#GOALKEEPER}, {@link
- * GameRecipe#KUHN}, {@link GameRecipe#TIC_TAC_TOE}, {@link GameRecipe#PENALTY} or {@link GameRecipe#PENALTY_GRADED}.
+ * GameRecipe#KUHN}, {@link GameRecipe#TIC_TAC_TOE}, {@link GameRecipe#PENALTY}, {@link GameRecipe#PENALTY_GRADED} or
+ * {@link GameRecipe#PENALTY_STEPS}.
  *
  * @param environment the environment id
  * @param pool the pool opponents evaluated one set each (the training population is the environment's own); empty

@@ -23,7 +23,7 @@ import org.magejvm.impl.env.AttemptCeiling;
  *
  * <p>The first attempt saves 1/N whatever the keeper does (the first spot is uniform and unseen), and a keeper that
  * dives uniformly at random saves 1/N in every attempt (Pass@3 = 1 - (4/5)^3 = 0.488 with 5 spots). With the games'
- * defaults (5 spots, 3 attempts), each striker equally likely:
+ * defaults (5 spots, 7 on {@code mage-penalty-steps}, and 3 attempts), each striker equally likely:
  *
  * <pre>
  *                                     Pass@1  Pass@2  Pass@3
@@ -33,6 +33,10 @@ import org.magejvm.impl.env.AttemptCeiling;
  *                           adaptive   0.200   0.400   1.000
  * mage-penalty-graded,      blind      0.200   0.500   0.650
  *   training or held out    adaptive   0.200   0.650   1.000
+ * mage-penalty-steps,       blind      0.143   0.286   0.429
+ *   either set (7 spots)
+ *   training                adaptive   0.143   0.314   1.000
+ *   held out                adaptive   0.143   0.571   1.000
  * </pre>
  *
  * <p>so reading the history is worth 0.367 and 0.4 in Pass@3 on {@code mage-penalty}, 0.35 on {@code

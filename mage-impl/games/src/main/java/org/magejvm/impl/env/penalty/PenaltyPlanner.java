@@ -11,11 +11,11 @@ import java.util.Objects;
  * The best keeper of Penalty Shoot-out against a population of strikers, for a training objective, computed exactly
  * by backward induction over histories.
  *
- * <p>The unknowns are the striker (each of the population equally likely) and its first spot (each spot equally
- * likely); every striker is deterministic, so a history of penalties (dives and shots) leaves the pairs that would
- * have shot exactly those shots, the keeper's belief. A meta-episode has {@code attempts} penalties and stops at the
- * first save. The keeper's return at attempt k is, with {@code R_j} the score of attempt j and {@code gamma} the
- * discount between attempts ({@code trajGamma}):
+ * <p>The unknowns are the striker (each of the population equally likely, or with weights for {@link
+ * PenaltyTransfer#frontier}) and its first spot (each spot equally likely); every striker is deterministic, so a
+ * history of penalties (dives and shots) leaves the pairs that would have shot exactly those shots, the keeper's
+ * belief. A meta-episode has {@code attempts} penalties and stops at the first save. The keeper's return at attempt k
+ * is, with {@code R_j} the score of attempt j and {@code gamma} the discount between attempts ({@code trajGamma}):
  *
  * <ul>
  *   <li>{@link Objective#FINAL_ATTEMPT} (MAGE's differential return): {@code sum_(j>=k) gamma^(j-k) (R_j - R_(j-1))},

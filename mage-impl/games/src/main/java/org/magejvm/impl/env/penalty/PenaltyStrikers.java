@@ -23,8 +23,8 @@ import java.util.List;
  *       {@code fixed}, {@code step+1}, {@code step-1}, {@code step+2} and {@code step-2}; held out {@code step+3} and
  *       {@code step-3}. With 7 spots no held-out striker's second shot is a training striker's second shot from the
  *       same first spot, so the held-out histories are new to a keeper of the training population and nothing it
- *       learnt there is contradicted by them; one keeper (dive one step on from the last shot) saves every striker of
- *       both sets by the third attempt. Blind 3/7 = 0.429 on either set ({@link PenaltyTransfer} has the rest).</li>
+ *       learnt there is contradicted by them; one keeper (in the third attempt, dive as far on from the last shot as it
+ *       was from the one before) saves every striker of both sets. Blind 3/7 = 0.429 on either set ({@link PenaltyTransfer} has the rest).</li>
  * </ul>
  */
 public final class PenaltyStrikers {
