@@ -116,13 +116,15 @@ final class RunSummaries {
     }
     out.printf(Locale.ROOT, "%s, training seed %d%n", method, seed);
     out.flush();
+    long start = System.nanoTime();
     try (DjlLanguagePolicy policy = base.load(base.warmStartDir());
         MetricsFileListener metrics = new MetricsFileListener(runDir)) {
       base.train(config, policy, List.of(metrics));
       summary = evaluate.apply(policy);
     }
     write(file, key, summary);
-    out.printf(Locale.ROOT, "  %s seed %d:", method, seed);
+    out.printf(Locale.ROOT, "  %s seed %d, trained and evaluated in %.0f s:", method, seed,
+        (System.nanoTime() - start) / 1e9);
     return summary;
   }
 

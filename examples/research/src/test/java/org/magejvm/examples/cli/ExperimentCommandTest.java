@@ -22,7 +22,7 @@ class ExperimentCommandTest {
         "--iterations", "0", "--eval-meta-episodes", "2", "--seeds", "1", "--methods", "gigpo", "--set", "credit.gamma_traj=1");
     assertThat(run.code()).as(run.err()).isZero();
     assertThat(run.out()).contains("optimum of the objective (attempt discount 1.0) on the same sets:")
-        .contains("  gigpo seed 1: pool/success_rate[0] ");
+        .containsPattern("  gigpo seed 1, trained and evaluated in \\d+ s: pool/success_rate\\[0\\] ");
     String[] lines = run.out().split("\n");
     List<String> headers = java.util.Arrays.stream(lines).filter(l -> l.startsWith("method ")).toList();
     assertThat(headers).hasSize(2);
