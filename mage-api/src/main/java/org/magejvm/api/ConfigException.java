@@ -26,6 +26,52 @@ public final class ConfigException extends IllegalArgumentException {
     this.key = Objects.requireNonNull(key, "key");
   }
 
+  /**
+   * Checks that a setting is given.
+   *
+   * @param key the dotted key
+   * @param value the value
+   * @param <T> its type
+   * @return the value
+   * @throws ConfigException naming the key when the value is null
+   */
+  public static <T> T requireGiven(String key, T value) {
+    if (value == null) {
+      throw new ConfigException(key, key + " must be given, got null");
+    }
+    return value;
+  }
+
+  /**
+   * Checks that a whole-number setting lies in a closed range.
+   *
+   * @param key the dotted key
+   * @param value the value
+   * @param min the smallest value allowed
+   * @param max the largest value allowed
+   * @throws ConfigException naming the key and the range when the value is outside it
+   */
+  public static void requireInRange(String key, long value, long min, long max) {
+    if (value < min || value > max) {
+      throw new ConfigException(key, key + " must be in [" + min + ", " + max + "], got " + value);
+    }
+  }
+
+  /**
+   * Checks that a setting lies in a closed range.
+   *
+   * @param key the dotted key
+   * @param value the value
+   * @param min the smallest value allowed
+   * @param max the largest value allowed
+   * @throws ConfigException naming the key and the range when the value is outside it or NaN
+   */
+  public static void requireInRange(String key, double value, double min, double max) {
+    if (!(value >= min && value <= max)) {
+      throw new ConfigException(key, key + " must be in [" + min + ", " + max + "], got " + value);
+    }
+  }
+
   /** @return the dotted key the error is about */
   public String key() {
     return key;

@@ -3,6 +3,7 @@ package org.magejvm.examples.cli;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.magejvm.examples.quickstart.GameRecipe;
 import org.magejvm.examples.quickstart.RecipeGame;
@@ -169,9 +170,11 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
     }
     List<Long> trainingSeeds = seeds != null ? seeds
         : goalkeeper || claims ? List.of(1L, 2L, 3L, 4L, 5L) : List.of(1L, 2L, 3L);
+    EnvironmentRegistry registry = EnvironmentRegistry.discover();
+    org.magejvm.spi.EnvironmentProvider provider = registry.require(game.environment());
     int evalSize = evalMetaEpisodes != null ? evalMetaEpisodes
         : goalkeeper ? 140
-        : claims ? CLAIMS_EVAL_META_EPISODES_PER_SPOT * GameRecipe.penaltySpots(game.environment()).orElseThrow()
+        : claims ? CLAIMS_EVAL_META_EPISODES_PER_SPOT * GameRecipe.penaltySpots(provider, Map.of()).orElseThrow()
         : 48;
     recipe.addTo(Limits.of(spec)
         .count("--iterations", iterations, 0, Limits.MAX_ITERATIONS, Limits.SANE)
@@ -180,8 +183,6 @@ final class ExperimentCommand implements Callable<Integer>, Limits.OptionPhase {
         .count("--eval-meta-episodes", evalSize, 1, Limits.MAX_META_EPISODES, Limits.MEMORY)
         .count("--seeds count", trainingSeeds.size(), 1, Limits.MAX_SEEDS, Limits.SANE))
         .check();
-    EnvironmentRegistry registry = EnvironmentRegistry.discover();
-    org.magejvm.spi.EnvironmentProvider provider = registry.require(game.environment());
     TrainingConfig.Builder base = GameRecipe.quickStartConfig(provider, seed).toBuilder();
     if (claims) {
       // the quick start's config (the mage preset: attempt discount 1, so LaMer's cumulative return adds the scores

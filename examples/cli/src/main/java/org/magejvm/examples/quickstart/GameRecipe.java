@@ -16,6 +16,7 @@ import org.magejvm.api.Seat;
 import org.magejvm.impl.env.keeper.GoalkeeperEnvironment;
 import org.magejvm.impl.env.keeper.GoalkeeperProvider;
 import org.magejvm.impl.env.penalty.GradedPenaltyProvider;
+import org.magejvm.impl.env.penalty.PenaltyEnvironment;
 import org.magejvm.impl.env.penalty.PenaltyProvider;
 import org.magejvm.impl.env.penalty.PenaltyStrikers;
 import org.magejvm.impl.env.penalty.StepsPenaltyProvider;
@@ -37,6 +38,7 @@ import org.magejvm.impl.train.TrainingPreset;
 import org.magejvm.impl.train.warmstart.ScriptedWarmStart;
 import org.magejvm.impl.train.warmstart.TinyBaseModel;
 import org.magejvm.impl.train.warmstart.WarmStartSettings;
+import org.magejvm.spi.Environment;
 import org.magejvm.spi.EnvironmentProvider;
 import org.magejvm.spi.EnvironmentRegistry;
 import org.magejvm.spi.PromptStyle;
@@ -478,26 +480,19 @@ public final class GameRecipe {
     if (id.equals(GOALKEEPER.environment())) {
       return OptionalInt.of(GoalkeeperQuickStart.spots(settings.training()));
     }
-    OptionalInt penalty = penaltySpots(id);
-    if (penalty.isPresent()) {
-      return OptionalInt.of(Integer.parseInt(environmentOptions().getOrDefault(PenaltyProvider.SPOTS_OPTION,
-          Integer.toString(penalty.getAsInt())).strip()));
-    }
-    return OptionalInt.empty();
+    return penaltySpots(registry.require(id), environmentOptions());
   }
 
   /**
-   * @param environmentId a game's id
-   * @return the default number of spots of a Penalty Shoot-out game; empty for the other games
+   * @param provider a game's provider
+   * @param options its environment options
+   * @return the number of spots of a Penalty Shoot-out game's environment made with those options (its own default
+   *     where they set none); empty for the other games
    */
-  public static OptionalInt penaltySpots(String environmentId) {
-    if (environmentId.equals(PENALTY_STEPS.environment())) {
-      return OptionalInt.of(StepsPenaltyProvider.DEFAULT_SPOTS);
+  public static OptionalInt penaltySpots(EnvironmentProvider provider, Map<String, String> options) {
+    try (Environment e = provider.create(options)) {
+      return e instanceof PenaltyEnvironment p ? OptionalInt.of(p.spots()) : OptionalInt.empty();
     }
-    if (environmentId.equals(PENALTY.environment()) || environmentId.equals(PENALTY_GRADED.environment())) {
-      return OptionalInt.of(PenaltyProvider.DEFAULT_SPOTS);
-    }
-    return OptionalInt.empty();
   }
 
   /**

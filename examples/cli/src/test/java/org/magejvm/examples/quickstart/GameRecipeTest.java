@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.magejvm.api.Episode;
@@ -197,10 +198,11 @@ class GameRecipeTest {
 
   @Test
   void thePenaltyGamesSpotsAreTheirDefaultsUnlessTheConfigSetsThem() {
-    assertThat(GameRecipe.penaltySpots("mage-penalty")).hasValue(5);
-    assertThat(GameRecipe.penaltySpots("mage-penalty-graded")).hasValue(5);
-    assertThat(GameRecipe.penaltySpots("mage-penalty-steps")).hasValue(7);
-    assertThat(GameRecipe.penaltySpots("mage-kuhn-poker")).isEmpty();
+    assertThat(GameRecipe.penaltySpots(REGISTRY.require("mage-penalty"), Map.of())).hasValue(5);
+    assertThat(GameRecipe.penaltySpots(REGISTRY.require("mage-penalty-graded"), Map.of())).hasValue(5);
+    assertThat(GameRecipe.penaltySpots(REGISTRY.require("mage-penalty-steps"), Map.of())).hasValue(7);
+    assertThat(GameRecipe.penaltySpots(REGISTRY.require("mage-penalty-steps"), Map.of("spots", "8"))).hasValue(8);
+    assertThat(GameRecipe.penaltySpots(REGISTRY.require("mage-kuhn-poker"), Map.of())).isEmpty();
   }
 
   @Test

@@ -20,10 +20,10 @@ import org.magejvm.examples.quickstart.GameRecipe;
 import org.magejvm.examples.quickstart.RecipeGame;
 import org.magejvm.examples.quickstart.RecipeSettings;
 import org.magejvm.impl.env.penalty.PenaltyCeilings;
+import org.magejvm.impl.env.penalty.PenaltyEnvironment;
 import org.magejvm.impl.env.penalty.PenaltyObjectives;
 import org.magejvm.impl.env.penalty.PenaltyPlanner;
 import org.magejvm.impl.env.penalty.PenaltyPopulation;
-import org.magejvm.impl.env.penalty.PenaltyProvider;
 import org.magejvm.impl.env.penalty.PenaltyStrikers;
 import org.magejvm.impl.env.penalty.PenaltyTransfer;
 import org.magejvm.impl.env.penalty.Scoring;
@@ -181,12 +181,12 @@ public final class ClaimsExperiment {
     return c == ContextMode.NONE ? ContextMode.HISTORY_ONLY : c;
   }
 
+  /** The scoring of the game's environment with the recipe's options (the game's own default where they set none). */
   private Scoring scoring(GameRecipe base) {
-    String s = base.environmentOptions().get(PenaltyProvider.SCORING_OPTION);
-    if (s != null) {
-      return Scoring.parse(s);
+    try (PenaltyEnvironment e = (PenaltyEnvironment) registry.require(game.environment())
+        .create(base.environmentOptions())) {
+      return e.scoring();
     }
-    return game.equals(GameRecipe.PENALTY_GRADED) ? Scoring.GRADED : Scoring.BINARY;
   }
 
   /** Trains (or reuses) and evaluates one method with every training seed; without {@code train}, only reuses. */

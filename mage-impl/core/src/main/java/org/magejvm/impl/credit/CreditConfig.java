@@ -48,16 +48,13 @@ public record CreditConfig(
    * @throws ConfigException naming the key ({@code credit.gamma_traj}, ...) of a value that is missing or out of range
    */
   public CreditConfig {
-    notNull("credit.meta_return", metaReturn);
-    range("credit.gamma_step", gammaStep, 0, 1);
-    range("credit.gamma_traj", gammaTraj, 0, 1);
-    range("credit.invalid_penalty", invalidPenalty, 0, MAX_PENALTY);
-    range("credit.length_penalty", lengthPenalty, 0, MAX_PENALTY);
-    if (maxResponseTokens < 1 || maxResponseTokens > MAX_RESPONSE_TOKENS) {
-      throw new ConfigException("credit.max_response_tokens", "credit.max_response_tokens must be in [1, "
-          + MAX_RESPONSE_TOKENS + "], got " + maxResponseTokens);
-    }
-    notNull("credit.episode_score", episodeScore);
+    ConfigException.requireGiven("credit.meta_return", metaReturn);
+    ConfigException.requireInRange("credit.gamma_step", gammaStep, 0, 1);
+    ConfigException.requireInRange("credit.gamma_traj", gammaTraj, 0, 1);
+    ConfigException.requireInRange("credit.invalid_penalty", invalidPenalty, 0, MAX_PENALTY);
+    ConfigException.requireInRange("credit.length_penalty", lengthPenalty, 0, MAX_PENALTY);
+    ConfigException.requireInRange("credit.max_response_tokens", maxResponseTokens, 1, MAX_RESPONSE_TOKENS);
+    ConfigException.requireGiven("credit.episode_score", episodeScore);
   }
 
   /**
@@ -73,18 +70,6 @@ public record CreditConfig(
   public CreditConfig(MetaReturn metaReturn, double gammaStep, double gammaTraj, double invalidPenalty,
       double lengthPenalty, int maxResponseTokens) {
     this(metaReturn, gammaStep, gammaTraj, invalidPenalty, lengthPenalty, maxResponseTokens, EpisodeScore.ATTEMPT);
-  }
-
-  private static void notNull(String key, Object v) {
-    if (v == null) {
-      throw new ConfigException(key, key + " must be given, got null");
-    }
-  }
-
-  private static void range(String key, double v, double min, double max) {
-    if (!(v >= min && v <= max)) {
-      throw new ConfigException(key, key + " must be in [" + min + ", " + max + "], got " + v);
-    }
   }
 
   /**

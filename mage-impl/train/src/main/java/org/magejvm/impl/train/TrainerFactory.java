@@ -55,7 +55,7 @@ final class TrainerFactory {
       EnvironmentRegistry registry) {
     EnvironmentProvider provider = environment(c, registry);
     RolloutConfig rollout = rollout(c, provider).optSeed(c.seed()).build();
-    CreditConfig credit = credit(c);
+    CreditConfig credit = c.credit(); // the section is the credit assigner's own settings
     OptimizerConfig oc = optimizerConfig(c);
     PolicyOptimizer optimizer = estimator(c, oc);
     Qwen3Model model = MageTrainer.modelOf(policy);
@@ -218,11 +218,6 @@ final class TrainerFactory {
     return SamplingConfig.builder().optTemperature(s.temperature()).optTopP(s.topP()).optTopK(s.topK())
         .optMaxNewTokens(s.maxNewTokens()).build();
   }
-
-  static CreditConfig credit(TrainingConfig c) {
-    return c.credit(); // the section is the credit assigner's own settings
-  }
-
 
   static OptimizerConfig optimizerConfig(TrainingConfig c) {
     TrainingConfig.AdvantageSettings a = c.advantages();

@@ -144,21 +144,21 @@ public record TrainingConfig(
    */
   public TrainingConfig {
     ConfigChecks.notBlank("preset", preset);
-    ConfigChecks.notNull("environment", environment);
-    ConfigChecks.notNull("rollout", rollout);
-    ConfigChecks.notNull("sampling", sampling);
-    ConfigChecks.notNull("credit", credit);
-    ConfigChecks.notNull("advantages", advantages);
-    ConfigChecks.notNull("loss", loss);
-    ConfigChecks.notNull("adamw", adamw);
-    ConfigChecks.notNull("update", update);
-    ConfigChecks.notNull("checks", checks);
-    ConfigChecks.notNull("validation", validation);
-    ConfigChecks.notNull("checkpoints", checkpoints);
-    ConfigChecks.notNull("fine_tuning", fineTuning);
-    ConfigChecks.range("iterations", iterations, 0, MAX_ITERATIONS);
-    ConfigChecks.range("threads", threads, 0, 1024);
-    ConfigChecks.notNull("hardware", hardware);
+    ConfigException.requireGiven("environment", environment);
+    ConfigException.requireGiven("rollout", rollout);
+    ConfigException.requireGiven("sampling", sampling);
+    ConfigException.requireGiven("credit", credit);
+    ConfigException.requireGiven("advantages", advantages);
+    ConfigException.requireGiven("loss", loss);
+    ConfigException.requireGiven("adamw", adamw);
+    ConfigException.requireGiven("update", update);
+    ConfigException.requireGiven("checks", checks);
+    ConfigException.requireGiven("validation", validation);
+    ConfigException.requireGiven("checkpoints", checkpoints);
+    ConfigException.requireGiven("fine_tuning", fineTuning);
+    ConfigException.requireInRange("iterations", iterations, 0, MAX_ITERATIONS);
+    ConfigException.requireInRange("threads", threads, 0, 1024);
+    ConfigException.requireGiven("hardware", hardware);
     if (credit.metaReturn() != MetaReturn.SINGLE_EPISODE && rollout.episodes() < 2) {
       throw new ConfigException("rollout.episodes", "rollout.episodes must be >= 2 for credit.meta_return "
           + lower(credit.metaReturn()) + " (a meta-episode of one attempt has no later attempt to credit); got "
@@ -189,7 +189,7 @@ public record TrainingConfig(
      */
     public EnvironmentSettings {
       ConfigChecks.notBlank("environment.id", id);
-      options = Map.copyOf(new LinkedHashMap<>(ConfigChecks.notNull("environment.options", options)));
+      options = Map.copyOf(new LinkedHashMap<>(ConfigException.requireGiven("environment.options", options)));
       if (fixedOpponent != null && fixedOpponent.isBlank()) {
         throw new ConfigException("environment.fixed_opponent", "environment.fixed_opponent must be an opponent id"
             + " or null, got an empty string");
@@ -238,26 +238,26 @@ public record TrainingConfig(
      * @param opponentAssignment opponent assignment
      */
     public RolloutSettings {
-      ConfigChecks.range("rollout.tasks", tasks, 1, 65_536);
-      ConfigChecks.range("rollout.group_size", groupSize, 1, 65_536);
+      ConfigException.requireInRange("rollout.tasks", tasks, 1, 65_536);
+      ConfigException.requireInRange("rollout.group_size", groupSize, 1, 65_536);
       if ((long) tasks * groupSize > 65_536) {
         throw new ConfigException("rollout.group_size", "rollout.tasks x rollout.group_size must be <= 65536"
             + " meta-episodes per iteration, got " + tasks + " x " + groupSize);
       }
-      ConfigChecks.range("rollout.episodes", episodes, 1, 64);
-      ConfigChecks.range("rollout.max_turns", maxTurns, 1, 10_000);
-      ConfigChecks.notNull("rollout.context_mode", contextMode);
-      ConfigChecks.notNull("rollout.prompt_style", promptStyle);
-      ConfigChecks.notNull("rollout.seating", seating);
+      ConfigException.requireInRange("rollout.episodes", episodes, 1, 64);
+      ConfigException.requireInRange("rollout.max_turns", maxTurns, 1, 10_000);
+      ConfigException.requireGiven("rollout.context_mode", contextMode);
+      ConfigException.requireGiven("rollout.prompt_style", promptStyle);
+      ConfigException.requireGiven("rollout.seating", seating);
       try {
         Seating.parse(seating);
       } catch (IllegalArgumentException e) {
         throw new ConfigException("rollout.seating", "rollout.seating must be first, second or mixed:SHARE with"
             + " SHARE in [0, 1], got '" + seating + "'");
       }
-      ConfigChecks.range("rollout.step_timeout_seconds", stepTimeoutSeconds, 0, 86_400);
-      ConfigChecks.range("rollout.max_failure_share", maxFailureShare, 0, 1);
-      ConfigChecks.notNull("rollout.opponent_assignment", opponentAssignment);
+      ConfigException.requireInRange("rollout.step_timeout_seconds", stepTimeoutSeconds, 0, 86_400);
+      ConfigException.requireInRange("rollout.max_failure_share", maxFailureShare, 0, 1);
+      ConfigException.requireGiven("rollout.opponent_assignment", opponentAssignment);
     }
 
     /**
@@ -312,8 +312,8 @@ public record TrainingConfig(
       if (!(topP > 0 && topP <= 1)) {
         throw new ConfigException("sampling.top_p", "sampling.top_p must be in (0, 1], got " + topP);
       }
-      ConfigChecks.range("sampling.top_k", topK, 0, 1 << 24);
-      ConfigChecks.range("sampling.max_new_tokens", maxNewTokens, 1, 1 << 20);
+      ConfigException.requireInRange("sampling.top_k", topK, 0, 1 << 24);
+      ConfigException.requireInRange("sampling.max_new_tokens", maxNewTokens, 1, 1 << 20);
     }
   }
 
@@ -342,10 +342,10 @@ public record TrainingConfig(
      */
     public AdvantageSettings {
       ConfigChecks.notBlank("advantages.estimator", estimator);
-      ConfigChecks.notNull("advantages.normalization", normalization);
-      ConfigChecks.range("advantages.step_weight", stepWeight, 0, 1e6);
-      ConfigChecks.notNull("advantages.grouping", grouping);
-      ConfigChecks.notNull("advantages.anchor_scope", anchorScope);
+      ConfigException.requireGiven("advantages.normalization", normalization);
+      ConfigException.requireInRange("advantages.step_weight", stepWeight, 0, 1e6);
+      ConfigException.requireGiven("advantages.grouping", grouping);
+      ConfigException.requireGiven("advantages.anchor_scope", anchorScope);
       if (!(epsilon > 0 && epsilon <= 1)) {
         throw new ConfigException("advantages.epsilon", "advantages.epsilon must be in (0, 1], got " + epsilon);
       }
@@ -376,14 +376,14 @@ public record TrainingConfig(
      * @param aggregation aggregation
      */
     public LossSettings {
-      ConfigChecks.range("loss.clip_ratio_low", clipRatioLow, 0, 1);
-      ConfigChecks.range("loss.clip_ratio_high", clipRatioHigh, 0, 10);
+      ConfigException.requireInRange("loss.clip_ratio_low", clipRatioLow, 0, 1);
+      ConfigException.requireInRange("loss.clip_ratio_high", clipRatioHigh, 0, 10);
       if (!(dualClip > 1 && dualClip <= 1e6)) {
         throw new ConfigException("loss.dual_clip", "loss.dual_clip must be in (1, 1e6], got " + dualClip);
       }
-      ConfigChecks.range("loss.entropy_coefficient", entropyCoefficient, 0, 1e3);
-      ConfigChecks.range("loss.kl_coefficient", klCoefficient, 0, 1e6);
-      ConfigChecks.notNull("loss.aggregation", aggregation);
+      ConfigException.requireInRange("loss.entropy_coefficient", entropyCoefficient, 0, 1e3);
+      ConfigException.requireInRange("loss.kl_coefficient", klCoefficient, 0, 1e6);
+      ConfigException.requireGiven("loss.aggregation", aggregation);
     }
   }
 
@@ -422,14 +422,14 @@ public record TrainingConfig(
      * @param recomputeHead recompute the head
      */
     public UpdateSettings {
-      ConfigChecks.notNull("update.old_log_probs", oldLogProbs);
-      ConfigChecks.notNull("update.attention", attention);
-      ConfigChecks.notNull("update.recompute_layers", recomputeLayers);
-      ConfigChecks.notNull("update.recompute_head", recomputeHead);
-      ConfigChecks.range("update.mini_batch_turns", miniBatchTurns, 1, 1 << 20);
-      ConfigChecks.range("update.micro_batch_turns", microBatchTurns, 1, 1 << 20);
-      ConfigChecks.range("update.micro_batch_tokens", microBatchTokens, 0, 1 << 30);
-      ConfigChecks.range("update.epochs", epochs, 1, 1000);
+      ConfigException.requireGiven("update.old_log_probs", oldLogProbs);
+      ConfigException.requireGiven("update.attention", attention);
+      ConfigException.requireGiven("update.recompute_layers", recomputeLayers);
+      ConfigException.requireGiven("update.recompute_head", recomputeHead);
+      ConfigException.requireInRange("update.mini_batch_turns", miniBatchTurns, 1, 1 << 20);
+      ConfigException.requireInRange("update.micro_batch_turns", microBatchTurns, 1, 1 << 20);
+      ConfigException.requireInRange("update.micro_batch_tokens", microBatchTokens, 0, 1 << 30);
+      ConfigException.requireInRange("update.epochs", epochs, 1, 1000);
     }
 
     /**
@@ -469,9 +469,9 @@ public record TrainingConfig(
      * @param anchorPolicy anchor policy
      */
     public CheckSettings {
-      ConfigChecks.range("checks.max_update_kl", maxUpdateKl, 0, 1e6);
-      ConfigChecks.range("checks.max_anchor_drop", maxAnchorDrop, 0, 1e6);
-      ConfigChecks.range("checks.anchor_turns", anchorTurns, 1, 1 << 16);
+      ConfigException.requireInRange("checks.max_update_kl", maxUpdateKl, 0, 1e6);
+      ConfigException.requireInRange("checks.max_anchor_drop", maxAnchorDrop, 0, 1e6);
+      ConfigException.requireInRange("checks.anchor_turns", anchorTurns, 1, 1 << 16);
       if (anchorPolicy != null && anchorPolicy.isBlank()) {
         throw new ConfigException("checks.anchor_policy", "checks.anchor_policy must be a scripted policy id or"
             + " null, got an empty string");
@@ -496,8 +496,8 @@ public record TrainingConfig(
      * @param heldOut held-out sets
      */
     public ValidationSettings {
-      ConfigChecks.range("validation.every", every, 0, MAX_ITERATIONS);
-      ConfigChecks.range("validation.meta_episodes", metaEpisodes, 1, 65_536);
+      ConfigException.requireInRange("validation.every", every, 0, MAX_ITERATIONS);
+      ConfigException.requireInRange("validation.meta_episodes", metaEpisodes, 1, 65_536);
     }
   }
 
@@ -515,8 +515,8 @@ public record TrainingConfig(
      * @param keep kept checkpoints
      */
     public CheckpointSettings {
-      ConfigChecks.range("checkpoints.every", every, 0, MAX_ITERATIONS);
-      ConfigChecks.range("checkpoints.keep", keep, 1, 1000);
+      ConfigException.requireInRange("checkpoints.every", every, 0, MAX_ITERATIONS);
+      ConfigException.requireInRange("checkpoints.keep", keep, 1, 1000);
     }
   }
 
@@ -554,12 +554,12 @@ public record TrainingConfig(
       if (!FULL.equals(mode) && !LORA.equals(mode)) {
         throw new ConfigException("fine_tuning.mode", "fine_tuning.mode must be full or lora, got '" + mode + "'");
       }
-      ConfigChecks.range("fine_tuning.lora_rank", loraRank, 1, 65_536);
+      ConfigException.requireInRange("fine_tuning.lora_rank", loraRank, 1, 65_536);
       if (!(loraAlpha > 0 && loraAlpha <= 1e6)) {
         throw new ConfigException("fine_tuning.lora_alpha", "fine_tuning.lora_alpha must be in (0, 1e6], got "
             + loraAlpha);
       }
-      loraTargets = List.copyOf(ConfigChecks.notNull("fine_tuning.lora_targets", loraTargets));
+      loraTargets = List.copyOf(ConfigException.requireGiven("fine_tuning.lora_targets", loraTargets));
       projections(loraTargets);
       if (adapter != null && !LORA.equals(mode)) {
         throw new ConfigException("fine_tuning.adapter", "fine_tuning.adapter needs fine_tuning.mode lora, got "
@@ -617,8 +617,8 @@ public record TrainingConfig(
      * @param precision precision
      */
     public HardwareSettings {
-      ConfigChecks.notNull("hardware.device", device);
-      ConfigChecks.notNull("hardware.precision", precision);
+      ConfigException.requireGiven("hardware.device", device);
+      ConfigException.requireGiven("hardware.precision", precision);
       try {
         device = canonical(parseDevice(device));
       } catch (IllegalArgumentException e) {

@@ -98,7 +98,7 @@ class TrainingConfigTest {
           TrainingPreset.GRPO)) {
         TrainingConfig c = p.config(provider);
         TrainingPreset m = p;
-        assertThat(TrainerFactory.credit(c)).as(p.id() + " " + game)
+        assertThat(c.credit()).as(p.id() + " " + game)
             .isEqualTo(CreditConfig.forEnvironment(provider.defaults()).optMetaReturn(m.metaReturn().orElseThrow())
                 .build());
         assertThat(TrainerFactory.optimizerConfig(c)).isEqualTo(m.optimizerConfig(provider));

@@ -71,18 +71,9 @@ public record AdamWConfig(
     if (!(eps > 0 && eps <= 1)) {
       throw new ConfigException("adamw.eps", "adamw.eps must be in (0, 1], got " + eps);
     }
-    range("adamw.weight_decay", weightDecay, 0, 1);
-    range("adamw.gradient_clip", gradientClip, 0, 1e9);
-    if (warmupSteps < 0 || warmupSteps > MAX_WARMUP_STEPS) {
-      throw new ConfigException("adamw.warmup_steps", "adamw.warmup_steps must be in [0, " + MAX_WARMUP_STEPS
-          + "], got " + warmupSteps);
-    }
-  }
-
-  private static void range(String key, double v, double min, double max) {
-    if (!(v >= min && v <= max)) {
-      throw new ConfigException(key, key + " must be in [" + min + ", " + max + "], got " + v);
-    }
+    ConfigException.requireInRange("adamw.weight_decay", weightDecay, 0, 1);
+    ConfigException.requireInRange("adamw.gradient_clip", gradientClip, 0, 1e9);
+    ConfigException.requireInRange("adamw.warmup_steps", warmupSteps, 0, MAX_WARMUP_STEPS);
   }
 
   /** @return the reference defaults */
